@@ -1,0 +1,241 @@
+//! What a load is: the target, the request, and how hard and how long to send it.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+
+/// A problem with the load description, found before any request is sent.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("URL {url:?}: {reason}")]
+    Url { url: String, reason: String },
+    #[error("URL {url:?}: cannot resolve host {host:?}: {reason}")]
+    Resolve {
+        url: String,
+        host: String,
+        reason: String,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Where the load goes: the resolved address and what the request line and Host header say.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The URL as the user gave it.
+    pub url: String,
+    /// The resolved address; the first the resolver returned.
+    pub addr: SocketAddr,
+    /// The Host header value (`host` or `host:port`).
+    pub host_header: String,
+    /// Path and query, starting with `/`.
+    pub path: String,
+}
+
+impl Target {
+    /// Parses an `http://host[:port][/path]` URL and resolves its host.
+    pub fn parse(url: &str) -> Result<Target, ConfigError> {
+        let bad = |reason: &str| ConfigError::Url {
+            url: url.to_string(),
+            reason: reason.to_string(),
+        };
+        let rest = match url.split_once("://") {
+            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => rest,
+            Some((scheme, _)) => {
+                return Err(bad(&format!(
+                    "scheme {scheme:?} is not supported (only http)"
+                )))
+            }
+            None => return Err(bad("missing scheme (expected http://host[:port]/path)")),
+        };
+        let (authority, path) = match rest.find(['/', '?']) {
+            Some(i) if rest.as_bytes()[i] == b'/' => (&rest[..i], rest[i..].to_string()),
+            Some(i) => (&rest[..i], format!("/{}", &rest[i..])),
+            None => (rest, "/".to_string()),
+        };
+        if authority.contains('@') {
+            return Err(bad("user info in the URL is not supported"));
+        }
+        let (host, port) = split_host_port(authority).map_err(|r| bad(&r))?;
+        if host.is_empty() {
+            return Err(bad("missing host"));
+        }
+        let addr = resolve(host, port).map_err(|reason| ConfigError::Resolve {
+            url: url.to_string(),
+            host: host.to_string(),
+            reason,
+        })?;
+        Ok(Target {
+            url: url.to_string(),
+            addr,
+            host_header: authority.to_string(),
+            path,
+        })
+    }
+
+    /// True when the target is on this machine's loopback.
+    pub fn is_loopback(&self) -> bool {
+        self.addr.ip().is_loopback()
+    }
+}
+
+fn split_host_port(authority: &str) -> Result<(&str, u16), String> {
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let end = rest.find(']').ok_or("unclosed '[' in IPv6 host")?;
+        let after = &rest[end + 1..];
+        let port = match after.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if after.is_empty() => None,
+            None => return Err("unexpected text after IPv6 host".into()),
+        };
+        (&rest[..end], port)
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        }
+    };
+    let port = match port {
+        None => 80,
+        Some(p) => p
+            .parse::<u16>()
+            .ok()
+            .filter(|&p| p != 0)
+            .ok_or_else(|| format!("bad port {p:?}"))?,
+    };
+    Ok((host, port))
+}
+
+fn resolve(host: &str, port: u16) -> Result<SocketAddr, String> {
+    let mut addrs = (host, port).to_socket_addrs().map_err(|e| e.to_string())?;
+    addrs.next().ok_or_else(|| "no address found".to_string())
+}
+
+/// When the measured load ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// After this long (the warm-up not included).
+    After(Duration),
+    /// After this many requests have been started and have ended.
+    Requests(u64),
+}
+
+/// Which I/O interface the event loops use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IoChoice {
+    /// io_uring when the kernel offers it, epoll otherwise.
+    #[default]
+    Auto,
+    Uring,
+    Epoll,
+}
+
+/// A closed-loop load: fixed connections, each sending as soon as it may.
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    pub target: Target,
+    pub method: String,
+    /// Extra headers, sent after Host (and before Content-Length).
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub connections: usize,
+    pub threads: usize,
+    pub stop: Stop,
+    /// Load sent before measuring; its requests are not recorded.
+    pub warmup: Duration,
+    /// Per request; a request unanswered for this long is a timeout.
+    pub timeout: Duration,
+    /// Requests written ahead on a connection before waiting for responses.
+    pub pipeline: usize,
+    /// Reuse connections; without it, one connection per request (as `ab` without `-k`).
+    pub keepalive: bool,
+    /// Send HTTP/1.0 requests (as `ab` and `webbench` do).
+    pub http10: bool,
+    pub io: IoChoice,
+}
+
+impl LoadConfig {
+    /// A keep-alive GET load on `target` with wrk-like defaults.
+    pub fn new(target: Target) -> LoadConfig {
+        LoadConfig {
+            target,
+            method: "GET".into(),
+            headers: Vec::new(),
+            body: Vec::new(),
+            connections: 10,
+            threads: 1,
+            stop: Stop::After(Duration::from_secs(10)),
+            warmup: Duration::ZERO,
+            timeout: Duration::from_secs(5),
+            pipeline: 1,
+            keepalive: true,
+            http10: false,
+            io: IoChoice::Auto,
+        }
+    }
+
+    /// Checks the numbers that no flag parser can.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let invalid = |s: &str| Err(ConfigError::Invalid(s.to_string()));
+        if self.connections == 0 {
+            return invalid("connections must be at least 1");
+        }
+        if self.threads == 0 {
+            return invalid("threads must be at least 1");
+        }
+        if self.pipeline == 0 || self.pipeline > 1024 {
+            return invalid("pipeline depth must be between 1 and 1024");
+        }
+        if !self.keepalive && self.pipeline > 1 {
+            return invalid("pipelining needs keep-alive (drop --no-keepalive or --pipeline)");
+        }
+        if self.timeout.is_zero() {
+            return invalid("timeout must be above zero");
+        }
+        match self.stop {
+            Stop::After(d) if d.is_zero() => invalid("duration must be above zero"),
+            Stop::Requests(0) => invalid("request count must be at least 1"),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_host_port_and_path() {
+        let t = Target::parse("http://127.0.0.1:8080/hello?x=1").unwrap();
+        assert_eq!(t.addr, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!(t.host_header, "127.0.0.1:8080");
+        assert_eq!(t.path, "/hello?x=1");
+        assert!(t.is_loopback());
+    }
+
+    #[test]
+    fn defaults_port_and_path() {
+        let t = Target::parse("http://[::1]").unwrap();
+        assert_eq!(t.addr, "[::1]:80".parse().unwrap());
+        assert_eq!(t.path, "/");
+        let q = Target::parse("http://127.0.0.1?a").unwrap();
+        assert_eq!(q.path, "/?a");
+    }
+
+    #[test]
+    fn rejects_other_schemes_and_bad_ports() {
+        let e = Target::parse("https://127.0.0.1/").unwrap_err().to_string();
+        assert!(e.contains("scheme \"https\""), "{e}");
+        assert!(Target::parse("127.0.0.1:80").is_err());
+        assert!(Target::parse("http://127.0.0.1:0/").is_err());
+        assert!(Target::parse("http://127.0.0.1:99999/").is_err());
+        assert!(Target::parse("http:///x").is_err());
+    }
+
+    #[test]
+    fn unresolvable_host_names_the_host() {
+        let e = Target::parse("http://no-such-host.invalid/")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no-such-host.invalid"), "{e}");
+    }
+}

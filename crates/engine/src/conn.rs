@@ -1,0 +1,225 @@
+//! One connection's request/response bookkeeping, shared by the epoll and io_uring loops.
+//!
+//! A connection carries up to `depth` pending requests. Their start times live in a ring
+//! owned by the loop (one slab for all connections), and the bytes still to write are a
+//! single count: every request is the same, so the unsent bytes are always the tail of
+//! the loop's shared request buffer.
+
+use crate::ledger::Ledger;
+use crate::outcome::Outcome;
+use crate::request::RequestBytes;
+use crate::response::ResponseParser;
+use std::os::fd::RawFd;
+
+/// Where a connection is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// No socket; may open one at `retry_at` (nanoseconds on the loop clock).
+    Closed {
+        retry_at: u64,
+    },
+    Connecting,
+    Open,
+}
+
+/// What the loop must do with a connection after bytes arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Keep it and write the next requests.
+    Keep,
+    /// Close it; the server asked for it, or the load no longer needs it.
+    Close,
+}
+
+/// One connection slot of a loop.
+#[derive(Debug)]
+pub struct Conn {
+    pub fd: RawFd,
+    /// Bumped on every close, so events of an earlier socket in this slot are ignored.
+    pub gen: u32,
+    pub state: State,
+    parser: ResponseParser,
+    /// Requests started on this connection and not yet answered or failed.
+    pending: u32,
+    /// Ring index of the oldest pending request's start time.
+    oldest: u32,
+    /// Bytes of pending requests not yet written.
+    unsent: u32,
+    connect_started: u64,
+}
+
+impl Default for Conn {
+    fn default() -> Self {
+        Conn {
+            fd: -1,
+            gen: 0,
+            state: State::Closed { retry_at: 0 },
+            parser: ResponseParser::new(),
+            pending: 0,
+            oldest: 0,
+            unsent: 0,
+            connect_started: 0,
+        }
+    }
+}
+
+impl Conn {
+    /// Requests pending on this connection.
+    #[inline]
+    pub fn pending(&self) -> u32 {
+        self.pending
+    }
+
+    /// A new socket `fd` is connecting, begun at `now`; `head_request` is whether
+    /// the requests are HEAD (their responses carry no body).
+    pub fn connecting(&mut self, fd: RawFd, now: u64, head_request: bool) {
+        self.parser.start(head_request);
+        self.fd = fd;
+        self.state = State::Connecting;
+        self.connect_started = now;
+    }
+
+    /// The connect finished at `now`.
+    pub fn connected(&mut self, now: u64, ledger: &mut Ledger) {
+        self.state = State::Open;
+        ledger.connected(self.connect_started, now);
+    }
+
+    /// Starts `n` requests at `now`: they are pending and their bytes unsent.
+    #[inline]
+    pub fn start(&mut self, n: u32, now: u64, times: &mut [u64], req: &RequestBytes) {
+        let depth = times.len() as u32;
+        for i in 0..n {
+            times[((self.oldest + self.pending + i) % depth) as usize] = now;
+        }
+        self.pending += n;
+        self.unsent += n * req.len() as u32;
+    }
+
+    /// Starts as many requests as the pipeline depth and the ledger allow.
+    #[inline]
+    pub fn top_up(&mut self, now: u64, times: &mut [u64], req: &RequestBytes, ledger: &mut Ledger) {
+        let room = times.len() as u32 - self.pending;
+        if room > 0 {
+            let n = ledger.take(room, now);
+            self.start(n, now, times, req);
+        }
+    }
+
+    /// The bytes still to write (a tail of the shared request buffer).
+    #[inline]
+    pub fn unsent<'r>(&self, req: &'r RequestBytes) -> &'r [u8] {
+        let all = req.all();
+        &all[all.len() - self.unsent as usize..]
+    }
+
+    /// `n` bytes of the unsent requests were written.
+    #[inline]
+    pub fn wrote(&mut self, n: usize) {
+        self.unsent -= (n as u32).min(self.unsent);
+    }
+
+    /// Frames the responses in `data`, which arrived at `now`.
+    #[inline]
+    pub fn receive(
+        &mut self,
+        mut data: &[u8],
+        now: u64,
+        times: &mut [u64],
+        req: &RequestBytes,
+        ledger: &mut Ledger,
+    ) -> Result<Verdict, Outcome> {
+        ledger.read(data.len(), now);
+        while !data.is_empty() {
+            if self.pending == 0 {
+                // Nothing asked for these bytes: the last response was longer than its framing.
+                ledger.stats.unsolicited += 1;
+                return Ok(Verdict::Close);
+            }
+            let progress = self.parser.feed(data).map_err(|_| Outcome::Parse)?;
+            data = data.get(progress.consumed..).unwrap_or_default();
+            let Some(response) = progress.done else {
+                continue;
+            };
+            let started = self.pop(times);
+            self.parser.start(req.is_head());
+            if self.pending == 0 && !data.is_empty() {
+                // Bytes beyond the declared end with no request left to own them.
+                ledger.error(started, now, Outcome::Parse);
+                ledger.stats.unsolicited += 1;
+                return Ok(Verdict::Close);
+            }
+            ledger.response(started, now, response.status);
+            if !response.keep_alive {
+                ledger.stats.closed_by_server += u64::from(ledger.measuring(now));
+                return Ok(Verdict::Close);
+            }
+        }
+        Ok(Verdict::Keep)
+    }
+
+    /// The server closed the connection at `now`: ends a close-delimited body, or fails
+    /// what was pending as read errors.
+    pub fn eof(&mut self, now: u64, times: &mut [u64], req: &RequestBytes, ledger: &mut Ledger) {
+        ledger.stats.closed_by_server += u64::from(ledger.measuring(now));
+        if self.pending == 0 {
+            return;
+        }
+        if let Ok(response) = self.parser.finish_eof() {
+            let started = self.pop(times);
+            self.parser.start(req.is_head());
+            ledger.response(started, now, response.status);
+        }
+        self.fail(Outcome::Read, now, times, ledger);
+    }
+
+    /// Ends every pending request with `outcome`.
+    pub fn fail(&mut self, outcome: Outcome, now: u64, times: &mut [u64], ledger: &mut Ledger) {
+        while self.pending > 0 {
+            let started = self.pop(times);
+            ledger.error(started, now, outcome);
+        }
+        self.unsent = 0;
+    }
+
+    /// Fails the pending requests as timeouts if the oldest has waited too long.
+    #[inline]
+    pub fn expire(&mut self, now: u64, times: &mut [u64], ledger: &mut Ledger) -> bool {
+        let expired =
+            self.pending > 0 && now.saturating_sub(times[self.oldest as usize]) >= ledger.timeout();
+        if expired {
+            self.fail(Outcome::Timeout, now, times, ledger);
+        }
+        expired
+    }
+
+    /// The load stopped: pending requests are counted as in flight.
+    pub fn abandon(&mut self, times: &mut [u64], ledger: &mut Ledger) {
+        while self.pending > 0 {
+            let started = self.pop(times);
+            ledger.in_flight(started);
+        }
+        self.unsent = 0;
+    }
+
+    /// The socket is gone; the slot may reconnect at `retry_at`.
+    pub fn closed(&mut self, retry_at: u64) {
+        debug_assert_eq!(
+            self.pending, 0,
+            "pending requests must be resolved before close"
+        );
+        self.fd = -1;
+        self.gen = self.gen.wrapping_add(1);
+        self.state = State::Closed { retry_at };
+        self.oldest = 0;
+        self.unsent = 0;
+    }
+
+    #[inline]
+    fn pop(&mut self, times: &[u64]) -> u64 {
+        let t = times[self.oldest as usize];
+        self.oldest = (self.oldest + 1) % times.len() as u32;
+        self.pending -= 1;
+        t
+    }
+}

@@ -1,0 +1,174 @@
+//! A loop's books: the clock, the measured window, the request budget, and the stats.
+
+use crate::outcome::Outcome;
+use crate::stats::LoopStats;
+use std::time::Instant;
+
+/// Monotonic nanoseconds since a base instant shared by every loop of a load.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    base: Instant,
+}
+
+impl Clock {
+    /// A clock counting from `base`.
+    pub fn new(base: Instant) -> Clock {
+        Clock { base }
+    }
+
+    /// Nanoseconds since the base.
+    #[inline]
+    pub fn now(&self) -> u64 {
+        self.base.elapsed().as_nanos() as u64
+    }
+}
+
+/// Decides which requests may start and records how each one ended.
+///
+/// Only requests started at or after `measure_start` are recorded: warm-up requests
+/// neither count as started nor as finished, so the measured counts still add up.
+#[derive(Debug)]
+pub struct Ledger {
+    pub stats: LoopStats,
+    measure_start: u64,
+    /// Nanosecond at which no request may start any more (duration loads).
+    end: Option<u64>,
+    /// Measured requests this loop may still start (request-count loads).
+    budget: Option<u64>,
+    timeout: u64,
+}
+
+impl Ledger {
+    /// Books for a loop that measures from `measure_start` until `end` or `budget` runs out.
+    pub fn new(measure_start: u64, end: Option<u64>, budget: Option<u64>, timeout: u64) -> Ledger {
+        Ledger {
+            stats: LoopStats::default(),
+            measure_start,
+            end,
+            budget,
+            timeout,
+        }
+    }
+
+    /// The per-request timeout in nanoseconds.
+    #[inline]
+    pub fn timeout(&self) -> u64 {
+        self.timeout
+    }
+
+    /// True once the warm-up is over.
+    #[inline]
+    pub fn measuring(&self, t: u64) -> bool {
+        t >= self.measure_start
+    }
+
+    /// How many of `wanted` requests may start at `now`, taking them from the budget.
+    #[inline]
+    pub fn take(&mut self, wanted: u32, now: u64) -> u32 {
+        if self.end.is_some_and(|end| now >= end) {
+            return 0;
+        }
+        match &mut self.budget {
+            Some(left) if now >= self.measure_start => {
+                let n = (*left).min(wanted as u64);
+                *left -= n;
+                n as u32
+            }
+            _ => wanted,
+        }
+    }
+
+    /// True when no more requests will ever start.
+    pub fn exhausted(&self, now: u64) -> bool {
+        self.end.is_some_and(|end| now >= end) || self.budget == Some(0)
+    }
+
+    /// The second of measurement that `t` falls in.
+    #[inline]
+    fn second(&self, t: u64) -> usize {
+        (t.saturating_sub(self.measure_start) / 1_000_000_000) as usize
+    }
+
+    /// A response to the request started at `started` arrived at `now`.
+    #[inline]
+    pub fn response(&mut self, started: u64, now: u64, status: u16) {
+        if started >= self.measure_start {
+            let second = self.second(now);
+            self.stats
+                .record_response(status, now.saturating_sub(started), second);
+        }
+    }
+
+    /// The request started at `started` ended at `now` with an error.
+    #[inline]
+    pub fn error(&mut self, started: u64, now: u64, outcome: Outcome) {
+        if started >= self.measure_start {
+            let second = self.second(now);
+            self.stats.record_error(outcome, second);
+        }
+    }
+
+    /// The request started at `started` was still pending when the load stopped.
+    pub fn in_flight(&mut self, started: u64) {
+        if started >= self.measure_start {
+            self.stats.counts.in_flight += 1;
+        }
+    }
+
+    /// A connect begun at `started` completed at `now`.
+    #[inline]
+    pub fn connected(&mut self, started: u64, now: u64) {
+        if now >= self.measure_start {
+            self.stats.connections_opened += 1;
+            self.stats.record_connect(now.saturating_sub(started));
+        }
+    }
+
+    /// `n` bytes arrived at `now`.
+    #[inline]
+    pub fn read(&mut self, n: usize, now: u64) {
+        if now >= self.measure_start {
+            self.stats.bytes_read += n as u64;
+        }
+    }
+
+    /// `n` bytes were written at `now`.
+    #[inline]
+    pub fn wrote(&mut self, n: usize, now: u64) {
+        if now >= self.measure_start {
+            self.stats.bytes_written += n as u64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warmup_requests_are_not_recorded() {
+        let mut l = Ledger::new(100, None, None, 10);
+        l.response(50, 150, 200);
+        l.error(60, 150, Outcome::Read);
+        l.in_flight(99);
+        assert_eq!(l.stats.counts.total(), 0);
+        l.response(100, 150, 200);
+        l.in_flight(120);
+        assert_eq!(l.stats.counts.ok, 1);
+        assert_eq!(l.stats.counts.total(), 2);
+    }
+
+    #[test]
+    fn budget_applies_only_after_warmup_and_end_stops_everything() {
+        let mut l = Ledger::new(100, None, Some(3), 10);
+        assert_eq!(l.take(5, 10), 5);
+        assert_eq!(l.take(2, 100), 2);
+        assert_eq!(l.take(2, 101), 1);
+        assert_eq!(l.take(2, 102), 0);
+        assert!(l.exhausted(102));
+        let mut d = Ledger::new(0, Some(50), None, 10);
+        assert_eq!(d.take(1, 49), 1);
+        assert_eq!(d.take(1, 50), 0);
+        assert!(d.exhausted(50));
+    }
+}

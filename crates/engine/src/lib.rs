@@ -1,0 +1,27 @@
+//! The load engine of shootout: share-nothing event loops (io_uring or epoll) that drive
+//! HTTP/1.1 connections, frame responses, and account for every request exactly once.
+//!
+//! It knows nothing of contestants or experiments: give it a [`LoadConfig`], get a
+//! [`LoadResult`].
+
+pub mod buf_ring;
+pub mod config;
+pub mod conn;
+pub mod cpu;
+pub mod epoll;
+pub mod event_loop;
+pub mod ledger;
+pub mod limits;
+pub mod outcome;
+pub mod request;
+pub mod response;
+pub mod result;
+pub mod runner;
+pub mod socket;
+pub mod stats;
+pub mod uring;
+
+pub use config::{ConfigError, IoChoice, LoadConfig, Stop, Target};
+pub use outcome::{Counts, Outcome};
+pub use result::LoadResult;
+pub use runner::{run, Io, RunError};

@@ -1,0 +1,45 @@
+//! The open-file limit: raised to the hard limit, and checked against the load before it starts.
+
+/// File descriptors a loop needs besides its connections (epoll or ring, spare).
+const FDS_PER_LOOP: u64 = 4;
+/// File descriptors the process needs besides the loops (stdio, runtime, slack).
+const FDS_BASE: u64 = 32;
+
+/// Raises the soft open-file limit to the hard limit; returns the limit now in force.
+pub fn raise_nofile() -> std::io::Result<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit only read and write the struct we pass.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if lim.rlim_cur < lim.rlim_max {
+            lim.rlim_cur = lim.rlim_max;
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(lim.rlim_cur)
+}
+
+/// The most connections that fit in `limit` open files with `threads` loops.
+pub fn connections_that_fit(limit: u64, threads: usize) -> u64 {
+    limit.saturating_sub(FDS_BASE + FDS_PER_LOOP * threads as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raising_keeps_a_limit_at_least_as_high() {
+        let limit = raise_nofile().unwrap();
+        assert!(limit >= 64);
+        assert!(connections_that_fit(limit, 2) < limit);
+        assert_eq!(connections_that_fit(10, 2), 0);
+    }
+}

@@ -1,0 +1,107 @@
+//! How every request ends: exactly one outcome each, so the counts add up.
+
+use serde::Serialize;
+
+/// The single way a started request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A well-framed response with a 1xx/2xx/3xx final status.
+    Ok,
+    /// A well-framed response with a 4xx/5xx status.
+    Status,
+    /// No complete response within the per-request timeout.
+    Timeout,
+    /// The connection for the request could not be established.
+    Connect,
+    /// Reading failed: reset, or the server closed before the response ended.
+    Read,
+    /// Writing the request failed.
+    Write,
+    /// The response was malformed (status line, headers, framing).
+    Parse,
+}
+
+/// Request counts by outcome. `total()` is their sum plus those still in flight.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub ok: u64,
+    pub status: u64,
+    pub timeout: u64,
+    pub connect: u64,
+    pub read: u64,
+    pub write: u64,
+    pub parse: u64,
+    /// Started but neither answered nor failed when the load stopped.
+    pub in_flight: u64,
+}
+
+impl Counts {
+    /// Adds one request that ended with `outcome`.
+    #[inline]
+    pub fn add(&mut self, outcome: Outcome) {
+        let slot = match outcome {
+            Outcome::Ok => &mut self.ok,
+            Outcome::Status => &mut self.status,
+            Outcome::Timeout => &mut self.timeout,
+            Outcome::Connect => &mut self.connect,
+            Outcome::Read => &mut self.read,
+            Outcome::Write => &mut self.write,
+            Outcome::Parse => &mut self.parse,
+        };
+        *slot += 1;
+    }
+
+    /// Every request started: the finished ones and those in flight.
+    pub fn total(&self) -> u64 {
+        self.finished() + self.in_flight
+    }
+
+    /// Requests that ended, well or badly.
+    pub fn finished(&self) -> u64 {
+        self.ok + self.status + self.errors()
+    }
+
+    /// Requests that got no well-framed response (everything but ok, status and in-flight).
+    pub fn errors(&self) -> u64 {
+        self.timeout + self.connect + self.read + self.write + self.parse
+    }
+
+    /// Adds another set of counts to this one.
+    pub fn merge(&mut self, other: &Counts) {
+        self.ok += other.ok;
+        self.status += other.status;
+        self.timeout += other.timeout;
+        self.connect += other.connect;
+        self.read += other.read;
+        self.write += other.write;
+        self.parse += other.parse;
+        self.in_flight += other.in_flight;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_is_the_sum_of_every_class() {
+        let mut c = Counts::default();
+        for o in [
+            Outcome::Ok,
+            Outcome::Status,
+            Outcome::Timeout,
+            Outcome::Connect,
+            Outcome::Read,
+            Outcome::Write,
+            Outcome::Parse,
+        ] {
+            c.add(o);
+        }
+        c.in_flight = 3;
+        assert_eq!(c.total(), 10);
+        assert_eq!(c.errors(), 5);
+        let mut d = c;
+        d.merge(&c);
+        assert_eq!(d.total(), 20);
+    }
+}

@@ -1,0 +1,1029 @@
+//! Streaming HTTP/1.1 response framing (RFC 9112 §6.3), counting bodies without storing them.
+//! HEAD, 1xx, 204 and 304 responses have no body; otherwise a final `chunked` transfer coding
+//! wins over Content-Length, and a response with neither runs until the server closes.
+
+use std::mem::MaybeUninit;
+
+use httparse::{ParserConfig, Status};
+
+/// Why a response could not be framed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The status line or headers are malformed (or exceed 64 headers), so nothing can be framed.
+    #[error("malformed response head: {0}")]
+    Head(#[from] httparse::Error),
+    /// A head or trailer section exceeded [`MAX_HEAD`]; bounding it bounds per-connection memory.
+    #[error("response head or trailers longer than {} bytes", MAX_HEAD)]
+    HeadTooLarge,
+    /// Content-Length is unusable, so the body end cannot be trusted.
+    #[error("invalid or conflicting Content-Length")]
+    BadContentLength,
+    /// The chunked framing is broken, so the body end cannot be found.
+    #[error("invalid chunked transfer coding")]
+    BadChunk,
+    /// The connection closed before the response ended; the engine counts it as a read error.
+    #[error("connection closed before the response ended")]
+    Truncated,
+}
+
+/// Longest response head (status line + headers, or trailers) accepted.
+pub const MAX_HEAD: usize = 64 * 1024;
+
+/// More headers than this fail the head; the array lives on the stack to avoid allocating.
+const MAX_HEADERS: usize = 64;
+
+/// Longest chunk-size line, extensions and line end included, so extensions cannot grow unbounded.
+const MAX_CHUNK_LINE: usize = 4096;
+
+/// A complete final response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Response {
+    /// Status code of the final (non-interim) response.
+    pub status: u16,
+    /// Whether the connection may carry another request after this response.
+    pub keep_alive: bool,
+    /// Head bytes of the final response plus those of any interim 1xx responses before it.
+    pub head_bytes: u64,
+    /// Payload bytes; for chunked bodies only the chunk data, not the framing or trailers.
+    pub body_bytes: u64,
+}
+
+/// Result of feeding bytes: how many were used, and the response if it completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Bytes of the fed slice that belong to this response; all of them unless `done` is set.
+    pub consumed: usize,
+    /// The response, once its last byte has been consumed.
+    pub done: Option<Response>,
+}
+
+/// Frames one response at a time on a connection; reusable for the next response.
+///
+/// Once a response completes (from `feed` or `finish_eof`), the next `feed` without a
+/// `start` call behaves as if `start(false)` had been called. After an error the connection
+/// must be dropped; `start` makes the parser usable again.
+#[derive(Debug)]
+pub struct ResponseParser {
+    state: State,
+    head_request: bool,
+    /// Partial head carried between feeds; unallocated whenever no head is split across feeds.
+    buf: Vec<u8>,
+    resp: Response,
+}
+
+/// Where in the current response the parser is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Waiting for a status line and headers, interim or final.
+    Head,
+    /// Content-Length body with this many bytes still to come (never zero).
+    Length(u64),
+    Chunked(ChunkDecoder),
+    /// The body runs until the server closes the connection.
+    UntilEof,
+    /// The response is complete; the next feed starts another one.
+    Done,
+}
+
+const EMPTY_RESPONSE: Response = Response {
+    status: 0,
+    keep_alive: false,
+    head_bytes: 0,
+    body_bytes: 0,
+};
+
+impl Default for ResponseParser {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ResponseParser {
+    /// A parser ready for the response to a non-HEAD request.
+    pub fn new() -> Self {
+        Self {
+            state: State::Head,
+            head_request: false,
+            buf: Vec::new(),
+            resp: EMPTY_RESPONSE,
+        }
+    }
+
+    /// Prepares for the response to the next request; `head_request` = the request was HEAD.
+    pub fn start(&mut self, head_request: bool) {
+        self.state = State::Head;
+        self.head_request = head_request;
+        self.buf = Vec::new();
+        self.resp = EMPTY_RESPONSE;
+    }
+
+    /// Consumes bytes of the current response. Stops right after the response ends,
+    /// leaving later bytes (the next pipelined response) unconsumed.
+    ///
+    /// Interim 1xx responses are consumed and skipped within the same call. When `done` is
+    /// `None`, `consumed == data.len()`.
+    pub fn feed(&mut self, data: &[u8]) -> Result<Progress, ParseError> {
+        if matches!(self.state, State::Done) {
+            self.start(false);
+        }
+        let mut pos = 0;
+        loop {
+            let rest = data.get(pos..).unwrap_or_default();
+            pos += self.step(rest)?;
+            let done = matches!(self.state, State::Done).then_some(self.resp);
+            if done.is_some() || pos >= data.len() {
+                return Ok(Progress {
+                    consumed: pos,
+                    done,
+                });
+            }
+        }
+    }
+
+    /// The peer closed the connection: completes a close-delimited body, else Truncated
+    /// (also Truncated when nothing at all of this response arrived).
+    pub fn finish_eof(&mut self) -> Result<Response, ParseError> {
+        let was = std::mem::replace(&mut self.state, State::Done);
+        self.buf = Vec::new();
+        match was {
+            State::UntilEof => Ok(self.resp),
+            _ => Err(ParseError::Truncated),
+        }
+    }
+
+    /// True when no byte of the current response has arrived yet.
+    ///
+    /// Also true after a response completed, since the parser then waits for the next one.
+    pub fn is_idle(&self) -> bool {
+        match self.state {
+            State::Done => true,
+            State::Head => self.buf.is_empty() && self.resp.head_bytes == 0,
+            _ => false,
+        }
+    }
+
+    /// Advances by one framing step; returns how many bytes of `data` it used.
+    fn step(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+        match self.state {
+            State::Head if self.buf.is_empty() => self.head_direct(data),
+            State::Head => self.head_buffered(data),
+            State::Length(left) => Ok(self.length_body(data, left)),
+            State::Chunked(mut dec) => {
+                let used = dec.feed(data, &mut self.resp.body_bytes)?;
+                self.state = match dec.step {
+                    Chunk::Done => State::Done,
+                    _ => State::Chunked(dec),
+                };
+                Ok(used)
+            }
+            State::UntilEof => {
+                self.add_body(data.len());
+                Ok(data.len())
+            }
+            State::Done => Ok(0),
+        }
+    }
+
+    /// Parses a head straight from the caller's bytes, the allocation-free common case.
+    fn head_direct(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+        let window = data.get(..MAX_HEAD).unwrap_or(data);
+        match parse_head(window)? {
+            Some(head) => {
+                self.on_head(&head)?;
+                Ok(head.len)
+            }
+            None if window.len() >= MAX_HEAD => Err(ParseError::HeadTooLarge),
+            None => {
+                self.buf.extend_from_slice(window);
+                Ok(window.len())
+            }
+        }
+    }
+
+    /// Continues a head split across feeds. httparse is not incremental, so this copies bytes
+    /// only up to the next blank line (never body bytes) and re-parses only there.
+    fn head_buffered(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+        let window = data
+            .get(..MAX_HEAD.saturating_sub(self.buf.len()))
+            .unwrap_or(data);
+        let end = blank_line_end(&self.buf, window);
+        let take = end.unwrap_or(window.len());
+        let old = self.buf.len();
+        self.buf
+            .extend_from_slice(window.get(..take).unwrap_or_default());
+        let head = match end {
+            Some(_) => parse_head(&self.buf)?,
+            None => None,
+        };
+        match head {
+            Some(head) => {
+                self.buf = Vec::new();
+                self.on_head(&head)?;
+                Ok(head.len.saturating_sub(old))
+            }
+            None if self.buf.len() >= MAX_HEAD => Err(ParseError::HeadTooLarge),
+            // A blank line before the status line is skipped by httparse, so keep going.
+            None => Ok(take),
+        }
+    }
+
+    /// Skips an interim head, or records a final one and picks the body framing.
+    fn on_head(&mut self, head: &Head) -> Result<(), ParseError> {
+        self.resp.head_bytes = self.resp.head_bytes.saturating_add(as_u64(head.len));
+        if head.is_interim() {
+            return Ok(());
+        }
+        let framing = head.framing(self.head_request)?;
+        self.resp.status = head.status;
+        self.resp.keep_alive = head.keep_alive(framing);
+        self.state = match framing {
+            Framing::Empty | Framing::Length(0) => State::Done,
+            Framing::Length(n) => State::Length(n),
+            Framing::Chunked => State::Chunked(ChunkDecoder::default()),
+            Framing::UntilEof => State::UntilEof,
+        };
+        Ok(())
+    }
+
+    /// Counts Content-Length body bytes, never past the declared end.
+    fn length_body(&mut self, data: &[u8], left: u64) -> usize {
+        let n = take_upto(left, data.len());
+        self.add_body(n);
+        let left = left.saturating_sub(as_u64(n));
+        self.state = match left {
+            0 => State::Done,
+            _ => State::Length(left),
+        };
+        n
+    }
+
+    fn add_body(&mut self, n: usize) {
+        self.resp.body_bytes = self.resp.body_bytes.saturating_add(as_u64(n));
+    }
+}
+
+/// How the body of a final response is delimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    Empty,
+    Length(u64),
+    Chunked,
+    UntilEof,
+}
+
+/// What the Content-Length headers said, all of them combined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum ContentLength {
+    #[default]
+    Absent,
+    Valid(u64),
+    Invalid,
+}
+
+/// The parts of a parsed head that framing needs, owned so the parse buffer can be released.
+#[derive(Debug, Default)]
+struct Head {
+    len: usize,
+    status: u16,
+    http10: bool,
+    conn_close: bool,
+    conn_keep_alive: bool,
+    transfer_encoding: bool,
+    chunked: bool,
+    content_length: ContentLength,
+}
+
+/// Parses a complete head from `buf`, or returns `None` if more bytes are needed.
+fn parse_head(buf: &[u8]) -> Result<Option<Head>, ParseError> {
+    // Uninitialised slots spare a 2 KiB memset per response; httparse only reads what it wrote.
+    let mut headers = [MaybeUninit::uninit(); MAX_HEADERS];
+    let mut res = httparse::Response::new(&mut []);
+    let parsed =
+        ParserConfig::default().parse_response_with_uninit_headers(&mut res, buf, &mut headers);
+    let Status::Complete(len) = parsed? else {
+        return Ok(None);
+    };
+    let status = res.code.unwrap_or(0);
+    if status < 100 {
+        return Err(ParseError::Head(httparse::Error::Status));
+    }
+    let http10 = res.version == Some(0);
+    let mut head = Head {
+        len,
+        status,
+        http10,
+        ..Head::default()
+    };
+    for h in res.headers.iter() {
+        head.add_header(h.name.as_bytes(), h.value);
+    }
+    Ok(Some(head))
+}
+
+impl Head {
+    fn add_header(&mut self, name: &[u8], value: &[u8]) {
+        if is_lower(name, b"content-length") {
+            self.add_content_length(value);
+        } else if is_lower(name, b"transfer-encoding") {
+            self.transfer_encoding = true;
+            if let Some(last) = list_items(value).last() {
+                self.chunked = is_lower(last, b"chunked");
+            }
+        } else if is_lower(name, b"connection") {
+            for token in list_items(value) {
+                self.conn_close |= is_lower(token, b"close");
+                self.conn_keep_alive |= is_lower(token, b"keep-alive");
+            }
+        }
+    }
+
+    /// Merges one Content-Length value; repeats of the same number are tolerated (RFC 9110 §8.6).
+    fn add_content_length(&mut self, value: &[u8]) {
+        for item in value.split(|&b| b == b',') {
+            self.content_length = match (self.content_length, parse_decimal(item.trim_ascii())) {
+                (ContentLength::Absent, Some(n)) => ContentLength::Valid(n),
+                (ContentLength::Valid(a), Some(n)) if a == n => ContentLength::Valid(a),
+                _ => ContentLength::Invalid,
+            };
+        }
+    }
+
+    /// 101 is final: after it the connection speaks another protocol.
+    fn is_interim(&self) -> bool {
+        (100..200).contains(&self.status) && self.status != 101
+    }
+
+    /// RFC 9112 §6.3, in its order; Content-Length is only checked when it frames the body.
+    fn framing(&self, head_request: bool) -> Result<Framing, ParseError> {
+        if head_request || self.status < 200 || self.status == 204 || self.status == 304 {
+            return Ok(Framing::Empty);
+        }
+        if self.transfer_encoding {
+            // A final coding other than chunked can only be delimited by the close.
+            return Ok(if self.chunked {
+                Framing::Chunked
+            } else {
+                Framing::UntilEof
+            });
+        }
+        match self.content_length {
+            ContentLength::Absent => Ok(Framing::UntilEof),
+            ContentLength::Valid(n) => Ok(Framing::Length(n)),
+            ContentLength::Invalid => Err(ParseError::BadContentLength),
+        }
+    }
+
+    fn keep_alive(&self, framing: Framing) -> bool {
+        let wanted = !self.conn_close && (self.conn_keep_alive || !self.http10);
+        // Chunked with Content-Length, or chunked in HTTP/1.0, is faulty framing (RFC 9112 §6.1).
+        let faulty = framing == Framing::Chunked
+            && (self.http10 || self.content_length != ContentLength::Absent);
+        wanted && !faulty && self.status != 101 && framing != Framing::UntilEof
+    }
+}
+
+/// Where in `new` the first blank line (`\n\n` or `\n\r\n`) ends, looking back into `buf`
+/// for the bytes before `new`: a head can only end there.
+fn blank_line_end(buf: &[u8], new: &[u8]) -> Option<usize> {
+    let before = |i: usize, back: usize| match i.checked_sub(back) {
+        Some(j) => new.get(j).copied(),
+        None => buf
+            .len()
+            .checked_sub(back - i)
+            .and_then(|j| buf.get(j).copied()),
+    };
+    let ends_blank = |i: usize| match before(i, 1) {
+        Some(b'\n') => true,
+        Some(b'\r') => before(i, 2) == Some(b'\n'),
+        _ => false,
+    };
+    let lf = new
+        .iter()
+        .enumerate()
+        .find(|&(i, &b)| b == b'\n' && ends_blank(i))?;
+    Some(lf.0 + 1)
+}
+
+/// Case-insensitive match against a lowercase letters-and-hyphens literal, cheaper than
+/// `eq_ignore_ascii_case`: OR-ing 0x20 folds only letters here, as httparse never leaves CR
+/// (the one byte that folds to `-`) inside a header.
+fn is_lower(bytes: &[u8], lower: &[u8]) -> bool {
+    bytes.len() == lower.len() && bytes.iter().zip(lower).all(|(&b, &l)| b | 0x20 == l)
+}
+
+/// Non-empty elements of a comma-separated header list, whitespace trimmed.
+fn list_items(value: &[u8]) -> impl Iterator<Item = &[u8]> {
+    value
+        .split(|&b| b == b',')
+        .map(<[u8]>::trim_ascii)
+        .filter(|item| !item.is_empty())
+}
+
+/// Strict decimal: `str::parse` would also accept a leading `+`.
+fn parse_decimal(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |acc, &b| match b {
+        b'0'..=b'9' => acc.checked_mul(10)?.checked_add(u64::from(b - b'0')),
+        _ => None,
+    })
+}
+
+fn hex_value(b: u8) -> Option<u64> {
+    match b {
+        b'0'..=b'9' => Some(u64::from(b - b'0')),
+        b'a'..=b'f' => Some(u64::from(b - b'a' + 10)),
+        b'A'..=b'F' => Some(u64::from(b - b'A' + 10)),
+        _ => None,
+    }
+}
+
+fn as_u64(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+/// How many of `avail` bytes a body with `left` bytes to go may take.
+fn take_upto(left: u64, avail: usize) -> usize {
+    usize::try_from(left).map_or(avail, |left| left.min(avail))
+}
+
+/// Position inside a chunked body.
+///
+/// Line ends may be CRLF or a bare LF (RFC 9112 §2.2 lets recipients accept the latter).
+/// Chunk extensions and trailer fields are skipped unvalidated up to their LF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Chunk {
+    /// Hex digits of a chunk-size line; `digits` tells whether one has been seen yet.
+    Size {
+        size: u64,
+        digits: bool,
+    },
+    /// Extensions after the size, up to the end of the line.
+    Ext {
+        size: u64,
+    },
+    /// CR ended the size digits; LF must follow.
+    SizeLf {
+        size: u64,
+    },
+    Data {
+        left: u64,
+    },
+    /// Chunk data ended; its line end must follow.
+    DataCr,
+    DataLf,
+    /// At the start of a trailer line, or of the empty line ending the body.
+    TrailerStart,
+    TrailerLine,
+    /// CR at the start of a line; LF ends the body.
+    EndLf,
+    Done,
+}
+
+/// Chunked body state machine that walks bytes, so no chunk data is ever buffered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ChunkDecoder {
+    step: Chunk,
+    /// Bytes of the current size line, or of the whole trailer section, to bound them.
+    line: usize,
+}
+
+impl Default for ChunkDecoder {
+    fn default() -> Self {
+        Self {
+            step: Chunk::Size {
+                size: 0,
+                digits: false,
+            },
+            line: 0,
+        }
+    }
+}
+
+impl ChunkDecoder {
+    /// Consumes bytes until `data` runs out or the body ends; adds chunk data to `body`.
+    fn feed(&mut self, data: &[u8], body: &mut u64) -> Result<usize, ParseError> {
+        let mut pos = 0;
+        while let Some(rest @ [first, ..]) = data.get(pos..) {
+            pos += match self.step {
+                Chunk::Done => return Ok(pos),
+                Chunk::Data { left } => self.data(rest, left, body),
+                Chunk::Ext { .. } | Chunk::TrailerLine => self.skip_line(rest)?,
+                _ => self.byte(*first).map(|()| 1)?,
+            };
+        }
+        Ok(pos)
+    }
+
+    /// Handles one byte of framing outside chunk data and skipped line contents.
+    fn byte(&mut self, b: u8) -> Result<(), ParseError> {
+        self.count(1)?;
+        self.step = match (self.step, b) {
+            (Chunk::Size { size, digits }, _) => self.size_byte(size, digits, b)?,
+            (Chunk::SizeLf { size }, b'\n') => self.end_size_line(size),
+            (Chunk::DataCr, b'\r') => Chunk::DataLf,
+            (Chunk::DataCr | Chunk::DataLf, b'\n') => self.next_size_line(),
+            (Chunk::TrailerStart, b'\r') => Chunk::EndLf,
+            (Chunk::TrailerStart | Chunk::EndLf, b'\n') => Chunk::Done,
+            (Chunk::TrailerStart, _) => Chunk::TrailerLine,
+            _ => return Err(ParseError::BadChunk),
+        };
+        Ok(())
+    }
+
+    fn size_byte(&mut self, size: u64, digits: bool, b: u8) -> Result<Chunk, ParseError> {
+        if let Some(digit) = hex_value(b) {
+            // Overflow past u64 rather than a digit count, so leading zeros stay legal.
+            let size = size.checked_mul(16).and_then(|s| s.checked_add(digit));
+            let size = size.ok_or(ParseError::BadChunk)?;
+            return Ok(Chunk::Size { size, digits: true });
+        }
+        match b {
+            _ if !digits => Err(ParseError::BadChunk),
+            b';' | b' ' | b'\t' => Ok(Chunk::Ext { size }),
+            b'\r' => Ok(Chunk::SizeLf { size }),
+            b'\n' => Ok(self.end_size_line(size)),
+            _ => Err(ParseError::BadChunk),
+        }
+    }
+
+    /// Skips an extension or trailer line up to and including its LF.
+    fn skip_line(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+        let Some(lf) = data.iter().position(|&b| b == b'\n') else {
+            self.count(data.len())?;
+            return Ok(data.len());
+        };
+        let used = lf.saturating_add(1);
+        self.count(used)?;
+        self.step = match self.step {
+            Chunk::Ext { size } => self.end_size_line(size),
+            _ => Chunk::TrailerStart,
+        };
+        Ok(used)
+    }
+
+    fn data(&mut self, data: &[u8], left: u64, body: &mut u64) -> usize {
+        let n = take_upto(left, data.len());
+        *body = body.saturating_add(as_u64(n));
+        self.step = match left.saturating_sub(as_u64(n)) {
+            0 => Chunk::DataCr,
+            left => Chunk::Data { left },
+        };
+        n
+    }
+
+    /// A zero size is the last chunk, which the trailer section follows.
+    fn end_size_line(&mut self, size: u64) -> Chunk {
+        self.line = 0;
+        match size {
+            0 => Chunk::TrailerStart,
+            left => Chunk::Data { left },
+        }
+    }
+
+    fn next_size_line(&mut self) -> Chunk {
+        self.line = 0;
+        Chunk::Size {
+            size: 0,
+            digits: false,
+        }
+    }
+
+    /// Bounds the size line and the trailer section, the only parts a server could grow forever.
+    fn count(&mut self, n: usize) -> Result<(), ParseError> {
+        self.line = self.line.saturating_add(n);
+        match self.step {
+            Chunk::Size { .. } | Chunk::Ext { .. } | Chunk::SizeLf { .. }
+                if self.line > MAX_CHUNK_LINE =>
+            {
+                Err(ParseError::BadChunk)
+            }
+            Chunk::TrailerStart | Chunk::TrailerLine | Chunk::EndLf if self.line > MAX_HEAD => {
+                Err(ParseError::HeadTooLarge)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CL: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nServer: t\r\n\r\nhello";
+    const CHUNKED: &[u8] = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n\
+        5;name=value;x=\"q\"\r\nhello\r\n\
+        1A\r\nabcdefghijklmnopqrstuvwxyz\r\n\
+        0;last\r\nExpires: never\r\nX-Trailer: 1\r\n\r\n";
+
+    fn resp(status: u16, keep_alive: bool, head_bytes: usize, body_bytes: u64) -> Response {
+        let head_bytes = as_u64(head_bytes);
+        Response {
+            status,
+            keep_alive,
+            head_bytes,
+            body_bytes,
+        }
+    }
+
+    /// Feeds the pieces in order; returns the response and the bytes left unconsumed.
+    fn frame_pieces(pieces: &[&[u8]], head: bool) -> Result<(Response, usize), ParseError> {
+        let mut p = ResponseParser::new();
+        p.start(head);
+        for (i, piece) in pieces.iter().enumerate() {
+            let prog = p.feed(piece)?;
+            assert!(prog.consumed <= piece.len());
+            if let Some(r) = prog.done {
+                let later: usize = pieces.iter().skip(i + 1).map(|x| x.len()).sum();
+                return Ok((r, piece.len() - prog.consumed + later));
+            }
+            assert_eq!(
+                prog.consumed,
+                piece.len(),
+                "unfinished feed must use everything"
+            );
+        }
+        p.finish_eof().map(|r| (r, 0))
+    }
+
+    fn frame(bytes: &[u8], head: bool) -> Result<Response, ParseError> {
+        frame_pieces(&[bytes], head).map(|(r, _)| r)
+    }
+
+    fn frame_bytewise(bytes: &[u8], head: bool) -> Result<Response, ParseError> {
+        let pieces: Vec<&[u8]> = bytes.chunks(1).collect();
+        frame_pieces(&pieces, head).map(|(r, _)| r)
+    }
+
+    fn head_len(bytes: &[u8]) -> usize {
+        bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4
+    }
+
+    #[test]
+    fn content_length_one_feed() {
+        let r = frame(CL, false).unwrap();
+        assert_eq!(r, resp(200, true, head_len(CL), 5));
+        let mut p = ResponseParser::new();
+        assert_eq!(p.feed(CL).unwrap().consumed, CL.len());
+        assert!(
+            p.buf.capacity() == 0,
+            "whole head in one feed must not allocate"
+        );
+    }
+
+    #[test]
+    fn content_length_byte_by_byte_matches() {
+        assert_eq!(frame_bytewise(CL, false), frame(CL, false));
+    }
+
+    #[test]
+    fn idle_until_first_byte_and_after_completion() {
+        let mut p = ResponseParser::new();
+        assert!(p.is_idle());
+        p.feed(b"H").unwrap();
+        assert!(!p.is_idle());
+        p.feed(&CL[1..]).unwrap();
+        assert!(p.is_idle());
+        assert_eq!(
+            p.buf.capacity(),
+            0,
+            "completed head must release its buffer"
+        );
+    }
+
+    #[test]
+    fn pipelined_responses_stop_at_boundary() {
+        let second = b"HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nnop";
+        let both = [CL, &second[..]].concat();
+        let mut p = ResponseParser::new();
+        let first = p.feed(&both).unwrap();
+        assert_eq!(first.consumed, CL.len());
+        assert_eq!(first.done.unwrap().status, 200);
+        p.start(false);
+        let next = p.feed(&both[first.consumed..]).unwrap();
+        assert_eq!(next.consumed, second.len());
+        assert_eq!(next.done, Some(resp(404, true, head_len(second), 3)));
+    }
+
+    #[test]
+    fn feed_without_start_acts_like_start_false() {
+        let both = [CL, CL].concat();
+        let mut p = ResponseParser::new();
+        p.start(true);
+        let first = p.feed(&both).unwrap();
+        assert_eq!(
+            first.done.unwrap().body_bytes,
+            0,
+            "HEAD response has no body"
+        );
+        // The "hello" body is now parsed as a head and rejected.
+        assert!(matches!(
+            p.feed(&both[first.consumed..]),
+            Err(ParseError::Head(_))
+        ));
+        let mut p = ResponseParser::new();
+        let first = p.feed(&both).unwrap();
+        let second = p.feed(&both[first.consumed..]).unwrap();
+        assert_eq!(second.done, first.done);
+    }
+
+    #[test]
+    fn chunked_with_extensions_and_trailers() {
+        let r = frame(CHUNKED, false).unwrap();
+        assert_eq!(r, resp(200, true, head_len(CHUNKED), 31));
+        assert_eq!(frame_bytewise(CHUNKED, false), Ok(r));
+    }
+
+    #[test]
+    fn chunked_stops_at_pipelined_boundary() {
+        let both = [CHUNKED, CL].concat();
+        let (r, left) = frame_pieces(&[&both], false).unwrap();
+        assert_eq!(r.body_bytes, 31);
+        assert_eq!(left, CL.len());
+    }
+
+    #[test]
+    fn chunked_bare_lf_and_leading_zeros() {
+        let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+            0003\nabc\n00000000000000000000\n\n";
+        assert_eq!(frame(bytes, false).unwrap().body_bytes, 3);
+    }
+
+    #[test]
+    fn chunked_invalid_size() {
+        let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
+        assert_eq!(frame(bytes, false), Err(ParseError::BadChunk));
+        let empty = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n";
+        assert_eq!(frame(empty, false), Err(ParseError::BadChunk));
+        let no_digits = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;x\r\n";
+        assert_eq!(frame(no_digits, false), Err(ParseError::BadChunk));
+    }
+
+    #[test]
+    fn chunked_size_overflow() {
+        let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1ffffffffffffffff\r\n";
+        assert_eq!(frame(bytes, false), Err(ParseError::BadChunk));
+        assert_eq!(frame_bytewise(bytes, false), Err(ParseError::BadChunk));
+    }
+
+    #[test]
+    fn chunked_missing_crlf_after_data() {
+        let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n";
+        assert_eq!(frame(bytes, false), Err(ParseError::BadChunk));
+        let cr_only = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\rX";
+        assert_eq!(frame(cr_only, false), Err(ParseError::BadChunk));
+    }
+
+    #[test]
+    fn chunked_extension_line_too_long() {
+        let mut bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', MAX_CHUNK_LINE));
+        assert_eq!(frame(&bytes, false), Err(ParseError::BadChunk));
+    }
+
+    #[test]
+    fn chunked_trailers_bounded() {
+        let mut bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n".to_vec();
+        for _ in 0..MAX_HEAD / 16 {
+            bytes.extend_from_slice(b"X-Trailer: 123\r\n");
+        }
+        bytes.extend_from_slice(b"\r\n");
+        assert_eq!(frame(&bytes, false), Err(ParseError::HeadTooLarge));
+    }
+
+    #[test]
+    fn chunked_truncated() {
+        let cut = &CHUNKED[..CHUNKED.len() - 2];
+        assert_eq!(frame(cut, false), Err(ParseError::Truncated));
+    }
+
+    #[test]
+    fn continue_then_ok() {
+        let interim = b"HTTP/1.1 100 Continue\r\n\r\n";
+        let bytes = [&interim[..], CL].concat();
+        let r = frame(&bytes, false).unwrap();
+        assert_eq!(r, resp(200, true, interim.len() + head_len(CL), 5));
+        assert_eq!(frame_bytewise(&bytes, false), Ok(r));
+    }
+
+    #[test]
+    fn several_interim_then_no_content() {
+        let bytes = b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n\
+            HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n";
+        let mut p = ResponseParser::new();
+        let prog = p.feed(bytes).unwrap();
+        assert_eq!(prog.consumed, bytes.len());
+        assert_eq!(prog.done, Some(resp(204, true, bytes.len(), 0)));
+    }
+
+    #[test]
+    fn interim_alone_is_not_idle_and_eof_truncates() {
+        let mut p = ResponseParser::new();
+        let prog = p.feed(b"HTTP/1.1 100 Continue\r\n\r\n").unwrap();
+        assert_eq!(prog.done, None);
+        assert!(!p.is_idle());
+        assert_eq!(p.finish_eof(), Err(ParseError::Truncated));
+    }
+
+    #[test]
+    fn switching_protocols_is_final_without_body() {
+        let bytes = b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n\x81\x05";
+        let (r, left) = frame_pieces(&[bytes], false).unwrap();
+        assert_eq!((r.status, r.keep_alive, r.body_bytes), (101, false, 0));
+        assert_eq!(left, 2);
+    }
+
+    #[test]
+    fn head_response_has_no_body() {
+        let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n";
+        let r = frame(bytes, true).unwrap();
+        assert_eq!(r, resp(200, true, bytes.len(), 0));
+    }
+
+    #[test]
+    fn not_modified_has_no_body() {
+        let bytes = b"HTTP/1.1 304 Not Modified\r\nContent-Length: 42\r\nETag: \"x\"\r\n\r\n";
+        assert_eq!(frame(bytes, false), Ok(resp(304, true, bytes.len(), 0)));
+    }
+
+    #[test]
+    fn close_delimited_http10_completed_by_eof() {
+        let bytes = b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\n\r\nuntil the end";
+        let mut p = ResponseParser::new();
+        let prog = p.feed(bytes).unwrap();
+        assert_eq!(
+            prog,
+            Progress {
+                consumed: bytes.len(),
+                done: None
+            }
+        );
+        assert_eq!(p.finish_eof(), Ok(resp(200, false, head_len(bytes), 13)));
+        assert_eq!(
+            frame_bytewise(bytes, false),
+            Ok(resp(200, false, head_len(bytes), 13))
+        );
+    }
+
+    #[test]
+    fn close_delimited_with_empty_body() {
+        let bytes = b"HTTP/1.1 200 OK\r\n\r\n";
+        assert_eq!(frame(bytes, false), Ok(resp(200, false, bytes.len(), 0)));
+    }
+
+    #[test]
+    fn non_chunked_transfer_coding_is_close_delimited() {
+        let bytes =
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\nContent-Length: 2\r\n\r\nabcd";
+        assert_eq!(
+            frame(bytes, false),
+            Ok(resp(200, false, head_len(bytes), 4))
+        );
+    }
+
+    #[test]
+    fn content_length_beyond_data_truncates() {
+        let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort";
+        assert_eq!(frame(bytes, false), Err(ParseError::Truncated));
+    }
+
+    #[test]
+    fn eof_before_anything_truncates() {
+        let mut p = ResponseParser::new();
+        assert_eq!(p.finish_eof(), Err(ParseError::Truncated));
+        assert_eq!(frame(b"HTTP/1.1 200 O", false), Err(ParseError::Truncated));
+    }
+
+    #[test]
+    fn content_length_conflicts_and_duplicates() {
+        let conflict = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!";
+        assert_eq!(frame(conflict, false), Err(ParseError::BadContentLength));
+        for bad in ["5, 6", "-5", "+5", "5x", "", "5,", "99999999999999999999"] {
+            let bytes = format!("HTTP/1.1 200 OK\r\nContent-Length: {bad}\r\n\r\nhello");
+            assert_eq!(
+                frame(bytes.as_bytes(), false),
+                Err(ParseError::BadContentLength),
+                "{bad}"
+            );
+        }
+        let same = b"HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\ncontent-length: 5\r\n\r\nhello";
+        assert_eq!(frame(same, false).unwrap().body_bytes, 5);
+    }
+
+    #[test]
+    fn chunked_wins_over_content_length_and_closes() {
+        let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n\
+            2\r\nhi\r\n0\r\n\r\n";
+        assert_eq!(
+            frame(bytes, false),
+            Ok(resp(200, false, head_len(bytes), 2))
+        );
+    }
+
+    #[test]
+    fn forty_kib_header_in_16_kib_pieces() {
+        let mut bytes = b"HTTP/1.1 200 OK\r\nX-Big: ".to_vec();
+        bytes.extend(std::iter::repeat_n(b'a', 40 * 1024));
+        bytes.extend_from_slice(b"\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1");
+        let pieces: Vec<&[u8]> = bytes.chunks(16 * 1024).collect();
+        let (r, left) = frame_pieces(&pieces, false).unwrap();
+        assert_eq!(r, resp(200, true, bytes.len() - 11, 3));
+        assert_eq!(left, 8);
+    }
+
+    #[test]
+    fn hundred_kib_head_is_too_large() {
+        let mut bytes = b"HTTP/1.1 200 OK\r\nX-Big: ".to_vec();
+        bytes.extend(std::iter::repeat_n(b'a', 100 * 1024));
+        bytes.extend_from_slice(b"\r\n\r\n");
+        assert_eq!(frame(&bytes, false), Err(ParseError::HeadTooLarge));
+        let pieces: Vec<&[u8]> = bytes.chunks(16 * 1024).collect();
+        assert_eq!(frame_pieces(&pieces, false), Err(ParseError::HeadTooLarge));
+        let pieces: Vec<&[u8]> = bytes.chunks(1000).collect();
+        assert_eq!(frame_pieces(&pieces, false), Err(ParseError::HeadTooLarge));
+    }
+
+    #[test]
+    fn garbage_status_line() {
+        assert!(matches!(
+            frame(b"garbage\r\n\r\n", false),
+            Err(ParseError::Head(_))
+        ));
+        assert!(matches!(
+            frame_bytewise(b"garbage\r\n\r\n", false),
+            Err(ParseError::Head(_))
+        ));
+        let low = b"HTTP/1.1 099 Odd\r\n\r\n";
+        assert!(matches!(frame(low, false), Err(ParseError::Head(_))));
+    }
+
+    #[test]
+    fn split_head_errors_surface_at_the_blank_line() {
+        let bad = b"HTTP/1.1 200 OK\r\nBad Header\r\nContent-Length: 0\r\n\r\n";
+        assert!(matches!(
+            frame_bytewise(bad, false),
+            Err(ParseError::Head(_))
+        ));
+        let (a, b) = bad.split_at(20);
+        assert!(matches!(
+            frame_pieces(&[a, b], false),
+            Err(ParseError::Head(_))
+        ));
+    }
+
+    #[test]
+    fn blank_lines_before_the_status_line_are_skipped() {
+        let bytes = [&b"\r\n\n"[..], CL].concat();
+        let r = frame(&bytes, false).unwrap();
+        assert_eq!(r, resp(200, true, head_len(CL) + 3, 5));
+        assert_eq!(frame_bytewise(&bytes, false), Ok(r));
+    }
+
+    #[test]
+    fn too_many_headers() {
+        let mut bytes = b"HTTP/1.1 200 OK\r\n".to_vec();
+        for i in 0..=MAX_HEADERS {
+            bytes.extend_from_slice(format!("X-H{i}: v\r\n").as_bytes());
+        }
+        bytes.extend_from_slice(b"Content-Length: 0\r\n\r\n");
+        let err = Err(ParseError::Head(httparse::Error::TooManyHeaders));
+        assert_eq!(frame(&bytes, false), err);
+    }
+
+    #[test]
+    fn connection_close_disables_keep_alive() {
+        let bytes = b"HTTP/1.1 200 OK\r\nConnection: Upgrade, CLOSE\r\nContent-Length: 0\r\n\r\n";
+        assert_eq!(frame(bytes, false), Ok(resp(200, false, bytes.len(), 0)));
+    }
+
+    #[test]
+    fn http10_keep_alive_with_content_length() {
+        let bytes = b"HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok";
+        assert_eq!(frame(bytes, false), Ok(resp(200, true, head_len(bytes), 2)));
+        let plain = b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok";
+        assert_eq!(
+            frame(plain, false),
+            Ok(resp(200, false, head_len(plain), 2))
+        );
+    }
+
+    #[test]
+    fn every_two_way_split_gives_the_same_response() {
+        let interim = [&b"HTTP/1.1 100 Continue\r\n\r\n"[..], CL].concat();
+        let cases: [(&[u8], bool); 5] = [
+            (CL, false),
+            (CHUNKED, false),
+            (&interim, false),
+            (b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", true),
+            (b"HTTP/1.0 200 OK\r\n\r\nbody to eof", false),
+        ];
+        for (bytes, head) in cases {
+            let whole = frame(bytes, head).unwrap();
+            for cut in 0..=bytes.len() {
+                let (a, b) = bytes.split_at(cut);
+                assert_eq!(frame_pieces(&[a, b], head), Ok((whole, 0)), "cut at {cut}");
+            }
+        }
+    }
+}

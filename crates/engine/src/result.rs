@@ -1,0 +1,237 @@
+//! The result of a load, in the shape of the `--json` output (schema `shootout.load/1`).
+
+use crate::outcome::Counts;
+use crate::stats::LoopStats;
+use hdrhistogram::Histogram;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The JSON schema name and version of [`LoadResult`].
+pub const SCHEMA: &str = "shootout.load/1";
+
+/// Latency summary in microseconds.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Percentiles {
+    pub mean: f64,
+    pub stdev: f64,
+    pub min: f64,
+    pub max: f64,
+    pub p50: f64,
+    pub p75: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub p999: f64,
+    pub p9999: f64,
+}
+
+impl Percentiles {
+    /// Summarises a nanosecond histogram in microseconds (all zero when empty).
+    pub fn of<T: hdrhistogram::Counter>(h: &Histogram<T>) -> Percentiles {
+        if h.is_empty() {
+            return Percentiles::default();
+        }
+        let us = |ns: u64| ns as f64 / 1000.0;
+        let q = |p: f64| us(h.value_at_quantile(p));
+        Percentiles {
+            mean: h.mean() / 1000.0,
+            stdev: h.stdev() / 1000.0,
+            min: us(h.min()),
+            max: us(h.max()),
+            p50: q(0.50),
+            p75: q(0.75),
+            p90: q(0.90),
+            p99: q(0.99),
+            p999: q(0.999),
+            p9999: q(0.9999),
+        }
+    }
+}
+
+/// Mean, standard deviation and maximum of a set of samples.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Spread {
+    pub mean: f64,
+    pub stdev: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `samples` (population standard deviation, as wrk prints).
+    pub fn of(samples: &[f64]) -> Spread {
+        if samples.is_empty() {
+            return Spread::default();
+        }
+        let n = samples.len() as f64;
+        let mean = samples.iter().sum::<f64>() / n;
+        let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+        Spread {
+            mean,
+            stdev: var.sqrt(),
+            max: samples.iter().cloned().fold(0.0, f64::max),
+        }
+    }
+}
+
+/// The load as configured, echoed in the result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfigEcho {
+    pub method: String,
+    pub connections: usize,
+    pub threads: usize,
+    pub duration_s: Option<f64>,
+    pub requests: Option<u64>,
+    pub warmup_s: f64,
+    pub timeout_s: f64,
+    pub pipeline: usize,
+    pub keepalive: bool,
+    pub http_version: &'static str,
+}
+
+/// Bytes moved during measurement.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Bytes {
+    pub read: u64,
+    pub written: u64,
+}
+
+/// Connections opened during measurement, and those the server closed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Connections {
+    pub opened: u64,
+    pub closed_by_server: u64,
+}
+
+/// One second of the measured load.
+#[derive(Debug, Clone, Serialize)]
+pub struct SecondSummary {
+    /// 1-based second of measurement.
+    pub second: usize,
+    pub requests: u64,
+    pub errors: u64,
+    pub p50_us: f64,
+    pub p90_us: f64,
+    pub p99_us: f64,
+}
+
+/// What the generator itself cost, and whether it limited the load.
+#[derive(Debug, Clone, Serialize)]
+pub struct Generator {
+    pub cpu_seconds: f64,
+    pub user_seconds: f64,
+    pub sys_seconds: f64,
+    /// CPU time over wall time, in percent of one core (200 = two cores busy).
+    pub cpu_percent: f64,
+    /// The generator's threads were busy more than 90% of the run.
+    pub bound: bool,
+    /// "uring" or "epoll".
+    pub io: &'static str,
+    pub threads: usize,
+}
+
+/// Everything a load measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadResult {
+    pub schema: &'static str,
+    pub url: String,
+    pub config: ConfigEcho,
+    /// Measured seconds (from the end of the warm-up to the stop).
+    pub duration_s: f64,
+    pub requests: Counts,
+    /// Responses (ok and status) per second.
+    pub rps: f64,
+    pub bytes: Bytes,
+    /// Bytes read per second.
+    pub transfer_per_s: f64,
+    pub latency_us: Percentiles,
+    pub connect_us: Percentiles,
+    /// Responses per second of each loop in each full second (wrk's Req/Sec).
+    pub thread_rps: Spread,
+    pub status_codes: BTreeMap<String, u64>,
+    pub connections: Connections,
+    pub per_second: Vec<SecondSummary>,
+    pub generator: Generator,
+    /// The load was stopped early (Ctrl-C).
+    pub interrupted: bool,
+    pub warnings: Vec<String>,
+    /// The merged latency histogram in nanoseconds, for exact merging and reports.
+    #[serde(skip)]
+    pub latency: Histogram<u64>,
+}
+
+/// Per-loop responses per second over the full seconds of the run.
+pub fn thread_rps(loops: &[LoopStats], duration_s: f64) -> Spread {
+    let full = duration_s.floor() as usize;
+    let samples: Vec<f64> = if full == 0 {
+        let d = duration_s.max(f64::EPSILON);
+        loops
+            .iter()
+            .map(|l| (l.counts.ok + l.counts.status) as f64 / d)
+            .collect()
+    } else {
+        loops
+            .iter()
+            .flat_map(|l| (0..full).map(move |i| l.seconds.get(i).map_or(0, |s| s.requests) as f64))
+            .collect()
+    };
+    Spread::of(&samples)
+}
+
+/// The per-second series of merged stats.
+pub fn per_second(stats: &LoopStats) -> Vec<SecondSummary> {
+    stats
+        .seconds
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let p = |q: f64| {
+                if s.latency.is_empty() {
+                    0.0
+                } else {
+                    s.latency.value_at_quantile(q) as f64 / 1000.0
+                }
+            };
+            SecondSummary {
+                second: i + 1,
+                requests: s.requests,
+                errors: s.errors,
+                p50_us: p(0.5),
+                p90_us: p(0.9),
+                p99_us: p(0.99),
+            }
+        })
+        .collect()
+}
+
+/// Status codes that occurred, keyed by their decimal text.
+pub fn status_codes(stats: &LoopStats) -> BTreeMap<String, u64> {
+    stats
+        .status_codes
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(code, &n)| (code.to_string(), n))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_of_samples() {
+        let s = Spread::of(&[1.0, 3.0]);
+        assert_eq!((s.mean, s.stdev, s.max), (2.0, 1.0, 3.0));
+        assert_eq!(Spread::of(&[]).mean, 0.0);
+    }
+
+    #[test]
+    fn percentiles_are_in_microseconds() {
+        let mut h = crate::stats::latency_histogram();
+        h.record(2_000).unwrap();
+        h.record(4_000).unwrap();
+        let p = Percentiles::of(&h);
+        assert!((p.mean - 3.0).abs() < 0.01, "{p:?}");
+        assert!((p.max - 4.0).abs() < 0.01);
+        assert!((p.p50 - 2.0).abs() < 0.01);
+    }
+}

@@ -1,0 +1,288 @@
+//! Runs a load: checks it can start, splits it over share-nothing loops on their own
+//! threads, and merges what they measured.
+
+use crate::config::{ConfigError, IoChoice, LoadConfig, Stop};
+use crate::cpu;
+use crate::event_loop::LoopSpec;
+use crate::ledger::Clock;
+use crate::limits;
+use crate::result::{self, Bytes, ConfigEcho, Connections, Generator, LoadResult, Percentiles};
+use crate::stats::LoopStats;
+use crate::{epoll, uring};
+use std::net::TcpStream;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Why a load could not run. Nothing has been sent when one of these is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(
+        "{wanted} connections do not fit the open-file limit of {limit} (the hard limit); \
+         at most {fits} fit with {threads} thread(s): lower -c or split the load over several processes"
+    )]
+    TooManyConnections {
+        wanted: usize,
+        limit: u64,
+        fits: u64,
+        threads: usize,
+    },
+    #[error("cannot connect to {addr} ({url}): {source}")]
+    Unreachable {
+        addr: std::net::SocketAddr,
+        url: String,
+        source: std::io::Error,
+    },
+    #[error("io_uring is not available here ({0}); use --io epoll")]
+    UringUnavailable(std::io::Error),
+    #[error("event loop {index} failed to start: {source}")]
+    Loop {
+        index: usize,
+        source: std::io::Error,
+    },
+}
+
+/// Time allowed for the connect that checks the target answers at all.
+const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Checks the load can run, runs it, and returns what it measured.
+///
+/// `interrupt` may be set from another thread (a signal handler) to stop early; the
+/// result then says `interrupted` and keeps everything measured so far.
+pub fn run(config: &LoadConfig, interrupt: &AtomicBool) -> Result<LoadResult, RunError> {
+    let config = &prepare(config)?;
+    let io = choose_io(config.io)?;
+    let base = Instant::now();
+    let clock = Clock::new(base);
+    let measure_start = config.warmup.as_nanos() as u64;
+    let end = match config.stop {
+        Stop::After(d) => Some(measure_start + d.as_nanos() as u64),
+        Stop::Requests(_) => None,
+    };
+    let specs: Vec<LoopSpec> = (0..config.threads)
+        .map(|index| LoopSpec {
+            config,
+            index,
+            connections: share(config.connections as u64, config.threads, index) as usize,
+            clock,
+            measure_start,
+            end,
+            budget: match config.stop {
+                Stop::Requests(n) => Some(share(n, config.threads, index)),
+                Stop::After(_) => None,
+            },
+            interrupt,
+        })
+        .collect();
+    let loops = run_loops(&specs, io)?;
+    Ok(summarise(config, io, &loops, measure_start, interrupt))
+}
+
+/// Validates, resolves thread count, raises limits, and checks the target answers.
+fn prepare(config: &LoadConfig) -> Result<LoadConfig, RunError> {
+    config.validate()?;
+    let mut config = config.clone();
+    config.threads = config.threads.min(config.connections);
+    let limit = limits::raise_nofile().unwrap_or(1024);
+    let fits = limits::connections_that_fit(limit, config.threads);
+    if config.connections as u64 > fits {
+        return Err(RunError::TooManyConnections {
+            wanted: config.connections,
+            limit,
+            fits,
+            threads: config.threads,
+        });
+    }
+    let addr = config.target.addr;
+    TcpStream::connect_timeout(&addr, PREFLIGHT_TIMEOUT).map_err(|source| {
+        RunError::Unreachable {
+            addr,
+            url: config.target.url.clone(),
+            source,
+        }
+    })?;
+    Ok(config)
+}
+
+/// The I/O interface the loops will use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Io {
+    Uring,
+    Epoll,
+}
+
+impl Io {
+    /// The name used in output and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Io::Uring => "uring",
+            Io::Epoll => "epoll",
+        }
+    }
+}
+
+fn choose_io(choice: IoChoice) -> Result<Io, RunError> {
+    match choice {
+        IoChoice::Epoll => Ok(Io::Epoll),
+        IoChoice::Uring => uring::probe()
+            .map(|_| Io::Uring)
+            .map_err(RunError::UringUnavailable),
+        IoChoice::Auto => Ok(if uring::probe().is_ok() {
+            Io::Uring
+        } else {
+            Io::Epoll
+        }),
+    }
+}
+
+/// Request `index`'s share of `total` split over `parts` loops (the first ones get the rest).
+fn share(total: u64, parts: usize, index: usize) -> u64 {
+    let parts = parts as u64;
+    total / parts + u64::from((index as u64) < total % parts)
+}
+
+fn run_loops(specs: &[LoopSpec], io: Io) -> Result<Vec<LoopStats>, RunError> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .iter()
+            .map(|spec| {
+                scope.spawn(move || match io {
+                    Io::Uring => uring::run(spec),
+                    Io::Epoll => epoll::run(spec),
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .enumerate()
+            .map(|(index, h)| {
+                let joined = h
+                    .join()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("the loop's thread panicked")));
+                joined.map_err(|source| RunError::Loop { index, source })
+            })
+            .collect()
+    })
+}
+
+fn summarise(
+    config: &LoadConfig,
+    io: Io,
+    loops: &[LoopStats],
+    measure_start: u64,
+    interrupt: &AtomicBool,
+) -> LoadResult {
+    let mut all = LoopStats::default();
+    for l in loops {
+        all.merge(l);
+    }
+    let duration_s = (all.ended_ns.saturating_sub(measure_start) as f64 / 1e9).max(1e-9);
+    let completed = all.counts.ok + all.counts.status;
+    let generator = generator(&all, config.threads, io, duration_s);
+    LoadResult {
+        schema: result::SCHEMA,
+        url: config.target.url.clone(),
+        config: echo(config),
+        duration_s,
+        requests: all.counts,
+        rps: completed as f64 / duration_s,
+        bytes: Bytes {
+            read: all.bytes_read,
+            written: all.bytes_written,
+        },
+        transfer_per_s: all.bytes_read as f64 / duration_s,
+        latency_us: Percentiles::of(&all.latency),
+        connect_us: Percentiles::of(&all.connect),
+        thread_rps: result::thread_rps(loops, duration_s),
+        status_codes: result::status_codes(&all),
+        connections: Connections {
+            opened: all.connections_opened,
+            closed_by_server: all.closed_by_server,
+        },
+        per_second: result::per_second(&all),
+        warnings: warnings(&all, &generator, config),
+        generator,
+        interrupted: interrupt.load(std::sync::atomic::Ordering::Relaxed),
+        latency: all.latency,
+    }
+}
+
+fn echo(config: &LoadConfig) -> ConfigEcho {
+    ConfigEcho {
+        method: config.method.clone(),
+        connections: config.connections,
+        threads: config.threads,
+        duration_s: match config.stop {
+            Stop::After(d) => Some(d.as_secs_f64()),
+            Stop::Requests(_) => None,
+        },
+        requests: match config.stop {
+            Stop::Requests(n) => Some(n),
+            Stop::After(_) => None,
+        },
+        warmup_s: config.warmup.as_secs_f64(),
+        timeout_s: config.timeout.as_secs_f64(),
+        pipeline: config.pipeline,
+        keepalive: config.keepalive,
+        http_version: if config.http10 { "1.0" } else { "1.1" },
+    }
+}
+
+fn generator(all: &LoopStats, threads: usize, io: Io, duration_s: f64) -> Generator {
+    let cpu_seconds = all.user_seconds + all.sys_seconds;
+    let cores = threads.min(cpu::allowed_cpus()).max(1) as f64;
+    Generator {
+        cpu_seconds,
+        user_seconds: all.user_seconds,
+        sys_seconds: all.sys_seconds,
+        cpu_percent: 100.0 * cpu_seconds / duration_s,
+        bound: cpu_seconds / (duration_s * cores) > 0.9,
+        io: io.name(),
+        threads,
+    }
+}
+
+fn warnings(all: &LoopStats, generator: &Generator, config: &LoadConfig) -> Vec<String> {
+    let mut w = Vec::new();
+    if generator.bound {
+        w.push(format!(
+            "the generator was busy {:.0}% of the run on {} thread(s): these numbers describe the generator, not the server",
+            generator.cpu_percent / generator.threads.min(cpu::allowed_cpus()).max(1) as f64,
+            generator.threads
+        ));
+    }
+    if all.port_exhaustion > 0 {
+        let spread = if config.target.addr.is_ipv4() && config.target.is_loopback() {
+            "even spread over 127.0.0.1-127.0.0.64"
+        } else {
+            "(source spreading only works for 127.x targets)"
+        };
+        w.push(format!(
+            "{} connects failed for lack of a free local port {spread}; they are counted as connect errors",
+            all.port_exhaustion
+        ));
+    }
+    if all.unsolicited > 0 {
+        w.push(format!(
+            "{} time(s) the server sent bytes beyond a response's framing (counted as parse errors where a request owned them)",
+            all.unsolicited
+        ));
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_add_up() {
+        for (total, parts) in [(10, 3), (1, 4), (0, 2), (19000, 2)] {
+            let sum: u64 = (0..parts).map(|i| share(total, parts, i)).sum();
+            assert_eq!(sum, total);
+        }
+        assert_eq!(share(10, 3, 0), 4);
+        assert_eq!(share(10, 3, 2), 3);
+    }
+}

@@ -1,0 +1,186 @@
+//! Per-loop measurements: outcome counts, latency histograms, and a per-second series.
+//!
+//! Each event loop owns one `LoopStats` and never shares it while running; the runner
+//! merges them at the end, so the request path takes no lock.
+
+use crate::outcome::{Counts, Outcome};
+use hdrhistogram::Histogram;
+
+/// Longest latency a histogram holds, in nanoseconds (one hour).
+const MAX_NS: u64 = 3_600_000_000_000;
+
+/// A latency histogram in nanoseconds, 3 significant digits.
+pub fn latency_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, MAX_NS, 3).expect("constant histogram bounds are valid")
+}
+
+/// A smaller histogram for one second of one loop: 2 significant digits.
+fn second_histogram() -> Histogram<u32> {
+    Histogram::new_with_bounds(1, MAX_NS, 2).expect("constant histogram bounds are valid")
+}
+
+/// What one second of the measured load did.
+#[derive(Debug, Clone)]
+pub struct Second {
+    /// Responses (ok or status) that finished in this second.
+    pub requests: u64,
+    /// Requests that ended in an error class in this second.
+    pub errors: u64,
+    /// Latency of the responses that finished in this second.
+    pub latency: Histogram<u32>,
+}
+
+impl Second {
+    fn new() -> Second {
+        Second {
+            requests: 0,
+            errors: 0,
+            latency: second_histogram(),
+        }
+    }
+
+    fn merge(&mut self, other: &Second) {
+        self.requests += other.requests;
+        self.errors += other.errors;
+        // Same bounds on both sides, so adding cannot fail.
+        let _ = self.latency.add(&other.latency);
+    }
+}
+
+/// Everything one loop measured.
+#[derive(Debug, Clone)]
+pub struct LoopStats {
+    pub counts: Counts,
+    /// Latency of every response (ok or status), in nanoseconds.
+    pub latency: Histogram<u64>,
+    /// Time to establish each new connection, in nanoseconds.
+    pub connect: Histogram<u64>,
+    /// Responses by status code, indexed by code (100..=999).
+    pub status_codes: Vec<u64>,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    pub connections_opened: u64,
+    /// Connections the server closed (announced or not).
+    pub closed_by_server: u64,
+    /// Bytes that arrived when no request was pending (a response longer than its framing).
+    pub unsolicited: u64,
+    /// Connects that failed because no local address/port was free.
+    pub port_exhaustion: u64,
+    /// One entry per second of measurement.
+    pub seconds: Vec<Second>,
+    /// CPU time of the loop's thread while measuring, in seconds.
+    pub user_seconds: f64,
+    pub sys_seconds: f64,
+    /// Loop-clock nanosecond at which the loop stopped.
+    pub ended_ns: u64,
+}
+
+impl Default for LoopStats {
+    fn default() -> Self {
+        LoopStats {
+            counts: Counts::default(),
+            latency: latency_histogram(),
+            connect: latency_histogram(),
+            status_codes: vec![0; 1000],
+            bytes_read: 0,
+            bytes_written: 0,
+            connections_opened: 0,
+            closed_by_server: 0,
+            unsolicited: 0,
+            port_exhaustion: 0,
+            seconds: Vec::new(),
+            user_seconds: 0.0,
+            sys_seconds: 0.0,
+            ended_ns: 0,
+        }
+    }
+}
+
+impl LoopStats {
+    /// Records a response that took `latency_ns`, finishing in second `second`.
+    #[inline]
+    pub fn record_response(&mut self, status: u16, latency_ns: u64, second: usize) {
+        let outcome = if status < 400 {
+            Outcome::Ok
+        } else {
+            Outcome::Status
+        };
+        self.counts.add(outcome);
+        if let Some(n) = self.status_codes.get_mut(status as usize) {
+            *n += 1;
+        }
+        let latency_ns = latency_ns.clamp(1, MAX_NS);
+        self.latency.saturating_record(latency_ns);
+        let s = self.second(second);
+        s.requests += 1;
+        s.latency.saturating_record(latency_ns);
+    }
+
+    /// Records a request that ended with an error class, in second `second`.
+    #[inline]
+    pub fn record_error(&mut self, outcome: Outcome, second: usize) {
+        self.counts.add(outcome);
+        self.second(second).errors += 1;
+    }
+
+    /// Records how long a connect took.
+    #[inline]
+    pub fn record_connect(&mut self, ns: u64) {
+        self.connect.saturating_record(ns.clamp(1, MAX_NS));
+    }
+
+    /// The entry for second `i`, creating the missing ones (once a second, not per request).
+    #[inline]
+    fn second(&mut self, i: usize) -> &mut Second {
+        while self.seconds.len() <= i {
+            self.seconds.push(Second::new());
+        }
+        &mut self.seconds[i]
+    }
+
+    /// Adds another loop's measurements to these.
+    pub fn merge(&mut self, other: &LoopStats) {
+        self.counts.merge(&other.counts);
+        // Same bounds everywhere, so adding cannot fail.
+        let _ = self.latency.add(&other.latency);
+        let _ = self.connect.add(&other.connect);
+        for (a, b) in self.status_codes.iter_mut().zip(&other.status_codes) {
+            *a += b;
+        }
+        self.bytes_read += other.bytes_read;
+        self.bytes_written += other.bytes_written;
+        self.connections_opened += other.connections_opened;
+        self.closed_by_server += other.closed_by_server;
+        self.unsolicited += other.unsolicited;
+        self.port_exhaustion += other.port_exhaustion;
+        for (i, s) in other.seconds.iter().enumerate() {
+            self.second(i).merge(s);
+        }
+        self.user_seconds += other.user_seconds;
+        self.sys_seconds += other.sys_seconds;
+        self.ended_ns = self.ended_ns.max(other.ended_ns);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_adds_counts_histograms_and_seconds() {
+        let mut a = LoopStats::default();
+        a.record_response(200, 1_000, 0);
+        a.record_error(Outcome::Timeout, 2);
+        let mut b = LoopStats::default();
+        b.record_response(503, 3_000, 1);
+        a.merge(&b);
+        assert_eq!(a.counts.ok, 1);
+        assert_eq!(a.counts.status, 1);
+        assert_eq!(a.counts.timeout, 1);
+        assert_eq!(a.latency.len(), 2);
+        assert_eq!(a.status_codes[503], 1);
+        assert_eq!(a.seconds.len(), 3);
+        assert_eq!(a.seconds[1].requests, 1);
+        assert_eq!(a.seconds[2].errors, 1);
+    }
+}

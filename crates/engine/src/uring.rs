@@ -1,0 +1,377 @@
+//! The io_uring event loop: connect, send and multishot receive as ring operations,
+//! receive buffers from one provided-buffer ring per loop, one system call per batch.
+
+use crate::buf_ring::BufRing;
+use crate::conn::{State, Verdict};
+use crate::cpu::CpuTime;
+use crate::event_loop::{LoopSpec, Slots, CONNECT_BACKOFF_NS};
+use crate::outcome::Outcome;
+use crate::socket::{self, SockAddr};
+use crate::stats::LoopStats;
+use io_uring::{cqueue, opcode, squeue, types, IoUring};
+use std::io;
+
+const BUF_GROUP: u16 = 1;
+const BUF_COUNT: u16 = 1024;
+const BUF_SIZE: usize = 8 * 1024;
+
+const OP_CONNECT: u64 = 1;
+const OP_RECV: u64 = 2;
+const OP_SEND: u64 = 3;
+
+/// Checks that this kernel offers what the loop needs (a ring and provided-buffer rings).
+pub fn probe() -> io::Result<()> {
+    let ring = new_ring(8)?;
+    BufRing::new(&ring, 2, 64, BUF_GROUP).map(drop)
+}
+
+fn new_ring(entries: u32) -> io::Result<IoUring> {
+    // One thread submits and reaps, so the kernel may defer completion work to our
+    // next enter instead of interrupting us: fewer context switches per request.
+    IoUring::builder()
+        .setup_single_issuer()
+        .setup_defer_taskrun()
+        .setup_coop_taskrun()
+        .setup_cqsize(entries * 4)
+        .build(entries)
+        .or_else(|_| IoUring::builder().setup_cqsize(entries * 4).build(entries))
+}
+
+/// Runs one loop of the load on io_uring until it finishes; returns what it measured.
+pub fn run(spec: &LoopSpec) -> io::Result<LoopStats> {
+    let ring = new_ring(4096)?;
+    let bufs = BufRing::new(&ring, BUF_COUNT, BUF_SIZE, BUF_GROUP)?;
+    let slots = Slots::new(spec);
+    let mut lp = UringLoop {
+        target: Box::new(*slots.dialer.target()),
+        io: vec![ConnIo::default(); slots.conns.len()],
+        rearm: Vec::new(),
+        submits: 1,
+        ring,
+        bufs,
+        slots,
+    };
+    Ok(lp.drive(spec))
+}
+
+/// Which ring operations a connection has in flight.
+#[derive(Debug, Clone, Copy, Default)]
+struct ConnIo {
+    recv_armed: bool,
+    sending: bool,
+    connecting: bool,
+    /// The submission count when this connection last queued an entry.
+    queued_at: u64,
+}
+
+struct UringLoop {
+    // Dropped first: the kernel must be done with the buffers and address below.
+    ring: IoUring,
+    bufs: BufRing,
+    /// The connect address, boxed so its address stays put while the kernel reads it.
+    target: Box<SockAddr>,
+    slots: Slots,
+    io: Vec<ConnIo>,
+    /// Slots whose multishot receive ended for lack of buffers.
+    rearm: Vec<usize>,
+    /// How many times the queue was handed to the kernel.
+    submits: u64,
+}
+
+#[inline]
+fn user_data(slot: usize, gen: u32, op: u64) -> u64 {
+    ((slot as u64) << 32) | (((gen & 0xff_ffff) as u64) << 8) | op
+}
+
+impl UringLoop {
+    fn drive(&mut self, spec: &LoopSpec) -> LoopStats {
+        let clock = spec.clock;
+        let tick = spec.tick_ns();
+        let mut now = clock.now();
+        for slot in 0..self.slots.conns.len() {
+            self.open(slot, now);
+        }
+        let mut next_tick = now + tick;
+        let mut cpu_start = None;
+        loop {
+            let wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
+            self.wait(wake.saturating_sub(now));
+            self.reap(&clock);
+            now = clock.now();
+            if cpu_start.is_none() && self.slots.ledger.measuring(now) {
+                cpu_start = Some(CpuTime::thread());
+            }
+            if now >= next_tick {
+                self.tick(now);
+                next_tick = now + tick;
+            }
+            if self.slots.finished(spec, now) {
+                break;
+            }
+        }
+        self.finish(cpu_start, now)
+    }
+
+    /// Submits what is queued and waits up to `ns` for at least one completion.
+    fn wait(&mut self, ns: u64) {
+        let ts = types::Timespec::new()
+            .sec(ns / 1_000_000_000)
+            .nsec((ns % 1_000_000_000) as u32);
+        let args = types::SubmitArgs::new().timespec(&ts);
+        self.submits += 1;
+        // ETIME (nothing completed in time), EINTR and EBUSY (completions to reap
+        // first) all mean: go on and look at the completion queue.
+        let _ = self.ring.submitter().submit_with_args(1, &args);
+    }
+
+    /// Handles every completion, then gives the kernel back the buffers and receives.
+    fn reap(&mut self, clock: &crate::ledger::Clock) {
+        loop {
+            let Some(cqe) = self.ring.completion().next() else {
+                break;
+            };
+            self.complete(cqe.user_data(), cqe.result(), cqe.flags(), clock);
+        }
+        self.bufs.publish();
+        let now = clock.now();
+        for slot in std::mem::take(&mut self.rearm) {
+            self.arm_recv(slot, now);
+        }
+    }
+
+    fn complete(&mut self, ud: u64, res: i32, flags: u32, clock: &crate::ledger::Clock) {
+        let slot = (ud >> 32) as usize;
+        let gen = ((ud >> 8) & 0xff_ffff) as u32;
+        let op = ud & 0xff;
+        let bid = cqueue::buffer_select(flags);
+        let current = self
+            .slots
+            .conns
+            .get(slot)
+            .is_some_and(|c| c.gen & 0xff_ffff == gen && c.fd >= 0);
+        if !current {
+            // A completion of a socket this slot has since closed.
+            if let Some(bid) = bid {
+                self.bufs.recycle(bid);
+            }
+            return;
+        }
+        let now = clock.now();
+        match op {
+            OP_CONNECT => self.connect_done(slot, res, now),
+            OP_SEND => self.send_done(slot, res, now),
+            OP_RECV => self.recv_done(slot, res, bid, cqueue::more(flags), now),
+            _ => {}
+        }
+    }
+
+    fn connect_done(&mut self, slot: usize, res: i32, now: u64) {
+        self.io[slot].connecting = false;
+        if res < 0 {
+            return self.connect_failed(slot, now, io::Error::from_raw_os_error(-res));
+        }
+        let keepalive = self.slots.keepalive;
+        let (conn, times, req, ledger) = self.slots.parts(slot);
+        conn.connected(now, ledger);
+        if keepalive {
+            conn.top_up(now, times, req, ledger);
+        }
+        self.arm_recv(slot, now);
+        self.send(slot);
+    }
+
+    fn send_done(&mut self, slot: usize, res: i32, now: u64) {
+        self.io[slot].sending = false;
+        if res < 0 {
+            self.fail(slot, Outcome::Write, now);
+            return;
+        }
+        self.slots.conns[slot].wrote(res as usize);
+        self.slots.ledger.wrote(res as usize, now);
+        self.send(slot);
+    }
+
+    fn recv_done(&mut self, slot: usize, res: i32, bid: Option<u16>, more: bool, now: u64) {
+        if !more {
+            self.io[slot].recv_armed = false;
+        }
+        if res == -libc::ENOBUFS {
+            self.rearm.push(slot);
+            return;
+        }
+        if res < 0 {
+            self.fail(slot, Outcome::Read, now);
+            return;
+        }
+        let Some(bid) = bid.filter(|_| res > 0) else {
+            let (conn, times, req, ledger) = self.slots.parts(slot);
+            conn.eof(now, times, req, ledger);
+            self.close_and_reopen(slot, now, Outcome::Read);
+            return;
+        };
+        let data = self.bufs.get(bid, res as usize);
+        let times_conn = self.slots.parts(slot);
+        let (conn, times, req, ledger) = times_conn;
+        let verdict = conn.receive(data, now, times, req, ledger);
+        self.bufs.recycle(bid);
+        match verdict {
+            Err(outcome) => self.fail(slot, outcome, now),
+            Ok(Verdict::Close) => self.close_and_reopen(slot, now, Outcome::Read),
+            Ok(Verdict::Keep) if !self.slots.keepalive && conn_idle(&self.slots, slot) => {
+                // One request per connection: the client closes, as ab without -k does.
+                self.close_and_reopen(slot, now, Outcome::Read)
+            }
+            Ok(Verdict::Keep) => {
+                let (conn, times, req, ledger) = self.slots.parts(slot);
+                conn.top_up(now, times, req, ledger);
+                self.send(slot);
+                if !self.io[slot].recv_armed && !self.rearm.contains(&slot) {
+                    self.arm_recv(slot, now);
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, slot: usize, entry: squeue::Entry) {
+        self.io[slot].queued_at = self.submits;
+        loop {
+            // SAFETY: every pointer in the entries we build (request bytes, target
+            // address, buffer ring) outlives the ring.
+            if unsafe { self.ring.submission().push(&entry) }.is_ok() {
+                return;
+            }
+            // Queue full: hand what is there to the kernel and try again.
+            self.submit();
+        }
+    }
+
+    fn submit(&mut self) {
+        self.submits += 1;
+        let _ = self.ring.submit();
+    }
+
+    fn arm_recv(&mut self, slot: usize, _now: u64) {
+        let conn = &self.slots.conns[slot];
+        if conn.fd < 0 || self.io[slot].recv_armed {
+            return;
+        }
+        let e = opcode::RecvMulti::new(types::Fd(conn.fd), BUF_GROUP)
+            .build()
+            .user_data(user_data(slot, conn.gen, OP_RECV));
+        self.io[slot].recv_armed = true;
+        self.push(slot, e);
+    }
+
+    /// Queues a send of the connection's unsent bytes, one send in flight at a time.
+    fn send(&mut self, slot: usize) {
+        let conn = &self.slots.conns[slot];
+        let bytes = conn.unsent(&self.slots.req);
+        if bytes.is_empty() || self.io[slot].sending || conn.state != State::Open {
+            return;
+        }
+        let e = opcode::Send::new(types::Fd(conn.fd), bytes.as_ptr(), bytes.len() as u32)
+            .flags(libc::MSG_NOSIGNAL)
+            .build()
+            .user_data(user_data(slot, conn.gen, OP_SEND));
+        self.io[slot].sending = true;
+        self.push(slot, e);
+    }
+
+    /// Opens a socket for `slot` if the load may start another request.
+    fn open(&mut self, slot: usize, now: u64) {
+        let (conn, times, req, ledger) = self.slots.parts(slot);
+        if ledger.take(1, now) == 0 {
+            conn.state = State::Closed { retry_at: u64::MAX };
+            return;
+        }
+        // The first request starts with the connect, so its latency includes it (as ab's does).
+        conn.start(1, now, times, req);
+        let fd = match self.slots.dialer.socket() {
+            Ok(fd) => fd,
+            Err(e) => return self.connect_failed(slot, now, e),
+        };
+        let head = self.slots.req.is_head();
+        self.slots.conns[slot].connecting(fd, now, head);
+        let gen = self.slots.conns[slot].gen;
+        let e = opcode::Connect::new(types::Fd(fd), self.target.as_ptr(), self.target.len)
+            .build()
+            .user_data(user_data(slot, gen, OP_CONNECT));
+        self.io[slot].connecting = true;
+        self.push(slot, e);
+    }
+
+    fn connect_failed(&mut self, slot: usize, now: u64, err: io::Error) {
+        if socket::is_port_exhaustion(&err) && self.slots.ledger.measuring(now) {
+            self.slots.ledger.stats.port_exhaustion += 1;
+        }
+        let (conn, times, _, ledger) = self.slots.parts(slot);
+        conn.fail(Outcome::Connect, now, times, ledger);
+        self.close(slot, now + CONNECT_BACKOFF_NS);
+    }
+
+    fn fail(&mut self, slot: usize, outcome: Outcome, now: u64) {
+        let (conn, times, _, ledger) = self.slots.parts(slot);
+        conn.fail(outcome, now, times, ledger);
+        self.close_and_reopen(slot, now, outcome);
+    }
+
+    fn close_and_reopen(&mut self, slot: usize, now: u64, outcome: Outcome) {
+        let (conn, times, _, ledger) = self.slots.parts(slot);
+        conn.fail(outcome, now, times, ledger);
+        self.close(slot, now);
+        self.open(slot, now);
+    }
+
+    fn close(&mut self, slot: usize, retry_at: u64) {
+        let fd = self.slots.conns[slot].fd;
+        let io = std::mem::take(&mut self.io[slot]);
+        if fd >= 0 {
+            if io.queued_at == self.submits && !self.ring.submission().is_empty() {
+                // An entry for this fd still waits in the queue: submitted after the
+                // close, it would act on whatever socket reuses the number next.
+                self.submit();
+            }
+            if io.recv_armed || io.sending || io.connecting {
+                // Operations in flight hold the socket open; shutting it down ends them
+                // now (their completions then carry a stale generation and are ignored).
+                // SAFETY: `fd` is our open socket.
+                unsafe { libc::shutdown(fd, libc::SHUT_RDWR) };
+            }
+            socket::close(fd);
+        }
+        self.slots.conns[slot].closed(retry_at);
+    }
+
+    fn tick(&mut self, now: u64) {
+        for slot in 0..self.slots.conns.len() {
+            let (conn, times, _, ledger) = self.slots.parts(slot);
+            if conn.fd >= 0 && conn.expire(now, times, ledger) {
+                self.close_and_reopen(slot, now, Outcome::Timeout);
+            }
+        }
+        let due: Vec<usize> = self.slots.due_for_reconnect(now).collect();
+        for slot in due {
+            self.open(slot, now);
+        }
+    }
+
+    fn finish(&mut self, cpu_start: Option<CpuTime>, now: u64) -> LoopStats {
+        let cpu = cpu_start
+            .map(|s| CpuTime::thread().since(&s))
+            .unwrap_or_default();
+        for slot in 0..self.slots.conns.len() {
+            let (conn, times, _, ledger) = self.slots.parts(slot);
+            conn.abandon(times, ledger);
+            self.close(slot, u64::MAX);
+        }
+        let mut stats = std::mem::take(&mut self.slots.ledger.stats);
+        stats.user_seconds = cpu.user.as_secs_f64();
+        stats.sys_seconds = cpu.sys.as_secs_f64();
+        stats.ended_ns = now;
+        stats
+    }
+}
+
+fn conn_idle(slots: &Slots, slot: usize) -> bool {
+    slots.conns[slot].pending() == 0
+}

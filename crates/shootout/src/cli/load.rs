@@ -1,0 +1,198 @@
+//! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
+
+use super::{duration, interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
+use crate::report;
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use engine::{IoChoice, LoadConfig, RunError, Stop, Target};
+use std::time::Duration;
+
+/// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// Target URL (http only), e.g. http://127.0.0.1:8080/hello
+    url: String,
+    /// Connections to keep open
+    #[arg(short = 'c', long, default_value_t = 10)]
+    connections: usize,
+    /// Event-loop threads [default: the cores this process may run on]
+    #[arg(short = 't', long)]
+    threads: Option<usize>,
+    /// How long to measure (10s, 500ms, 2m) [default: 10s]
+    #[arg(short = 'd', long, value_parser = duration::parse, conflicts_with = "requests")]
+    duration: Option<Duration>,
+    /// Number of requests to measure instead of a duration (as ab -n)
+    #[arg(short = 'n', long)]
+    requests: Option<u64>,
+    /// A request unanswered for this long counts as a timeout
+    #[arg(long, value_parser = duration::parse, default_value = "5s")]
+    timeout: Duration,
+    /// Extra request header, "Name: value" (repeatable)
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    headers: Vec<String>,
+    /// Request method
+    #[arg(short = 'm', long, default_value = "GET")]
+    method: String,
+    /// Request body
+    #[arg(long, conflicts_with = "body_file")]
+    body: Option<String>,
+    /// Read the request body from a file
+    #[arg(long)]
+    body_file: Option<std::path::PathBuf>,
+    /// Requests written ahead on each connection (HTTP/1.1 pipelining)
+    #[arg(long, default_value_t = 1)]
+    pipeline: usize,
+    /// Load sent before measuring, not recorded (e.g. 2s)
+    #[arg(long, value_parser = duration::parse, default_value = "0s")]
+    warmup: Duration,
+    /// A new connection for every request (as ab without -k)
+    #[arg(long)]
+    no_keepalive: bool,
+    /// Send HTTP/1.0 requests (as ab and webbench do)
+    #[arg(long = "http1.0")]
+    http10: bool,
+    /// I/O interface of the event loops [default: uring if the kernel has it]
+    #[arg(long, value_enum)]
+    io: Option<IoArg>,
+    /// How to print the result
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print the result as JSON (schema shootout.load/1, see docs/load.md)
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum IoArg {
+    Uring,
+    Epoll,
+}
+
+/// Output layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// wrk's summary
+    Text,
+    /// ApacheBench's key lines
+    Ab,
+    /// webbench's two lines
+    Webbench,
+}
+
+/// Runs the load and prints it; returns the exit code.
+pub fn run(args: LoadArgs) -> i32 {
+    let config = match config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: load: {e:#}");
+            return EXIT_USAGE;
+        }
+    };
+    interrupt::install();
+    if !args.json && args.format == Format::Text {
+        report::wrk::print_header(&config);
+    }
+    let result = match engine::run(&config, &interrupt::INTERRUPTED) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: load: {e}");
+            return match e {
+                RunError::Loop { .. } | RunError::UringUnavailable(_) => 1,
+                _ => EXIT_USAGE,
+            };
+        }
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&result) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: load: writing JSON: {e}");
+                return 1;
+            }
+        }
+    } else {
+        match args.format {
+            Format::Text => report::wrk::print(&result),
+            Format::Ab => report::ab::print(&result),
+            Format::Webbench => report::webbench::print(&result),
+        }
+    }
+    if interrupt::requested() {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    }
+}
+
+/// Turns the flags into an engine load, with one-line errors for bad input.
+fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
+    let target = Target::parse(&args.url)?;
+    let mut c = LoadConfig::new(target);
+    c.method = args.method.clone();
+    if !c
+        .method
+        .bytes()
+        .all(|b| b.is_ascii_alphabetic() || b == b'-')
+        || c.method.is_empty()
+    {
+        bail!("method {:?} is not a valid HTTP method token", c.method);
+    }
+    c.headers = args
+        .headers
+        .iter()
+        .map(|h| parse_header(h))
+        .collect::<anyhow::Result<_>>()?;
+    c.body = match (&args.body, &args.body_file) {
+        (Some(b), _) => b.clone().into_bytes(),
+        (None, Some(path)) => std::fs::read(path)
+            .with_context(|| format!("reading --body-file {}", path.display()))?,
+        (None, None) => Vec::new(),
+    };
+    c.connections = args.connections;
+    c.threads = args.threads.unwrap_or_else(engine::cpu::allowed_cpus);
+    c.stop = match (args.duration, args.requests) {
+        (_, Some(n)) => Stop::Requests(n),
+        (Some(d), None) => Stop::After(d),
+        (None, None) => Stop::After(Duration::from_secs(10)),
+    };
+    c.warmup = args.warmup;
+    c.timeout = args.timeout;
+    c.pipeline = args.pipeline;
+    c.keepalive = !args.no_keepalive;
+    c.http10 = args.http10;
+    c.io = match args.io {
+        None => IoChoice::Auto,
+        Some(IoArg::Uring) => IoChoice::Uring,
+        Some(IoArg::Epoll) => IoChoice::Epoll,
+    };
+    c.validate()?;
+    Ok(c)
+}
+
+fn parse_header(h: &str) -> anyhow::Result<(String, String)> {
+    let Some((name, value)) = h.split_once(':') else {
+        bail!("header {h:?} has no ':' (expected \"Name: value\")");
+    };
+    let name = name.trim();
+    let valid_name = !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic() && b != b':');
+    if !valid_name || value.contains(['\r', '\n']) {
+        bail!("header {h:?} is not a valid HTTP header");
+    }
+    Ok((name.to_string(), value.trim().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_need_a_colon_and_no_line_breaks() {
+        assert_eq!(
+            parse_header("X-A:  b c ").unwrap(),
+            ("X-A".to_string(), "b c".to_string())
+        );
+        assert!(parse_header("nocolon").is_err());
+        assert!(parse_header("X: a\r\nY: b").is_err());
+        assert!(parse_header(": v").is_err());
+    }
+}

@@ -1,0 +1,43 @@
+//! Command-line parsing and dispatch.
+
+mod duration;
+mod interrupt;
+mod load;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code for bad input: flags, URLs, a target that refuses connections.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code when the user stopped the load early (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "shootout",
+    version,
+    about = "How fast is this web server, next to that one, on this machine?"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Load one URL with a closed-loop HTTP/1.1 load (what wrk, ab and h2load do)
+    Load(load::LoadArgs),
+}
+
+/// Parses the command line, runs the command, and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Load(args) => load::run(args),
+    }
+}

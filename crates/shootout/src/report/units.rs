@@ -1,0 +1,51 @@
+//! Numbers with units, formatted the way wrk prints them.
+
+/// A duration given in microseconds: `250.00us`, `1.25ms`, `3.10s`.
+pub fn micros(us: f64) -> String {
+    if us < 1000.0 {
+        format!("{us:.2}us")
+    } else if us < 1_000_000.0 {
+        format!("{:.2}ms", us / 1e3)
+    } else {
+        format!("{:.2}s", us / 1e6)
+    }
+}
+
+/// A byte count with binary prefixes: `512.00B`, `1.50KB`, `17.76GB`.
+pub fn bytes(n: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut v = n;
+    let mut i = 0;
+    while v >= 1024.0 && i < UNITS.len() - 1 {
+        v /= 1024.0;
+        i += 1;
+    }
+    format!("{v:.2}{}", UNITS[i])
+}
+
+/// A count with metric prefixes: `950.00`, `56.20k`, `1.20M`.
+pub fn metric(n: f64) -> String {
+    if n < 1e3 {
+        format!("{n:.2}")
+    } else if n < 1e6 {
+        format!("{:.2}k", n / 1e3)
+    } else {
+        format!("{:.2}M", n / 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_like_wrk() {
+        assert_eq!(micros(250.0), "250.00us");
+        assert_eq!(micros(1250.0), "1.25ms");
+        assert_eq!(micros(3_100_000.0), "3.10s");
+        assert_eq!(bytes(512.0), "512.00B");
+        assert_eq!(bytes(1536.0), "1.50KB");
+        assert_eq!(metric(56_200.0), "56.20k");
+        assert_eq!(metric(12.0), "12.00");
+    }
+}

@@ -1,0 +1,120 @@
+//! The default summary, laid out as wrk prints it, plus what wrk does not say.
+
+use super::units::{bytes, metric, micros};
+use engine::{LoadConfig, LoadResult, Stop};
+
+/// The line printed before the load starts.
+pub fn print_header(c: &LoadConfig) {
+    let what = match c.stop {
+        Stop::After(d) => format!("{} test", super::units::micros(d.as_secs_f64() * 1e6)),
+        Stop::Requests(n) => format!("{n} requests"),
+    };
+    println!("Running {what} @ {}", c.target.url);
+    let threads = c.threads.min(c.connections);
+    let mode = match (c.keepalive, c.pipeline) {
+        (false, _) => "a new connection per request".to_string(),
+        (true, 1) => "keep-alive".to_string(),
+        (true, p) => format!("keep-alive, pipeline {p}"),
+    };
+    println!(
+        "  {threads} threads and {} connections ({mode})",
+        c.connections
+    );
+}
+
+/// The summary after the load.
+pub fn print(r: &LoadResult) {
+    let l = &r.latency_us;
+    let t = &r.thread_rps;
+    println!("  Thread Stats   Avg      Stdev     Max   +/- Stdev");
+    println!(
+        "    Latency {:>9} {:>9} {:>9} {:>8.2}%",
+        micros(l.mean),
+        micros(l.stdev),
+        micros(l.max),
+        within_one_stdev(r)
+    );
+    println!(
+        "    Req/Sec {:>9} {:>9} {:>9}",
+        metric(t.mean),
+        metric(t.stdev),
+        metric(t.max)
+    );
+    println!("  Latency Distribution");
+    for (p, v) in [
+        ("50%", l.p50),
+        ("75%", l.p75),
+        ("90%", l.p90),
+        ("99%", l.p99),
+        ("99.9%", l.p999),
+    ] {
+        println!("  {p:>6} {:>9}", micros(v));
+    }
+    let done = r.requests.ok + r.requests.status;
+    println!(
+        "  {done} requests in {:.2}s, {} read",
+        r.duration_s,
+        bytes(r.bytes.read as f64)
+    );
+    print_errors(r);
+    println!("Requests/sec: {:>10.2}", r.rps);
+    println!("Transfer/sec: {:>10}", bytes(r.transfer_per_s));
+    print_generator(r);
+}
+
+fn print_errors(r: &LoadResult) {
+    let q = &r.requests;
+    if q.status > 0 {
+        println!("  Non-2xx or 3xx responses: {}", q.status);
+    }
+    if q.errors() > 0 {
+        println!(
+            "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}",
+            q.connect, q.read, q.write, q.timeout, q.parse
+        );
+    }
+    if q.in_flight > 0 {
+        println!("  In flight at the stop: {}", q.in_flight);
+    }
+}
+
+fn print_generator(r: &LoadResult) {
+    let g = &r.generator;
+    println!(
+        "Generator: {} x{}, {:.2}s CPU ({:.0}% of one core), {:.2} us CPU per request",
+        g.io,
+        g.threads,
+        g.cpu_seconds,
+        g.cpu_percent,
+        cpu_us_per_request(r)
+    );
+    if r.interrupted {
+        println!("Interrupted: the numbers cover the load until Ctrl-C.");
+    }
+    for w in &r.warnings {
+        println!("WARNING: {w}");
+    }
+}
+
+/// Generator CPU microseconds per finished request.
+pub fn cpu_us_per_request(r: &LoadResult) -> f64 {
+    let finished = r.requests.finished().max(1);
+    r.generator.cpu_seconds * 1e6 / finished as f64
+}
+
+/// Percent of latencies within one standard deviation of the mean (wrk's "+/- Stdev").
+fn within_one_stdev(r: &LoadResult) -> f64 {
+    let h = &r.latency;
+    if h.is_empty() {
+        return 0.0;
+    }
+    let (mean, stdev) = (h.mean(), h.stdev());
+    let lo = (mean - stdev).max(0.0) as u64;
+    let hi = (mean + stdev) as u64;
+    let inside: u64 = h
+        .iter_recorded()
+        .filter(|v| (lo..=hi).contains(&v.value_iterated_to()))
+        .map(|v| v.count_at_value())
+        .sum();
+    100.0 * inside as f64 / h.len() as f64
+}

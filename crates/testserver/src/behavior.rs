@@ -1,0 +1,148 @@
+//! What the server does with each request, and how to name it on a command line.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+/// How the server answers each request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Behavior {
+    /// 200 "Hello World" with Content-Length and Date; HTTP/1.1 keep-alive rules.
+    Hello,
+    /// Like `Hello`, but answers after this delay.
+    Delay(Duration),
+    /// Like `Hello`, but with this status code (no body for 1xx, 204 and 304).
+    Status(u16),
+    /// A garbage status line: `HTTX/1.1 abc`.
+    MalformedStatusLine,
+    /// Announces Content-Length: 100, sends 11 bytes, then closes.
+    LongContentLength,
+    /// Announces Content-Length: 5, sends 11 bytes, keeps the connection open.
+    ShortContentLength,
+    /// Sends the head and part of the body, then resets the connection (RST).
+    ResetMidResponse,
+    /// A chunked body whose first chunk size is `zz`.
+    InvalidChunkSize,
+    /// A valid chunked body in several writes, with chunk extensions and a trailer.
+    Chunked,
+    /// A response head of about this many bytes (X-Pad headers), then a valid body.
+    HugeHeaders(usize),
+    /// Reads requests and never answers; keeps connections open until stopped.
+    NeverAnswer,
+    /// Answers this many requests per connection, then closes without warning.
+    CloseAfterResponses(u32),
+    /// Keep-alive, but closes a connection idle for longer than this.
+    CloseIdle(Duration),
+    /// Sends `100 Continue` and `103 Early Hints` before the 200.
+    Interim,
+    /// Every response carries `Connection: close`, and the server closes after it.
+    ConnectionClose,
+    /// `HTTP/1.0 200 OK` without Content-Length: the body ends at close.
+    Http10CloseDelimited,
+    /// Answers this many requests in total (all connections), then stops answering.
+    StallAfter(u64),
+}
+
+impl FromStr for Behavior {
+    type Err = String;
+
+    /// Parses `name` or `name:arg`, e.g. `hello`, `delay:20ms`, `status:503`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, arg) = match s.split_once(':') {
+            Some((name, arg)) => (name, Some(arg)),
+            None => (s, None),
+        };
+        let arg =
+            || arg.ok_or_else(|| format!("behavior `{name}` needs an argument: `{name}:VALUE`"));
+        let behavior = match name {
+            "hello" => Behavior::Hello,
+            "delay" => Behavior::Delay(parse_duration(arg()?)?),
+            "status" => Behavior::Status(parse_num(arg()?)?),
+            "malformed-status-line" => Behavior::MalformedStatusLine,
+            "long-content-length" => Behavior::LongContentLength,
+            "short-content-length" => Behavior::ShortContentLength,
+            "reset-mid-response" => Behavior::ResetMidResponse,
+            "invalid-chunk-size" => Behavior::InvalidChunkSize,
+            "chunked" => Behavior::Chunked,
+            "huge-headers" => Behavior::HugeHeaders(parse_num(arg()?)?),
+            "never-answer" => Behavior::NeverAnswer,
+            "close-after" => Behavior::CloseAfterResponses(parse_num(arg()?)?),
+            "close-idle" => Behavior::CloseIdle(parse_duration(arg()?)?),
+            "interim" => Behavior::Interim,
+            "connection-close" => Behavior::ConnectionClose,
+            "http10-close-delimited" => Behavior::Http10CloseDelimited,
+            "stall-after" => Behavior::StallAfter(parse_num(arg()?)?),
+            _ => return Err(format!("unknown behavior `{name}`")),
+        };
+        Ok(behavior)
+    }
+}
+
+/// Parses a number argument, naming it in the error.
+fn parse_num<T: FromStr>(s: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a valid number"))
+}
+
+/// Parses `250us`, `20ms` or `2s`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (digits, unit) = s.split_at(split);
+    let n: u64 = parse_num(digits)?;
+    match unit {
+        "us" => Ok(Duration::from_micros(n)),
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" => Ok(Duration::from_secs(n)),
+        _ => Err(format!("`{s}` needs a unit: us, ms or s")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_name() {
+        let cases = [
+            ("hello", Behavior::Hello),
+            ("delay:20ms", Behavior::Delay(Duration::from_millis(20))),
+            ("delay:2s", Behavior::Delay(Duration::from_secs(2))),
+            ("delay:250us", Behavior::Delay(Duration::from_micros(250))),
+            ("status:503", Behavior::Status(503)),
+            ("malformed-status-line", Behavior::MalformedStatusLine),
+            ("long-content-length", Behavior::LongContentLength),
+            ("short-content-length", Behavior::ShortContentLength),
+            ("reset-mid-response", Behavior::ResetMidResponse),
+            ("invalid-chunk-size", Behavior::InvalidChunkSize),
+            ("chunked", Behavior::Chunked),
+            ("huge-headers:40000", Behavior::HugeHeaders(40000)),
+            ("never-answer", Behavior::NeverAnswer),
+            ("close-after:3", Behavior::CloseAfterResponses(3)),
+            (
+                "close-idle:50ms",
+                Behavior::CloseIdle(Duration::from_millis(50)),
+            ),
+            ("interim", Behavior::Interim),
+            ("connection-close", Behavior::ConnectionClose),
+            ("http10-close-delimited", Behavior::Http10CloseDelimited),
+            ("stall-after:100", Behavior::StallAfter(100)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(text.parse::<Behavior>(), Ok(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        for text in [
+            "",
+            "nope",
+            "delay",
+            "delay:20",
+            "delay:xms",
+            "status:abc",
+            "status:70000",
+        ] {
+            assert!(text.parse::<Behavior>().is_err(), "{text}");
+        }
+    }
+}

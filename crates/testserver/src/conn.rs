@@ -1,0 +1,262 @@
+//! One connection's thread: read requests, answer them in order, close as the behavior says.
+
+use std::io::{self, ErrorKind, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
+
+use crate::reply::{self, After};
+use crate::request::{self, Request};
+use crate::{Behavior, Shared};
+
+/// How often a blocked read or write wakes up to look at the stop flag.
+const POLL: Duration = Duration::from_millis(50);
+/// How long a closing connection waits for the client's FIN, so unread data does not cause RST.
+const LINGER: Duration = Duration::from_millis(250);
+
+/// What became of an attempt to read more bytes.
+enum Fill {
+    Data,
+    Eof,
+    Stopped,
+    Idle,
+}
+
+/// What to do with one request.
+enum Action {
+    Answer,
+    Stall,
+    Close,
+}
+
+/// A connection's state.
+struct Conn<'a> {
+    stream: TcpStream,
+    shared: &'a Shared,
+    buf: Vec<u8>,
+    /// The request whose body is still being skipped.
+    pending: Option<Request>,
+    body_left: u64,
+    /// Responses written on this connection.
+    answered: u32,
+    /// Once set, requests are read and counted but never answered.
+    stalled: bool,
+    last_active: Instant,
+}
+
+/// Serves one accepted connection until it closes or the server stops.
+pub(crate) fn serve(stream: TcpStream, shared: &Shared) {
+    let mut conn = Conn {
+        stream,
+        shared,
+        buf: Vec::new(),
+        pending: None,
+        body_left: 0,
+        answered: 0,
+        stalled: false,
+        last_active: Instant::now(),
+    };
+    // Errors only mean the connection is over; dropping the stream closes it.
+    let _ = conn.setup().and_then(|()| conn.run());
+}
+
+impl Conn<'_> {
+    /// Timeouts let the thread notice the stop flag; NODELAY sends each part at once.
+    fn setup(&self) -> io::Result<()> {
+        let poll = match self.shared.behavior {
+            Behavior::CloseIdle(idle) => idle.clamp(Duration::from_millis(1), POLL),
+            _ => POLL,
+        };
+        self.stream.set_read_timeout(Some(poll))?;
+        self.stream.set_write_timeout(Some(POLL))?;
+        self.stream.set_nodelay(true)
+    }
+
+    /// The read-answer loop.
+    fn run(&mut self) -> io::Result<()> {
+        loop {
+            while let Some(req) = self.next_request()? {
+                if self.stalled {
+                    continue;
+                }
+                match self.answer(&req)? {
+                    After::KeepOpen => {}
+                    After::Close => return self.close(),
+                    After::Reset => return self.reset(),
+                }
+            }
+            match self.fill()? {
+                Fill::Data => {}
+                Fill::Eof | Fill::Stopped => return Ok(()),
+                Fill::Idle => return self.close(),
+            }
+        }
+    }
+
+    /// Takes the next complete request (head parsed, body skipped) out of the buffer.
+    fn next_request(&mut self) -> io::Result<Option<Request>> {
+        if self.pending.is_none() {
+            let parsed = request::parse(&self.buf)
+                .map_err(|e| io::Error::new(ErrorKind::InvalidData, format!("{e:?}")))?;
+            let Some((req, len)) = parsed else {
+                return Ok(None);
+            };
+            self.buf.drain(..len);
+            self.shared.requests.fetch_add(1, Relaxed);
+            self.body_left = req.content_length;
+            self.pending = Some(req);
+        }
+        let skip = self.body_left.min(self.buf.len() as u64);
+        self.buf.drain(..skip as usize);
+        self.body_left -= skip;
+        Ok(if self.body_left == 0 {
+            self.pending.take()
+        } else {
+            None
+        })
+    }
+
+    /// Answers one request as the behavior says.
+    fn answer(&mut self, req: &Request) -> io::Result<After> {
+        match self.action() {
+            Action::Answer => {}
+            Action::Stall => {
+                self.stalled = true;
+                return Ok(After::KeepOpen);
+            }
+            Action::Close => return Ok(After::Close),
+        }
+        if let Behavior::Delay(delay) = self.shared.behavior {
+            if !self.sleep(delay) {
+                return Ok(After::Close);
+            }
+        }
+        let reply = reply::build(&self.shared.behavior, req);
+        for part in &reply.parts {
+            self.write_all(part)?;
+        }
+        self.shared.responses.fetch_add(1, Relaxed);
+        self.answered += 1;
+        self.last_active = Instant::now();
+        Ok(match self.shared.behavior {
+            Behavior::CloseAfterResponses(n) if self.answered >= n => After::Close,
+            _ => reply.after,
+        })
+    }
+
+    /// Whether this request gets an answer at all.
+    fn action(&self) -> Action {
+        match self.shared.behavior {
+            Behavior::NeverAnswer => Action::Stall,
+            Behavior::StallAfter(limit) if !self.shared.claim_answer(limit) => Action::Stall,
+            // Only reached with N = 0: close before answering anything.
+            Behavior::CloseAfterResponses(n) if self.answered >= n => Action::Close,
+            _ => Action::Answer,
+        }
+    }
+
+    /// Reads more bytes, waking every poll interval to check the stop flag and idleness.
+    fn fill(&mut self) -> io::Result<Fill> {
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            if self.shared.stopped() {
+                return Ok(Fill::Stopped);
+            }
+            if let Behavior::CloseIdle(idle) = self.shared.behavior {
+                if self.last_active.elapsed() >= idle {
+                    return Ok(Fill::Idle);
+                }
+            }
+            match self.stream.read(&mut chunk) {
+                Ok(0) => return Ok(Fill::Eof),
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    self.last_active = Instant::now();
+                    return Ok(Fill::Data);
+                }
+                Err(e) if retryable(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Writes all of `bytes`, giving up only on error or stop.
+    fn write_all(&mut self, mut bytes: &[u8]) -> io::Result<()> {
+        while !bytes.is_empty() {
+            if self.shared.stopped() {
+                return Err(ErrorKind::Interrupted.into());
+            }
+            match self.stream.write(bytes) {
+                Ok(0) => return Err(ErrorKind::WriteZero.into()),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if retryable(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Sleeps in short slices; false if the server stopped meanwhile.
+    fn sleep(&self, total: Duration) -> bool {
+        let end = Instant::now() + total;
+        while let Some(left) = end
+            .checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+        {
+            if self.shared.stopped() {
+                return false;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(10)));
+        }
+        true
+    }
+
+    /// Sends FIN, then reads until the client closes too (bounded), so the close stays a
+    /// clean FIN: closing with unread bytes in the socket would make the kernel send RST.
+    fn close(&mut self) -> io::Result<()> {
+        self.stream.shutdown(Shutdown::Write)?;
+        let end = Instant::now() + LINGER;
+        let mut sink = [0u8; 4096];
+        while Instant::now() < end && !self.shared.stopped() {
+            match self.stream.read(&mut sink) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if retryable(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Aborts the connection: SO_LINGER of zero makes the close send RST.
+    fn reset(&mut self) -> io::Result<()> {
+        let linger = libc::linger {
+            l_onoff: 1,
+            l_linger: 0,
+        };
+        // SAFETY: the fd is open for the life of `self.stream`, and the option value is a
+        // properly sized `linger` that outlives the call.
+        let rc = unsafe {
+            libc::setsockopt(
+                self.stream.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_LINGER,
+                (&linger as *const libc::linger).cast(),
+                std::mem::size_of::<libc::linger>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(()) // the caller drops the stream, which closes it
+    }
+}
+
+/// Timeouts and interrupts: try again.
+fn retryable(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+    )
+}

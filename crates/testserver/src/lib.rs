@@ -1,0 +1,185 @@
+//! A small HTTP/1.1 server for shootout's tests, which misbehaves on purpose.
+//!
+//! Tests start it in-process on 127.0.0.1 port 0 with one [`Behavior`], point the load
+//! generator at [`TestServer::url`], and check the generator's counts against the server's.
+//! It is thread-per-connection and std-only (plus `libc` for the RST), to stay obviously
+//! correct rather than fast.
+
+mod behavior;
+mod conn;
+mod reply;
+mod request;
+
+pub use behavior::Behavior;
+
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// How long stopping may wait for the server's threads before leaving them behind.
+const STOP_BUDGET: Duration = Duration::from_secs(2);
+
+/// A running test server; stops (and closes every connection) when dropped.
+pub struct TestServer {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    acceptor: Option<JoinHandle<()>>,
+}
+
+/// State shared by the accept thread, the connection threads and the handle.
+pub(crate) struct Shared {
+    behavior: Behavior,
+    stop: AtomicBool,
+    requests: AtomicU64,
+    responses: AtomicU64,
+    connections: AtomicU64,
+    /// Answers granted so far, for `StallAfter`.
+    granted: AtomicU64,
+    workers: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Shared {
+    /// Whether the server is stopping.
+    fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// Takes one of `limit` answers shared by all connections; false once all are taken.
+    fn claim_answer(&self, limit: u64) -> bool {
+        self.granted
+            .fetch_update(Relaxed, Relaxed, |n| (n < limit).then_some(n + 1))
+            .is_ok()
+    }
+
+    /// The worker list, even if a thread panicked while holding it.
+    fn workers_lock(&self) -> MutexGuard<'_, Vec<JoinHandle<()>>> {
+        self.workers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl TestServer {
+    /// Starts a server on 127.0.0.1 with an ephemeral port.
+    pub fn start(behavior: Behavior) -> io::Result<TestServer> {
+        Self::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), behavior)
+    }
+
+    /// Starts a server on the given address (the binary uses it for `--port`).
+    pub fn bind(addr: SocketAddr, behavior: Behavior) -> io::Result<TestServer> {
+        let listener = TcpListener::bind(addr)?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            behavior,
+            stop: AtomicBool::new(false),
+            requests: AtomicU64::new(0),
+            responses: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
+            granted: AtomicU64::new(0),
+            workers: Mutex::new(Vec::new()),
+        });
+        let for_thread = Arc::clone(&shared);
+        let acceptor = thread::Builder::new()
+            .name("testserver-accept".into())
+            .spawn(move || accept_loop(&listener, &for_thread))?;
+        Ok(TestServer {
+            addr,
+            shared,
+            acceptor: Some(acceptor),
+        })
+    }
+
+    /// The address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT/path`; a missing leading slash is added.
+    pub fn url(&self, path: &str) -> String {
+        let slash = if path.starts_with('/') { "" } else { "/" };
+        format!("http://{}{slash}{path}", self.addr)
+    }
+
+    /// Complete request heads read (bodies per Content-Length skipped), answered or not.
+    pub fn requests(&self) -> u64 {
+        self.shared.requests.load(Relaxed)
+    }
+
+    /// Responses whose bytes were all written (for the broken ones: all the bytes meant).
+    pub fn responses(&self) -> u64 {
+        self.shared.responses.load(Relaxed)
+    }
+
+    /// Connections accepted.
+    pub fn connections(&self) -> u64 {
+        self.shared.connections.load(Relaxed)
+    }
+
+    /// Stops the server now; the same as dropping it.
+    pub fn stop(self) {
+        drop(self);
+    }
+
+    /// Sets the stop flag, wakes the accept thread, and joins every thread within budget.
+    fn shutdown(&mut self) {
+        self.shared.stop.store(true, Relaxed);
+        // A blocking accept only returns on a connection, so make one.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
+        let deadline = Instant::now() + STOP_BUDGET;
+        if let Some(acceptor) = self.acceptor.take() {
+            join_by(acceptor, deadline);
+        }
+        let workers = std::mem::take(&mut *self.shared.workers_lock());
+        for worker in workers {
+            join_by(worker, deadline);
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Accepts connections and starts a thread for each until stopped.
+fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
+    for stream in listener.incoming() {
+        if shared.stopped() {
+            break; // this was most likely the wake-up connection from `shutdown`
+        }
+        match stream {
+            Ok(stream) => spawn_worker(stream, shared),
+            // E.g. out of file descriptors: back off rather than spin.
+            Err(_) => thread::sleep(Duration::from_millis(1)),
+        }
+    }
+}
+
+/// Counts the connection and serves it on its own thread.
+fn spawn_worker(stream: TcpStream, shared: &Arc<Shared>) {
+    shared.connections.fetch_add(1, Relaxed);
+    let for_thread = Arc::clone(shared);
+    let spawned = thread::Builder::new()
+        .name("testserver-conn".into())
+        .spawn(move || conn::serve(stream, &for_thread));
+    // If no thread can be had, the stream was dropped with the closure: the client sees a close.
+    if let Ok(handle) = spawned {
+        let mut workers = shared.workers_lock();
+        // Finished threads need no join; forget them so the list stays small.
+        workers.retain(|w| !w.is_finished());
+        workers.push(handle);
+    }
+}
+
+/// Joins a thread if it ends by `deadline`; otherwise leaves it to end on its own.
+fn join_by(handle: JoinHandle<()>, deadline: Instant) {
+    while !handle.is_finished() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(1));
+    }
+    if handle.is_finished() {
+        let _ = handle.join();
+    }
+}
