@@ -109,7 +109,7 @@ impl EpollLoop {
         let fd = self.slots.conns[slot].fd;
         loop {
             // SAFETY: `buf` is valid for its length.
-            let n = unsafe { libc::read(fd, self.buf.as_mut_ptr().cast(), self.buf.len()) };
+            let n = unsafe { libc::recv(fd, self.buf.as_mut_ptr().cast(), self.buf.len(), 0) };
             let now = clock.now();
             if n > 0 {
                 let n = n as usize;
@@ -155,7 +155,14 @@ impl EpollLoop {
                 return;
             }
             // SAFETY: `bytes` is valid for its length.
-            let n = unsafe { libc::write(conn.fd, bytes.as_ptr().cast(), bytes.len()) };
+            let n = unsafe {
+                libc::send(
+                    conn.fd,
+                    bytes.as_ptr().cast(),
+                    bytes.len(),
+                    libc::MSG_NOSIGNAL,
+                )
+            };
             if n >= 0 {
                 self.slots.conns[slot].wrote(n as usize);
                 self.slots.ledger.wrote(n as usize, now);

@@ -778,7 +778,7 @@ mod tests {
     #[test]
     fn chunked_extension_line_too_long() {
         let mut bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;".to_vec();
-        bytes.extend(std::iter::repeat_n(b'x', MAX_CHUNK_LINE));
+        bytes.extend_from_slice(&[b'x'; MAX_CHUNK_LINE]);
         assert_eq!(frame(&bytes, false), Err(ParseError::BadChunk));
     }
 
@@ -924,7 +924,7 @@ mod tests {
     #[test]
     fn forty_kib_header_in_16_kib_pieces() {
         let mut bytes = b"HTTP/1.1 200 OK\r\nX-Big: ".to_vec();
-        bytes.extend(std::iter::repeat_n(b'a', 40 * 1024));
+        bytes.extend_from_slice(&[b'a'; 40 * 1024]);
         bytes.extend_from_slice(b"\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1");
         let pieces: Vec<&[u8]> = bytes.chunks(16 * 1024).collect();
         let (r, left) = frame_pieces(&pieces, false).unwrap();
@@ -935,7 +935,7 @@ mod tests {
     #[test]
     fn hundred_kib_head_is_too_large() {
         let mut bytes = b"HTTP/1.1 200 OK\r\nX-Big: ".to_vec();
-        bytes.extend(std::iter::repeat_n(b'a', 100 * 1024));
+        bytes.extend_from_slice(&[b'a'; 100 * 1024]);
         bytes.extend_from_slice(b"\r\n\r\n");
         assert_eq!(frame(&bytes, false), Err(ParseError::HeadTooLarge));
         let pieces: Vec<&[u8]> = bytes.chunks(16 * 1024).collect();
