@@ -1,10 +1,15 @@
-//! What every event loop is given, and what drives both the epoll and the io_uring one.
+//! What every event loop is given, and the logic the epoll and io_uring loops share.
 
 use crate::config::LoadConfig;
 use crate::conn::{Conn, State};
+use crate::cpu::CpuTime;
 use crate::ledger::{Clock, Ledger};
+use crate::outcome::Outcome;
 use crate::request::RequestBytes;
-use crate::socket::Dialer;
+use crate::socket::{self, Dialer};
+use crate::stats::LoopStats;
+use std::io;
+use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How long a slot waits before reconnecting after a failed connect, so that a refusing
@@ -106,4 +111,132 @@ impl Slots {
                 _ => None,
             })
     }
+}
+
+/// What differs between the loop kinds: how sockets are watched, connected and released.
+/// Everything else (opening, failing, timeouts, the stop) is written once, below.
+pub trait Driver {
+    /// The loop's connections and books.
+    fn slots(&mut self) -> &mut Slots;
+    /// Waits up to `ns` for I/O and handles what happened.
+    fn poll(&mut self, ns: u64, clock: &Clock);
+    /// Starts connecting `fd`, already recorded in `slot`; Ok(true) if connected at once.
+    fn connect(&mut self, slot: usize, fd: RawFd) -> io::Result<bool>;
+    /// The connect of `slot` finished: start its requests.
+    fn connected(&mut self, slot: usize, now: u64);
+    /// Closes the slot's socket, ending any kernel operation still using it.
+    fn release(&mut self, slot: usize, fd: RawFd);
+}
+
+/// Runs a loop until the load is over and returns what it measured.
+pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
+    let clock = spec.clock;
+    let tick = spec.tick_ns();
+    let mut now = clock.now();
+    for slot in 0..d.slots().conns.len() {
+        open(d, slot, now);
+    }
+    let mut next_tick = now + tick;
+    let mut cpu_start = None;
+    loop {
+        let wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
+        d.poll(wake.saturating_sub(now), &clock);
+        now = clock.now();
+        if cpu_start.is_none() && d.slots().ledger.measuring(now) {
+            cpu_start = Some(CpuTime::thread());
+        }
+        if now >= next_tick {
+            expire_and_reconnect(d, now);
+            next_tick = now + tick;
+        }
+        if d.slots().finished(spec, now) {
+            break;
+        }
+    }
+    finish(d, cpu_start, now)
+}
+
+/// Opens a socket for `slot` if the load may start another request.
+pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    let s = d.slots();
+    let (conn, times, req, ledger) = s.parts(slot);
+    if ledger.take(1, now) == 0 {
+        conn.state = State::Closed { retry_at: u64::MAX };
+        return;
+    }
+    // The first request starts with the connect, so its latency includes it (as ab's does).
+    conn.start(1, now, times, req);
+    let fd = match s.dialer.socket() {
+        Ok(fd) => fd,
+        Err(e) => return connect_failed(d, slot, now, Some(e)),
+    };
+    let head = s.req.is_head();
+    s.conns[slot].connecting(fd, now, head);
+    match d.connect(slot, fd) {
+        Ok(true) => d.connected(slot, now),
+        Ok(false) => {}
+        Err(e) => connect_failed(d, slot, now, Some(e)),
+    }
+}
+
+/// The connect of `slot` failed with `err` (or the socket's pending error): its request
+/// is a connect error, and the slot retries after a backoff.
+pub fn connect_failed<D: Driver>(d: &mut D, slot: usize, now: u64, err: Option<io::Error>) {
+    let s = d.slots();
+    let fd = s.conns[slot].fd;
+    let err = err.or_else(|| (fd >= 0).then(|| socket::take_error(fd).err()).flatten());
+    if err.as_ref().is_some_and(socket::is_port_exhaustion) && s.ledger.measuring(now) {
+        s.ledger.stats.port_exhaustion += 1;
+    }
+    let (conn, times, _, ledger) = s.parts(slot);
+    conn.fail(Outcome::Connect, now, times, ledger);
+    close(d, slot, now + CONNECT_BACKOFF_NS);
+}
+
+/// Ends what is pending on `slot` with `outcome`, closes it, and opens a new connection.
+pub fn close_and_reopen<D: Driver>(d: &mut D, slot: usize, now: u64, outcome: Outcome) {
+    let (conn, times, _, ledger) = d.slots().parts(slot);
+    conn.fail(outcome, now, times, ledger);
+    close(d, slot, now);
+    open(d, slot, now);
+}
+
+/// Closes `slot`'s socket; the slot may reconnect at `retry_at`.
+pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
+    let fd = d.slots().conns[slot].fd;
+    if fd >= 0 {
+        d.release(slot, fd);
+    }
+    d.slots().conns[slot].closed(retry_at);
+}
+
+/// Fails requests past their timeout and reconnects slots whose backoff is over.
+fn expire_and_reconnect<D: Driver>(d: &mut D, now: u64) {
+    for slot in 0..d.slots().conns.len() {
+        let (conn, times, _, ledger) = d.slots().parts(slot);
+        if conn.fd >= 0 && conn.expire(now, times, ledger) {
+            close_and_reopen(d, slot, now, Outcome::Timeout);
+        }
+    }
+    let due: Vec<usize> = d.slots().due_for_reconnect(now).collect();
+    for slot in due {
+        open(d, slot, now);
+    }
+}
+
+/// Counts what is still pending as in flight, closes every socket, and hands back the stats.
+fn finish<D: Driver>(d: &mut D, cpu_start: Option<CpuTime>, now: u64) -> LoopStats {
+    let cpu = cpu_start
+        .map(|s| CpuTime::thread().since(&s))
+        .unwrap_or_default();
+    for slot in 0..d.slots().conns.len() {
+        let (conn, times, _, ledger) = d.slots().parts(slot);
+        conn.abandon(times, ledger);
+        close(d, slot, u64::MAX);
+    }
+    let mut stats = std::mem::take(&mut d.slots().ledger.stats);
+    stats.user_seconds = cpu.user.as_secs_f64();
+    stats.sys_seconds = cpu.sys.as_secs_f64();
+    stats.ended_ns = now;
+    stats
 }

@@ -3,13 +3,14 @@
 
 use crate::buf_ring::BufRing;
 use crate::conn::{State, Verdict};
-use crate::cpu::CpuTime;
-use crate::event_loop::{LoopSpec, Slots, CONNECT_BACKOFF_NS};
+use crate::event_loop::{self as el, Driver, LoopSpec, Slots};
+use crate::ledger::Clock;
 use crate::outcome::Outcome;
 use crate::socket::{self, SockAddr};
 use crate::stats::LoopStats;
 use io_uring::{cqueue, opcode, squeue, types, IoUring};
 use std::io;
+use std::os::fd::RawFd;
 
 const BUF_GROUP: u16 = 1;
 const BUF_COUNT: u16 = 1024;
@@ -51,7 +52,7 @@ pub fn run(spec: &LoopSpec) -> io::Result<LoopStats> {
         bufs,
         slots,
     };
-    Ok(lp.drive(spec))
+    Ok(el::drive(&mut lp, spec))
 }
 
 /// Which ring operations a connection has in flight.
@@ -84,34 +85,6 @@ fn user_data(slot: usize, gen: u32, op: u64) -> u64 {
 }
 
 impl UringLoop {
-    fn drive(&mut self, spec: &LoopSpec) -> LoopStats {
-        let clock = spec.clock;
-        let tick = spec.tick_ns();
-        let mut now = clock.now();
-        for slot in 0..self.slots.conns.len() {
-            self.open(slot, now);
-        }
-        let mut next_tick = now + tick;
-        let mut cpu_start = None;
-        loop {
-            let wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
-            self.wait(wake.saturating_sub(now));
-            self.reap(&clock);
-            now = clock.now();
-            if cpu_start.is_none() && self.slots.ledger.measuring(now) {
-                cpu_start = Some(CpuTime::thread());
-            }
-            if now >= next_tick {
-                self.tick(now);
-                next_tick = now + tick;
-            }
-            if self.slots.finished(spec, now) {
-                break;
-            }
-        }
-        self.finish(cpu_start, now)
-    }
-
     /// Submits what is queued and waits up to `ns` for at least one completion.
     fn wait(&mut self, ns: u64) {
         let ts = types::Timespec::new()
@@ -125,7 +98,7 @@ impl UringLoop {
     }
 
     /// Handles every completion, then gives the kernel back the buffers and receives.
-    fn reap(&mut self, clock: &crate::ledger::Clock) {
+    fn reap(&mut self, clock: &Clock) {
         loop {
             let Some(cqe) = self.ring.completion().next() else {
                 break;
@@ -133,13 +106,12 @@ impl UringLoop {
             self.complete(cqe.user_data(), cqe.result(), cqe.flags(), clock);
         }
         self.bufs.publish();
-        let now = clock.now();
         for slot in std::mem::take(&mut self.rearm) {
-            self.arm_recv(slot, now);
+            self.arm_recv(slot);
         }
     }
 
-    fn complete(&mut self, ud: u64, res: i32, flags: u32, clock: &crate::ledger::Clock) {
+    fn complete(&mut self, ud: u64, res: i32, flags: u32, clock: &Clock) {
         let slot = (ud >> 32) as usize;
         let gen = ((ud >> 8) & 0xff_ffff) as u32;
         let op = ud & 0xff;
@@ -168,22 +140,16 @@ impl UringLoop {
     fn connect_done(&mut self, slot: usize, res: i32, now: u64) {
         self.io[slot].connecting = false;
         if res < 0 {
-            return self.connect_failed(slot, now, io::Error::from_raw_os_error(-res));
+            let err = io::Error::from_raw_os_error(-res);
+            return el::connect_failed(self, slot, now, Some(err));
         }
-        let keepalive = self.slots.keepalive;
-        let (conn, times, req, ledger) = self.slots.parts(slot);
-        conn.connected(now, ledger);
-        if keepalive {
-            conn.top_up(now, times, req, ledger);
-        }
-        self.arm_recv(slot, now);
-        self.send(slot);
+        self.connected(slot, now);
     }
 
     fn send_done(&mut self, slot: usize, res: i32, now: u64) {
         self.io[slot].sending = false;
         if res < 0 {
-            self.fail(slot, Outcome::Write, now);
+            el::close_and_reopen(self, slot, now, Outcome::Write);
             return;
         }
         self.slots.conns[slot].wrote(res as usize);
@@ -200,33 +166,32 @@ impl UringLoop {
             return;
         }
         if res < 0 {
-            self.fail(slot, Outcome::Read, now);
+            el::close_and_reopen(self, slot, now, Outcome::Read);
             return;
         }
         let Some(bid) = bid.filter(|_| res > 0) else {
             let (conn, times, req, ledger) = self.slots.parts(slot);
             conn.eof(now, times, req, ledger);
-            self.close_and_reopen(slot, now, Outcome::Read);
+            el::close_and_reopen(self, slot, now, Outcome::Read);
             return;
         };
         let data = self.bufs.get(bid, res as usize);
-        let times_conn = self.slots.parts(slot);
-        let (conn, times, req, ledger) = times_conn;
+        let (conn, times, req, ledger) = self.slots.parts(slot);
         let verdict = conn.receive(data, now, times, req, ledger);
         self.bufs.recycle(bid);
         match verdict {
-            Err(outcome) => self.fail(slot, outcome, now),
-            Ok(Verdict::Close) => self.close_and_reopen(slot, now, Outcome::Read),
-            Ok(Verdict::Keep) if !self.slots.keepalive && conn_idle(&self.slots, slot) => {
+            Err(outcome) => el::close_and_reopen(self, slot, now, outcome),
+            Ok(Verdict::Close) => el::close_and_reopen(self, slot, now, Outcome::Read),
+            Ok(Verdict::Keep) if !self.slots.keepalive && self.slots.conns[slot].pending() == 0 => {
                 // One request per connection: the client closes, as ab without -k does.
-                self.close_and_reopen(slot, now, Outcome::Read)
+                el::close_and_reopen(self, slot, now, Outcome::Read)
             }
             Ok(Verdict::Keep) => {
                 let (conn, times, req, ledger) = self.slots.parts(slot);
                 conn.top_up(now, times, req, ledger);
                 self.send(slot);
                 if !self.io[slot].recv_armed && !self.rearm.contains(&slot) {
-                    self.arm_recv(slot, now);
+                    self.arm_recv(slot);
                 }
             }
         }
@@ -250,7 +215,7 @@ impl UringLoop {
         let _ = self.ring.submit();
     }
 
-    fn arm_recv(&mut self, slot: usize, _now: u64) {
+    fn arm_recv(&mut self, slot: usize) {
         let conn = &self.slots.conns[slot];
         if conn.fd < 0 || self.io[slot].recv_armed {
             return;
@@ -276,102 +241,52 @@ impl UringLoop {
         self.io[slot].sending = true;
         self.push(slot, e);
     }
+}
 
-    /// Opens a socket for `slot` if the load may start another request.
-    fn open(&mut self, slot: usize, now: u64) {
-        let (conn, times, req, ledger) = self.slots.parts(slot);
-        if ledger.take(1, now) == 0 {
-            conn.state = State::Closed { retry_at: u64::MAX };
-            return;
-        }
-        // The first request starts with the connect, so its latency includes it (as ab's does).
-        conn.start(1, now, times, req);
-        let fd = match self.slots.dialer.socket() {
-            Ok(fd) => fd,
-            Err(e) => return self.connect_failed(slot, now, e),
-        };
-        let head = self.slots.req.is_head();
-        self.slots.conns[slot].connecting(fd, now, head);
+impl Driver for UringLoop {
+    fn slots(&mut self) -> &mut Slots {
+        &mut self.slots
+    }
+
+    fn poll(&mut self, ns: u64, clock: &Clock) {
+        self.wait(ns);
+        self.reap(clock);
+    }
+
+    fn connect(&mut self, slot: usize, fd: RawFd) -> io::Result<bool> {
         let gen = self.slots.conns[slot].gen;
         let e = opcode::Connect::new(types::Fd(fd), self.target.as_ptr(), self.target.len)
             .build()
             .user_data(user_data(slot, gen, OP_CONNECT));
         self.io[slot].connecting = true;
         self.push(slot, e);
+        Ok(false)
     }
 
-    fn connect_failed(&mut self, slot: usize, now: u64, err: io::Error) {
-        if socket::is_port_exhaustion(&err) && self.slots.ledger.measuring(now) {
-            self.slots.ledger.stats.port_exhaustion += 1;
+    fn connected(&mut self, slot: usize, now: u64) {
+        let keepalive = self.slots.keepalive;
+        let (conn, times, req, ledger) = self.slots.parts(slot);
+        conn.connected(now, ledger);
+        if keepalive {
+            conn.top_up(now, times, req, ledger);
         }
-        let (conn, times, _, ledger) = self.slots.parts(slot);
-        conn.fail(Outcome::Connect, now, times, ledger);
-        self.close(slot, now + CONNECT_BACKOFF_NS);
+        self.arm_recv(slot);
+        self.send(slot);
     }
 
-    fn fail(&mut self, slot: usize, outcome: Outcome, now: u64) {
-        let (conn, times, _, ledger) = self.slots.parts(slot);
-        conn.fail(outcome, now, times, ledger);
-        self.close_and_reopen(slot, now, outcome);
-    }
-
-    fn close_and_reopen(&mut self, slot: usize, now: u64, outcome: Outcome) {
-        let (conn, times, _, ledger) = self.slots.parts(slot);
-        conn.fail(outcome, now, times, ledger);
-        self.close(slot, now);
-        self.open(slot, now);
-    }
-
-    fn close(&mut self, slot: usize, retry_at: u64) {
-        let fd = self.slots.conns[slot].fd;
+    fn release(&mut self, slot: usize, fd: RawFd) {
         let io = std::mem::take(&mut self.io[slot]);
-        if fd >= 0 {
-            if io.queued_at == self.submits && !self.ring.submission().is_empty() {
-                // An entry for this fd still waits in the queue: submitted after the
-                // close, it would act on whatever socket reuses the number next.
-                self.submit();
-            }
-            if io.recv_armed || io.sending || io.connecting {
-                // Operations in flight hold the socket open; shutting it down ends them
-                // now (their completions then carry a stale generation and are ignored).
-                // SAFETY: `fd` is our open socket.
-                unsafe { libc::shutdown(fd, libc::SHUT_RDWR) };
-            }
-            socket::close(fd);
+        if io.queued_at == self.submits && !self.ring.submission().is_empty() {
+            // An entry for this fd still waits in the queue: submitted after the
+            // close, it would act on whatever socket reuses the number next.
+            self.submit();
         }
-        self.slots.conns[slot].closed(retry_at);
+        if io.recv_armed || io.sending || io.connecting {
+            // Operations in flight hold the socket open; shutting it down ends them
+            // now (their completions then carry a stale generation and are ignored).
+            // SAFETY: `fd` is our open socket.
+            unsafe { libc::shutdown(fd, libc::SHUT_RDWR) };
+        }
+        socket::close(fd);
     }
-
-    fn tick(&mut self, now: u64) {
-        for slot in 0..self.slots.conns.len() {
-            let (conn, times, _, ledger) = self.slots.parts(slot);
-            if conn.fd >= 0 && conn.expire(now, times, ledger) {
-                self.close_and_reopen(slot, now, Outcome::Timeout);
-            }
-        }
-        let due: Vec<usize> = self.slots.due_for_reconnect(now).collect();
-        for slot in due {
-            self.open(slot, now);
-        }
-    }
-
-    fn finish(&mut self, cpu_start: Option<CpuTime>, now: u64) -> LoopStats {
-        let cpu = cpu_start
-            .map(|s| CpuTime::thread().since(&s))
-            .unwrap_or_default();
-        for slot in 0..self.slots.conns.len() {
-            let (conn, times, _, ledger) = self.slots.parts(slot);
-            conn.abandon(times, ledger);
-            self.close(slot, u64::MAX);
-        }
-        let mut stats = std::mem::take(&mut self.slots.ledger.stats);
-        stats.user_seconds = cpu.user.as_secs_f64();
-        stats.sys_seconds = cpu.sys.as_secs_f64();
-        stats.ended_ns = now;
-        stats
-    }
-}
-
-fn conn_idle(slots: &Slots, slot: usize) -> bool {
-    slots.conns[slot].pending() == 0
 }
