@@ -1,6 +1,6 @@
 //! How every request ends: exactly one outcome each, so the counts add up.
 
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// The single way a started request ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub enum Outcome {
 }
 
 /// Request counts by outcome. `total()` is their sum plus those still in flight.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
     pub ok: u64,
     pub status: u64,
@@ -76,6 +76,23 @@ impl Counts {
         self.write += other.write;
         self.parse += other.parse;
         self.in_flight += other.in_flight;
+    }
+}
+
+impl Serialize for Counts {
+    /// As JSON with `total` first, so readers need not add the classes up themselves.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Counts", 9)?;
+        s.serialize_field("total", &self.total())?;
+        s.serialize_field("ok", &self.ok)?;
+        s.serialize_field("status", &self.status)?;
+        s.serialize_field("timeout", &self.timeout)?;
+        s.serialize_field("connect", &self.connect)?;
+        s.serialize_field("read", &self.read)?;
+        s.serialize_field("write", &self.write)?;
+        s.serialize_field("parse", &self.parse)?;
+        s.serialize_field("in_flight", &self.in_flight)?;
+        s.end()
     }
 }
 

@@ -32,9 +32,16 @@ enum Command {
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One line, as for every other bad input; --help has the details.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("error: bad arguments");
+            eprintln!("{first} (see shootout --help)");
+            return EXIT_USAGE;
+        }
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+            return 0;
         }
     };
     match cli.command {

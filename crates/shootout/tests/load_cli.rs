@@ -1,0 +1,157 @@
+//! `shootout load` as a user runs it: output formats, JSON schema, and one-line errors
+//! with exit code 2 for bad input. Loads go to a local test server only.
+
+use std::process::{Command, Output};
+use testserver::{Behavior, TestServer};
+
+fn shootout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(args)
+        .output()
+        .expect("the shootout binary runs")
+}
+
+/// Asserts a bad-input failure: exit 2, one line on stderr containing `needle`.
+fn assert_one_line_error(out: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains(needle), "stderr: {err}");
+    assert!(out.stdout.is_empty() || !String::from_utf8_lossy(&out.stdout).contains("requests in"));
+}
+
+#[test]
+fn json_has_the_documented_fields_and_the_counts_add_up() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let out = shootout(&["load", &url, "-c", "4", "-t", "1", "-n", "500", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["schema"], "shootout.load/1");
+    let q = &v["requests"];
+    let sum: u64 = [
+        "ok",
+        "status",
+        "timeout",
+        "connect",
+        "read",
+        "write",
+        "parse",
+        "in_flight",
+    ]
+    .iter()
+    .map(|k| q[k].as_u64().unwrap_or_else(|| panic!("requests.{k}")))
+    .sum();
+    assert_eq!(q["total"].as_u64(), Some(sum));
+    assert_eq!(q["ok"].as_u64(), Some(500));
+    for k in [
+        "mean", "stdev", "min", "max", "p50", "p75", "p90", "p99", "p999",
+    ] {
+        assert!(v["latency_us"][k].is_number(), "latency_us.{k}");
+        assert!(v["connect_us"][k].is_number(), "connect_us.{k}");
+    }
+    for k in ["cpu_seconds", "cpu_percent", "bound", "io", "threads"] {
+        assert!(!v["generator"][k].is_null(), "generator.{k}");
+    }
+    assert!(v["rps"].as_f64().unwrap() > 0.0);
+    assert!(v["bytes"]["read"].as_u64().unwrap() > 500 * 11);
+    assert_eq!(v["status_codes"]["200"].as_u64(), Some(500));
+    let second = &v["per_second"][0];
+    for k in ["requests", "errors", "p50_us", "p90_us", "p99_us"] {
+        assert!(second[k].is_number(), "per_second[0].{k}");
+    }
+}
+
+#[test]
+fn text_ab_and_webbench_formats_print_their_key_lines() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let base = ["load", url.as_str(), "-c", "2", "-t", "1", "-n", "200"];
+    let text = shootout(&base);
+    let text = String::from_utf8_lossy(&text.stdout);
+    for line in [
+        "Running 200 requests @",
+        "Latency Distribution",
+        "200 requests in",
+        "Requests/sec:",
+        "Transfer/sec:",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+    let ab = shootout(&[&base[..], &["--format", "ab", "--no-keepalive"]].concat());
+    let ab = String::from_utf8_lossy(&ab.stdout);
+    for line in [
+        "Concurrency Level:      2",
+        "Complete requests:      200",
+        "Failed requests:        0",
+        "Requests per second:",
+        "  99% ",
+        "(longest request)",
+    ] {
+        assert!(ab.contains(line), "missing {line:?} in:\n{ab}");
+    }
+    let wb = shootout(&[&base[..], &["--format", "webbench", "--http1.0"]].concat());
+    let wb = String::from_utf8_lossy(&wb.stdout);
+    assert!(wb.starts_with("Speed="), "{wb}");
+    assert!(
+        wb.contains(" pages/min, ") && wb.contains("Requests: 200 susceed, 0 failed."),
+        "{wb}"
+    );
+}
+
+#[test]
+fn bad_flags_are_one_line_and_exit_2() {
+    assert_one_line_error(
+        &shootout(&["load", "http://127.0.0.1:1/", "--bogus"]),
+        "--bogus",
+    );
+    assert_one_line_error(
+        &shootout(&["load", "http://127.0.0.1:1/", "-d", "ten"]),
+        "not a duration",
+    );
+    assert_one_line_error(
+        &shootout(&["load", "http://127.0.0.1:1/", "-H", "NoColon"]),
+        "has no ':'",
+    );
+    assert_one_line_error(
+        &shootout(&[
+            "load",
+            "http://127.0.0.1:1/",
+            "--pipeline",
+            "2",
+            "--no-keepalive",
+        ]),
+        "pipelining needs keep-alive",
+    );
+}
+
+#[test]
+fn bad_urls_are_one_line_and_exit_2() {
+    assert_one_line_error(&shootout(&["load", "ftp://127.0.0.1/"]), "scheme \"ftp\"");
+    assert_one_line_error(&shootout(&["load", "127.0.0.1:8080"]), "missing scheme");
+    assert_one_line_error(
+        &shootout(&["load", "http://no-such-host.invalid/"]),
+        "cannot resolve host \"no-such-host.invalid\"",
+    );
+}
+
+#[test]
+fn refused_connection_is_one_line_and_exit_2() {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let url = format!("http://{addr}/");
+    assert_one_line_error(&shootout(&["load", &url, "-d", "1s"]), "refused");
+}
+
+#[test]
+fn more_connections_than_files_is_refused_with_the_number_that_fits() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/");
+    assert_one_line_error(&shootout(&["load", &url, "-c", "5000000"]), "at most");
+}
