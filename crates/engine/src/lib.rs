@@ -24,4 +24,4 @@ pub mod uring;
 pub use config::{ConfigError, IoChoice, LoadConfig, Stop, Target};
 pub use outcome::{Counts, Outcome};
 pub use result::LoadResult;
-pub use runner::{run, Io, RunError};
+pub use runner::{check, run, run_checked, CheckedLoad, Io, RunError};

@@ -51,8 +51,31 @@ const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(5);
 /// `interrupt` may be set from another thread (a signal handler) to stop early; the
 /// result then says `interrupted` and keeps everything measured so far.
 pub fn run(config: &LoadConfig, interrupt: &AtomicBool) -> Result<LoadResult, RunError> {
-    let config = &prepare(config)?;
-    let io = choose_io(config.io)?;
+    run_checked(&check(config)?, interrupt)
+}
+
+/// A load that passed [`check`]: valid, within the open-file limit, target answering.
+#[derive(Debug, Clone)]
+pub struct CheckedLoad {
+    config: LoadConfig,
+    io: Io,
+}
+
+impl CheckedLoad {
+    /// The load as it will run (threads capped at the connection count).
+    pub fn config(&self) -> &LoadConfig {
+        &self.config
+    }
+
+    /// The I/O interface the loops will use.
+    pub fn io(&self) -> Io {
+        self.io
+    }
+}
+
+/// Runs a load that passed [`check`]; see [`run`].
+pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadResult, RunError> {
+    let (config, io) = (&load.config, load.io);
     let base = Instant::now();
     let clock = Clock::new(base);
     let measure_start = config.warmup.as_nanos() as u64;
@@ -79,8 +102,9 @@ pub fn run(config: &LoadConfig, interrupt: &AtomicBool) -> Result<LoadResult, Ru
     Ok(summarise(config, io, &loops, measure_start, interrupt))
 }
 
-/// Validates, resolves thread count, raises limits, and checks the target answers.
-fn prepare(config: &LoadConfig) -> Result<LoadConfig, RunError> {
+/// Everything that can fail before the load starts: the configuration, the open-file
+/// limit (raised to the hard limit here), the I/O interface, and one connect to the target.
+pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
     config.validate()?;
     let mut config = config.clone();
     config.threads = config.threads.min(config.connections);
@@ -102,7 +126,8 @@ fn prepare(config: &LoadConfig) -> Result<LoadConfig, RunError> {
             source,
         }
     })?;
-    Ok(config)
+    let io = choose_io(config.io)?;
+    Ok(CheckedLoad { config, io })
 }
 
 /// The I/O interface the loops will use.

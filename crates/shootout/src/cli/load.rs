@@ -88,16 +88,19 @@ pub fn run(args: LoadArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    interrupt::install();
-    if !args.json && args.format == Format::Text {
-        report::wrk::print_header(&config);
-    }
-    let result = match engine::run(&config, &interrupt::INTERRUPTED) {
+    let result = engine::check(&config).and_then(|load| {
+        interrupt::install();
+        if !args.json && args.format == Format::Text {
+            report::wrk::print_header(&load);
+        }
+        engine::run_checked(&load, &interrupt::INTERRUPTED)
+    });
+    let result = match result {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: load: {e}");
             return match e {
-                RunError::Loop { .. } | RunError::UringUnavailable(_) => 1,
+                RunError::Loop { .. } => 1,
                 _ => EXIT_USAGE,
             };
         }

@@ -6,7 +6,8 @@ use engine::LoadResult;
 pub fn print(r: &LoadResult) {
     let q = &r.requests;
     let done = q.ok + q.status;
-    let failed = q.errors() + q.in_flight;
+    // Like ab, requests still in flight when the time ran out are not failures.
+    let failed = q.errors();
     println!("Concurrency Level:      {}", r.config.connections);
     println!("Time taken for tests:   {:.3} seconds", r.duration_s);
     println!("Complete requests:      {done}");
@@ -15,7 +16,7 @@ pub fn print(r: &LoadResult) {
         q.connect,
         q.read,
         q.parse,
-        q.write + q.in_flight,
+        q.write,
         q.timeout
     );
     if q.status > 0 {

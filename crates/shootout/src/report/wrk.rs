@@ -1,24 +1,26 @@
 //! The default summary, laid out as wrk prints it, plus what wrk does not say.
 
 use super::units::{bytes, metric, micros};
-use engine::{LoadConfig, LoadResult, Stop};
+use engine::{CheckedLoad, LoadResult, Stop};
 
-/// The line printed before the load starts.
-pub fn print_header(c: &LoadConfig) {
+/// The lines printed before the load starts.
+pub fn print_header(load: &CheckedLoad) {
+    let c = load.config();
     let what = match c.stop {
         Stop::After(d) => format!("{} test", super::units::micros(d.as_secs_f64() * 1e6)),
         Stop::Requests(n) => format!("{n} requests"),
     };
     println!("Running {what} @ {}", c.target.url);
-    let threads = c.threads.min(c.connections);
     let mode = match (c.keepalive, c.pipeline) {
         (false, _) => "a new connection per request".to_string(),
         (true, 1) => "keep-alive".to_string(),
         (true, p) => format!("keep-alive, pipeline {p}"),
     };
     println!(
-        "  {threads} threads and {} connections ({mode})",
-        c.connections
+        "  {} threads and {} connections ({mode}, {})",
+        c.threads,
+        c.connections,
+        load.io().name()
     );
 }
 
