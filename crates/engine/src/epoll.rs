@@ -72,12 +72,7 @@ impl Driver for EpollLoop {
     }
 
     fn connected(&mut self, slot: usize, now: u64) {
-        let keepalive = self.slots.keepalive;
-        let (conn, times, req, ledger) = self.slots.parts(slot);
-        conn.connected(now, ledger);
-        if keepalive {
-            conn.top_up(now, times, req, ledger);
-        }
+        self.slots.connected(slot, now);
         self.flush(slot, now);
     }
 

@@ -88,6 +88,16 @@ impl Slots {
         (&mut self.conns[slot], times, &self.req, &mut self.ledger)
     }
 
+    /// The connect of `slot` finished at `now`: record it and start its requests.
+    pub fn connected(&mut self, slot: usize, now: u64) {
+        let keepalive = self.keepalive;
+        let (conn, times, req, ledger) = self.parts(slot);
+        conn.connected(now, ledger);
+        if keepalive {
+            conn.top_up(now, times, req, ledger);
+        }
+    }
+
     /// True when no request is pending on any connection.
     pub fn idle(&self) -> bool {
         self.conns.iter().all(|c| c.pending() == 0)

@@ -264,12 +264,7 @@ impl Driver for UringLoop {
     }
 
     fn connected(&mut self, slot: usize, now: u64) {
-        let keepalive = self.slots.keepalive;
-        let (conn, times, req, ledger) = self.slots.parts(slot);
-        conn.connected(now, ledger);
-        if keepalive {
-            conn.top_up(now, times, req, ledger);
-        }
+        self.slots.connected(slot, now);
         self.arm_recv(slot);
         self.send(slot);
     }
