@@ -129,6 +129,9 @@ pub enum IoChoice {
     Epoll,
 }
 
+/// Most bytes of requests a connection may have outstanding (body × pipeline depth).
+const MAX_PIPELINED_BYTES: usize = 64 << 20;
+
 /// A closed-loop load: fixed connections, each sending as soon as it may.
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
@@ -187,6 +190,11 @@ impl LoadConfig {
         }
         if !self.keepalive && self.pipeline > 1 {
             return invalid("pipelining needs keep-alive (drop --no-keepalive or --pipeline)");
+        }
+        // Each loop holds the pipeline depth's worth of requests in one buffer.
+        let pipelined = (self.body.len() + 1024).saturating_mul(self.pipeline);
+        if pipelined > MAX_PIPELINED_BYTES {
+            return invalid("body size times pipeline depth exceeds 64 MiB");
         }
         if self.timeout.is_zero() {
             return invalid("timeout must be above zero");
