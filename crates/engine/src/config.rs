@@ -1,5 +1,6 @@
 //! What a load is: the target, the request, and how hard and how long to send it.
 
+use crate::schedule::RateSchedule;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
@@ -154,6 +155,46 @@ pub struct LoadConfig {
     /// Send HTTP/1.0 requests (as `ab` and `webbench` do).
     pub http10: bool,
     pub io: IoChoice,
+    /// Open loop: send on this schedule instead of as fast as responses allow.
+    pub rate: Option<RateSchedule>,
+    /// This process runs one part of a load split over several.
+    pub shard: Shard,
+    /// Wall-clock instant (Unix milliseconds) at which to start, so shards start together.
+    pub start_at: Option<u64>,
+}
+
+/// Part `index` (0-based) of a load split into `count` equal parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard { index: 0, count: 1 }
+    }
+}
+
+impl Shard {
+    /// Parses `I/N` with 1 <= I <= N (as users number shards).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("shard {text:?} is not I/N with 1 <= I <= N");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (i, n): (u64, u64) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+        if i == 0 || n == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+
+    /// This shard's part of `total` things (connections, requests).
+    pub fn share(&self, total: u64) -> u64 {
+        total / self.count + u64::from(self.index < total % self.count)
+    }
 }
 
 impl LoadConfig {
@@ -173,6 +214,9 @@ impl LoadConfig {
             keepalive: true,
             http10: false,
             io: IoChoice::Auto,
+            rate: None,
+            shard: Shard::default(),
+            start_at: None,
         }
     }
 
@@ -198,6 +242,12 @@ impl LoadConfig {
         }
         if self.timeout.is_zero() {
             return invalid("timeout must be above zero");
+        }
+        if self.rate.is_some() && !self.keepalive {
+            return invalid("--rate needs keep-alive connections (drop --no-keepalive)");
+        }
+        if self.shard.share(self.connections as u64) == 0 {
+            return invalid("this shard would get no connections: use more -c or fewer shards");
         }
         match self.stop {
             Stop::After(d) if d.is_zero() => invalid("duration must be above zero"),
@@ -237,6 +287,19 @@ mod tests {
         assert!(Target::parse("http://127.0.0.1:0/").is_err());
         assert!(Target::parse("http://127.0.0.1:99999/").is_err());
         assert!(Target::parse("http:///x").is_err());
+    }
+
+    #[test]
+    fn shards_parse_and_split_evenly() {
+        let s = Shard::parse("2/3").unwrap();
+        assert_eq!((s.index, s.count), (1, 3));
+        let total: u64 = (1..=3)
+            .map(|i| Shard::parse(&format!("{i}/3")).unwrap().share(10))
+            .sum();
+        assert_eq!(total, 10);
+        for bad in ["0/2", "3/2", "x/2", "1", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

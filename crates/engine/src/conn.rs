@@ -11,6 +11,15 @@ use crate::request::RequestBytes;
 use crate::response::ResponseParser;
 use std::os::fd::RawFd;
 
+/// When a request was meant to be sent and when it was; equal in a closed loop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// Nanosecond the schedule intended (latency corrected for coordinated omission).
+    pub intended: u64,
+    /// Nanosecond the request was put on its connection (raw latency).
+    pub sent: u64,
+}
+
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
@@ -46,6 +55,8 @@ pub struct Conn {
     /// Bytes of pending requests not yet written.
     unsent: u32,
     connect_started: u64,
+    /// Open loop: the slot is on the loop's list of connections with room.
+    pub ready: bool,
 }
 
 impl Default for Conn {
@@ -59,6 +70,7 @@ impl Default for Conn {
             oldest: 0,
             unsent: 0,
             connect_started: 0,
+            ready: false,
         }
     }
 }
@@ -87,18 +99,40 @@ impl Conn {
 
     /// Starts `n` requests at `now`: they are pending and their bytes unsent.
     #[inline]
-    pub fn start(&mut self, n: u32, now: u64, times: &mut [u64], req: &RequestBytes) {
-        let depth = times.len() as u32;
-        for i in 0..n {
-            times[((self.oldest + self.pending + i) % depth) as usize] = now;
+    pub fn start(&mut self, n: u32, now: u64, times: &mut [Stamp], req: &RequestBytes) {
+        let stamp = Stamp {
+            intended: now,
+            sent: now,
+        };
+        for _ in 0..n {
+            self.start_stamped(stamp, times, req);
         }
-        self.pending += n;
-        self.unsent += n * req.len() as u32;
+    }
+
+    /// Starts one request stamped `stamp` (an open-loop request may be late).
+    #[inline]
+    pub fn start_stamped(&mut self, stamp: Stamp, times: &mut [Stamp], req: &RequestBytes) {
+        let depth = times.len() as u32;
+        times[((self.oldest + self.pending) % depth) as usize] = stamp;
+        self.pending += 1;
+        self.unsent += req.len() as u32;
+    }
+
+    /// True when the pipeline has room for another request.
+    #[inline]
+    pub fn has_room(&self, depth: usize) -> bool {
+        self.state == State::Open && (self.pending as usize) < depth
     }
 
     /// Starts as many requests as the pipeline depth and the ledger allow.
     #[inline]
-    pub fn top_up(&mut self, now: u64, times: &mut [u64], req: &RequestBytes, ledger: &mut Ledger) {
+    pub fn top_up(
+        &mut self,
+        now: u64,
+        times: &mut [Stamp],
+        req: &RequestBytes,
+        ledger: &mut Ledger,
+    ) {
         let room = times.len() as u32 - self.pending;
         if room > 0 {
             let n = ledger.take(room, now);
@@ -125,7 +159,7 @@ impl Conn {
         &mut self,
         mut data: &[u8],
         now: u64,
-        times: &mut [u64],
+        times: &mut [Stamp],
         req: &RequestBytes,
         ledger: &mut Ledger,
     ) -> Result<Verdict, Outcome> {
@@ -160,7 +194,7 @@ impl Conn {
 
     /// The server closed the connection at `now`: ends a close-delimited body, or fails
     /// what was pending as read errors.
-    pub fn eof(&mut self, now: u64, times: &mut [u64], req: &RequestBytes, ledger: &mut Ledger) {
+    pub fn eof(&mut self, now: u64, times: &mut [Stamp], req: &RequestBytes, ledger: &mut Ledger) {
         ledger.stats.closed_by_server += u64::from(ledger.measuring(now));
         if self.pending == 0 {
             return;
@@ -174,7 +208,7 @@ impl Conn {
     }
 
     /// Ends every pending request with `outcome`.
-    pub fn fail(&mut self, outcome: Outcome, now: u64, times: &mut [u64], ledger: &mut Ledger) {
+    pub fn fail(&mut self, outcome: Outcome, now: u64, times: &mut [Stamp], ledger: &mut Ledger) {
         while self.pending > 0 {
             let started = self.pop(times);
             ledger.error(started, now, outcome);
@@ -184,9 +218,9 @@ impl Conn {
 
     /// Fails the pending requests as timeouts if the oldest has waited too long.
     #[inline]
-    pub fn expire(&mut self, now: u64, times: &mut [u64], ledger: &mut Ledger) -> bool {
-        let expired =
-            self.pending > 0 && now.saturating_sub(times[self.oldest as usize]) >= ledger.timeout();
+    pub fn expire(&mut self, now: u64, times: &mut [Stamp], ledger: &mut Ledger) -> bool {
+        let expired = self.pending > 0
+            && now.saturating_sub(times[self.oldest as usize].sent) >= ledger.timeout();
         if expired {
             self.fail(Outcome::Timeout, now, times, ledger);
         }
@@ -194,7 +228,7 @@ impl Conn {
     }
 
     /// The load stopped: pending requests are counted as in flight.
-    pub fn abandon(&mut self, times: &mut [u64], ledger: &mut Ledger) {
+    pub fn abandon(&mut self, times: &mut [Stamp], ledger: &mut Ledger) {
         while self.pending > 0 {
             let started = self.pop(times);
             ledger.in_flight(started);
@@ -216,7 +250,7 @@ impl Conn {
     }
 
     #[inline]
-    fn pop(&mut self, times: &[u64]) -> u64 {
+    fn pop(&mut self, times: &[Stamp]) -> Stamp {
         let t = times[self.oldest as usize];
         self.oldest = (self.oldest + 1) % times.len() as u32;
         self.pending -= 1;

@@ -50,10 +50,21 @@ impl Driver for EpollLoop {
     }
 
     fn poll(&mut self, ns: u64, clock: &Clock) {
-        let wait_ms = ns.div_ceil(1_000_000).min(i32::MAX as u64) as i32;
-        // SAFETY: `events` is valid for EVENTS entries.
+        // Nanosecond timeouts (epoll_pwait2): an open-loop schedule needs finer wakeups
+        // than epoll_wait's milliseconds.
+        let ts = libc::timespec {
+            tv_sec: (ns / 1_000_000_000) as libc::time_t,
+            tv_nsec: (ns % 1_000_000_000) as libc::c_long,
+        };
+        // SAFETY: `events` is valid for EVENTS entries and `ts` lives across the call.
         let n = unsafe {
-            libc::epoll_wait(self.epfd, self.events.as_mut_ptr(), EVENTS as i32, wait_ms)
+            libc::epoll_pwait2(
+                self.epfd,
+                self.events.as_mut_ptr(),
+                EVENTS as i32,
+                &ts,
+                std::ptr::null(),
+            )
         };
         for i in 0..n.max(0) as usize {
             let (bits, data) = (self.events[i].events, self.events[i].u64);
@@ -79,6 +90,10 @@ impl Driver for EpollLoop {
     fn release(&mut self, _slot: usize, fd: RawFd) {
         // Closing also removes the socket from the epoll set.
         socket::close(fd);
+    }
+
+    fn kick(&mut self, slot: usize, now: u64) {
+        self.flush(slot, now);
     }
 }
 
@@ -145,8 +160,7 @@ impl EpollLoop {
             // One request per connection: the client closes, as ab without -k does.
             return self.reopen(slot, now, Outcome::Read);
         }
-        let (conn, times, req, ledger) = self.slots.parts(slot);
-        conn.top_up(now, times, req, ledger);
+        self.slots.refill(slot, now);
         true
     }
 

@@ -1,11 +1,12 @@
 //! What every event loop is given, and the logic the epoll and io_uring loops share.
 
 use crate::config::LoadConfig;
-use crate::conn::{Conn, State};
+use crate::conn::{Conn, Stamp, State};
 use crate::cpu::CpuTime;
 use crate::ledger::{Clock, Ledger};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
+use crate::schedule::Pacer;
 use crate::socket::{self, Dialer};
 use crate::stats::LoopStats;
 use std::io;
@@ -20,7 +21,7 @@ pub const CONNECT_BACKOFF_NS: u64 = 10_000_000;
 pub const READ_BUFFER: usize = 64 * 1024;
 
 /// The part of a load one loop runs.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct LoopSpec<'a> {
     pub config: &'a LoadConfig,
     /// This loop's number, 0-based.
@@ -36,6 +37,8 @@ pub struct LoopSpec<'a> {
     pub budget: Option<u64>,
     /// Set from outside (Ctrl-C) to stop the load early.
     pub interrupt: &'a AtomicBool,
+    /// Open loop: this loop's share of the rate schedule.
+    pub pacer: Option<Pacer>,
 }
 
 impl LoopSpec<'_> {
@@ -55,9 +58,12 @@ impl LoopSpec<'_> {
 /// bytes, the dialer and the books.
 pub struct Slots {
     pub conns: Vec<Conn>,
-    /// `depth` start times per connection, connection `i` at `i * depth`.
-    times: Vec<u64>,
+    /// `depth` start stamps per connection, connection `i` at `i * depth`.
+    times: Vec<Stamp>,
     depth: usize,
+    /// Open loop: the schedule, and the connections with room for a request.
+    pacer: Option<Pacer>,
+    ready: Vec<usize>,
     pub req: RequestBytes,
     pub dialer: Dialer,
     pub ledger: Ledger,
@@ -72,8 +78,10 @@ impl Slots {
         let timeout = c.timeout.as_nanos() as u64;
         Slots {
             conns: (0..spec.connections).map(|_| Conn::default()).collect(),
-            times: vec![0; spec.connections * depth],
+            times: vec![Stamp::default(); spec.connections * depth],
             depth,
+            pacer: spec.pacer.clone(),
+            ready: Vec::with_capacity(spec.connections),
             req: RequestBytes::new(c),
             dialer: Dialer::new(c.target.addr, true, c.keepalive, spec.index),
             ledger: Ledger::new(spec.measure_start, spec.end, spec.budget, timeout),
@@ -83,19 +91,68 @@ impl Slots {
 
     /// Connection `slot` with its start-time ring, the request bytes and the books.
     #[inline]
-    pub fn parts(&mut self, slot: usize) -> (&mut Conn, &mut [u64], &RequestBytes, &mut Ledger) {
+    pub fn parts(&mut self, slot: usize) -> (&mut Conn, &mut [Stamp], &RequestBytes, &mut Ledger) {
         let times = &mut self.times[slot * self.depth..(slot + 1) * self.depth];
         (&mut self.conns[slot], times, &self.req, &mut self.ledger)
     }
 
     /// The connect of `slot` finished at `now`: record it and start its requests.
     pub fn connected(&mut self, slot: usize, now: u64) {
-        let keepalive = self.keepalive;
-        let (conn, times, req, ledger) = self.parts(slot);
+        let (conn, _, _, ledger) = self.parts(slot);
         conn.connected(now, ledger);
-        if keepalive {
-            conn.top_up(now, times, req, ledger);
+        if self.keepalive {
+            self.refill(slot, now);
         }
+    }
+
+    /// `slot` has room for more requests: a closed loop starts them now; an open loop
+    /// offers the connection to the schedule.
+    #[inline]
+    pub fn refill(&mut self, slot: usize, now: u64) {
+        if self.pacer.is_some() {
+            let conn = &mut self.conns[slot];
+            if !conn.ready && conn.has_room(self.depth) {
+                conn.ready = true;
+                self.ready.push(slot);
+            }
+            return;
+        }
+        let (conn, times, req, ledger) = self.parts(slot);
+        conn.top_up(now, times, req, ledger);
+    }
+
+    /// Open loop: nanosecond at which the next request is due (None: closed loop, or the
+    /// schedule is over).
+    pub fn next_due(&mut self) -> Option<u64> {
+        self.pacer.as_mut().and_then(Pacer::due)
+    }
+
+    /// Open loop: starts the next due request on a ready connection, if there is one and
+    /// the load may still start requests; returns the slot to write.
+    pub fn start_due(&mut self, due: u64, now: u64) -> Option<usize> {
+        let slot = loop {
+            let slot = self.ready.pop()?;
+            self.conns[slot].ready = false;
+            if self.conns[slot].has_room(self.depth) {
+                break slot;
+            }
+        };
+        if self.ledger.take(1, now) == 0 {
+            self.refill(slot, now);
+            return None;
+        }
+        let stamp = Stamp {
+            intended: due,
+            sent: now,
+        };
+        let (conn, times, req, ledger) = self.parts(slot);
+        conn.start_stamped(stamp, times, req);
+        ledger.started_due(due, now);
+        if let Some(p) = self.pacer.as_mut() {
+            p.advance();
+        }
+        self.refill(slot, now);
+        Some(slot)
     }
 
     /// True when no request is pending on any connection.
@@ -136,6 +193,8 @@ pub trait Driver {
     fn connected(&mut self, slot: usize, now: u64);
     /// Closes the slot's socket, ending any kernel operation still using it.
     fn release(&mut self, slot: usize, fd: RawFd);
+    /// Writes (or queues the write of) the slot's unsent requests.
+    fn kick(&mut self, slot: usize, now: u64);
 }
 
 /// Runs a loop until the load is over and returns what it measured.
@@ -149,9 +208,13 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     let mut next_tick = now + tick;
     let mut cpu_start = None;
     loop {
-        let wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
+        let mut wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
+        if let Some(due) = d.slots().next_due() {
+            wake = wake.min(due);
+        }
         d.poll(wake.saturating_sub(now), &clock);
         now = clock.now();
+        dispatch(d, now);
         if cpu_start.is_none() && d.slots().ledger.measuring(now) {
             cpu_start = Some(CpuTime::thread());
         }
@@ -166,16 +229,35 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     finish(d, cpu_start, now)
 }
 
+/// Open loop: starts every request that is due on connections with room; the rest wait
+/// (and their wait counts in the corrected latency).
+fn dispatch<D: Driver>(d: &mut D, now: u64) {
+    while let Some(due) = d.slots().next_due().filter(|&due| due <= now) {
+        let Some(slot) = d.slots().start_due(due, now) else {
+            return;
+        };
+        d.kick(slot, now);
+    }
+}
+
 /// Opens a socket for `slot` if the load may start another request.
 pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
     let s = d.slots();
+    let open_loop = s.pacer.is_some();
     let (conn, times, req, ledger) = s.parts(slot);
-    if ledger.take(1, now) == 0 {
+    if open_loop {
+        // The schedule, not the connection, decides when requests start.
+        if ledger.exhausted(now) {
+            conn.state = State::Closed { retry_at: u64::MAX };
+            return;
+        }
+    } else if ledger.take(1, now) == 0 {
         conn.state = State::Closed { retry_at: u64::MAX };
         return;
+    } else {
+        // The first request starts with the connect, so its latency includes it (as ab's does).
+        conn.start(1, now, times, req);
     }
-    // The first request starts with the connect, so its latency includes it (as ab's does).
-    conn.start(1, now, times, req);
     let fd = match s.dialer.socket() {
         Ok(fd) => fd,
         Err(e) => return connect_failed(d, slot, now, Some(e)),

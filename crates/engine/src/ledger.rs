@@ -1,5 +1,6 @@
 //! A loop's books: the clock, the measured window, the request budget, and the stats.
 
+use crate::conn::Stamp;
 use crate::outcome::Outcome;
 use crate::stats::LoopStats;
 use std::time::Instant;
@@ -22,6 +23,10 @@ impl Clock {
         self.base.elapsed().as_nanos() as u64
     }
 }
+
+/// An open-loop request that starts more than this after its due time counts as late:
+/// about the loops' timer resolution.
+pub const LATE_NS: u64 = 1_000_000;
 
 /// Decides which requests may start and records how each one ended.
 ///
@@ -89,29 +94,38 @@ impl Ledger {
         (t.saturating_sub(self.measure_start) / 1_000_000_000) as usize
     }
 
-    /// A response to the request started at `started` arrived at `now`.
+    /// A response to the request stamped `started` arrived at `now`.
     #[inline]
-    pub fn response(&mut self, started: u64, now: u64, status: u16) {
-        if started >= self.measure_start {
+    pub fn response(&mut self, started: Stamp, now: u64, status: u16) {
+        if started.intended >= self.measure_start {
             let second = self.second(now);
-            self.stats
-                .record_response(status, now.saturating_sub(started), second);
+            let corrected = now.saturating_sub(started.intended);
+            let raw = now.saturating_sub(started.sent);
+            self.stats.record_response(status, corrected, raw, second);
         }
     }
 
-    /// The request started at `started` ended at `now` with an error.
+    /// The request stamped `started` ended at `now` with an error.
     #[inline]
-    pub fn error(&mut self, started: u64, now: u64, outcome: Outcome) {
-        if started >= self.measure_start {
+    pub fn error(&mut self, started: Stamp, now: u64, outcome: Outcome) {
+        if started.intended >= self.measure_start {
             let second = self.second(now);
             self.stats.record_error(outcome, second);
         }
     }
 
-    /// The request started at `started` was still pending when the load stopped.
-    pub fn in_flight(&mut self, started: u64) {
-        if started >= self.measure_start {
+    /// The request stamped `started` was still pending when the load stopped.
+    pub fn in_flight(&mut self, started: Stamp) {
+        if started.intended >= self.measure_start {
             self.stats.counts.in_flight += 1;
+        }
+    }
+
+    /// An open-loop request due at `due` started at `now`; counts it if it is late.
+    #[inline]
+    pub fn started_due(&mut self, due: u64, now: u64) {
+        if due >= self.measure_start && now.saturating_sub(due) > LATE_NS {
+            self.stats.late += 1;
         }
     }
 
@@ -147,13 +161,17 @@ mod tests {
 
     #[test]
     fn warmup_requests_are_not_recorded() {
+        let at = |t| Stamp {
+            intended: t,
+            sent: t,
+        };
         let mut l = Ledger::new(100, None, None, 10);
-        l.response(50, 150, 200);
-        l.error(60, 150, Outcome::Read);
-        l.in_flight(99);
+        l.response(at(50), 150, 200);
+        l.error(at(60), 150, Outcome::Read);
+        l.in_flight(at(99));
         assert_eq!(l.stats.counts.total(), 0);
-        l.response(100, 150, 200);
-        l.in_flight(120);
+        l.response(at(100), 150, 200);
+        l.in_flight(at(120));
         assert_eq!(l.stats.counts.ok, 1);
         assert_eq!(l.stats.counts.total(), 2);
     }

@@ -17,11 +17,13 @@ pub mod request;
 pub mod response;
 pub mod result;
 pub mod runner;
+pub mod schedule;
 pub mod socket;
 pub mod stats;
 pub mod uring;
 
-pub use config::{ConfigError, IoChoice, LoadConfig, Stop, Target};
+pub use config::{ConfigError, IoChoice, LoadConfig, Shard, Stop, Target};
 pub use outcome::{Counts, Outcome};
 pub use result::LoadResult;
 pub use runner::{check, run, run_checked, CheckedLoad, Io, RunError};
+pub use schedule::RateSchedule;

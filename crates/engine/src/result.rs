@@ -128,6 +128,21 @@ pub struct Generator {
     pub threads: usize,
 }
 
+/// Open loop: the schedule against what ran.
+#[derive(Debug, Clone, Serialize)]
+pub struct RateSummary {
+    /// Requests/s the schedule asked for over the measured window.
+    pub target_rps: f64,
+    /// Requests/s actually started.
+    pub achieved_rps: f64,
+    /// Requests the schedule asked for in the window.
+    pub scheduled: u64,
+    /// Requests started in the window.
+    pub started: u64,
+    /// Requests started more than 1 ms after they were due.
+    pub late: u64,
+}
+
 /// Everything a load measured.
 #[derive(Debug, Clone, Serialize)]
 pub struct LoadResult {
@@ -142,7 +157,12 @@ pub struct LoadResult {
     pub bytes: Bytes,
     /// Bytes read per second.
     pub transfer_per_s: f64,
+    /// Latency from each request's intended send time (corrected for coordinated omission).
     pub latency_us: Percentiles,
+    /// Latency from the actual send (equal to `latency_us` in a closed loop).
+    pub latency_raw_us: Percentiles,
+    /// Open loop only: target and achieved rates.
+    pub rate: Option<RateSummary>,
     pub connect_us: Percentiles,
     /// Responses per second of each loop in each full second (wrk's Req/Sec).
     pub thread_rps: Spread,

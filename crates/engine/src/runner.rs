@@ -6,7 +6,10 @@ use crate::cpu;
 use crate::event_loop::LoopSpec;
 use crate::ledger::Clock;
 use crate::limits;
-use crate::result::{self, Bytes, ConfigEcho, Connections, Generator, LoadResult, Percentiles};
+use crate::result::{
+    self, Bytes, ConfigEcho, Connections, Generator, LoadResult, Percentiles, RateSummary,
+};
+use crate::schedule::Pacer;
 use crate::stats::LoopStats;
 use crate::{epoll, uring};
 use std::net::TcpStream;
@@ -76,6 +79,9 @@ impl CheckedLoad {
 /// Runs a load that passed [`check`]; see [`run`].
 pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadResult, RunError> {
     let (config, io) = (&load.config, load.io);
+    if let Some(at) = config.start_at {
+        wait_until(at, interrupt);
+    }
     let base = Instant::now();
     let clock = Clock::new(base);
     let measure_start = config.warmup.as_nanos() as u64;
@@ -96,6 +102,16 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
                 Stop::After(_) => None,
             },
             interrupt,
+            pacer: config.rate.as_ref().map(|schedule| {
+                // Global request n belongs to shard n mod S, and within it to loop
+                // (n div S) mod T: together the shards' loops send the whole schedule.
+                let (shard, loops) = (config.shard, config.threads as u64);
+                Pacer::new(
+                    schedule,
+                    shard.index + shard.count * index as u64,
+                    shard.count * loops,
+                )
+            }),
         })
         .collect();
     let loops = run_loops(&specs, io)?;
@@ -107,6 +123,10 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
 pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
     config.validate()?;
     let mut config = config.clone();
+    config.connections = config.shard.share(config.connections as u64) as usize;
+    if let Stop::Requests(n) = config.stop {
+        config.stop = Stop::Requests(config.shard.share(n));
+    }
     config.threads = config.threads.min(config.connections);
     let limit = limits::raise_nofile().unwrap_or(1024);
     let fits = limits::connections_that_fit(limit, config.threads);
@@ -161,6 +181,17 @@ fn choose_io(choice: IoChoice) -> Result<Io, RunError> {
     }
 }
 
+/// Sleeps until the wall clock reads `unix_ms` (or the user interrupts).
+fn wait_until(unix_ms: u64, interrupt: &AtomicBool) {
+    let target = std::time::UNIX_EPOCH + Duration::from_millis(unix_ms);
+    while let Ok(left) = target.duration_since(std::time::SystemTime::now()) {
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(50)));
+    }
+}
+
 /// Request `index`'s share of `total` split over `parts` loops (the first ones get the rest).
 fn share(total: u64, parts: usize, index: usize) -> u64 {
     let parts = parts as u64;
@@ -205,6 +236,20 @@ fn summarise(
     let duration_s = (all.ended_ns.saturating_sub(measure_start) as f64 / 1e9).max(1e-9);
     let completed = all.counts.ok + all.counts.status;
     let generator = generator(&all, config.threads, io, duration_s);
+    let rate = rate_summary(config, &all, measure_start, duration_s);
+    let mut warnings = warnings(&all, &generator, config);
+    if let Some(r) = rate
+        .as_ref()
+        .filter(|r| r.achieved_rps < 0.99 * r.target_rps)
+    {
+        warnings.push(format!(
+            "achieved {:.1} requests/s of the {:.1} scheduled ({:.1}%): the connections \
+             (-c x --pipeline) or the server could not keep up; latency counts the wait",
+            r.achieved_rps,
+            r.target_rps,
+            100.0 * r.achieved_rps / r.target_rps.max(f64::MIN_POSITIVE)
+        ));
+    }
     LoadResult {
         schema: result::SCHEMA,
         url: config.target.url.clone(),
@@ -218,6 +263,8 @@ fn summarise(
         },
         transfer_per_s: all.bytes_read as f64 / duration_s,
         latency_us: Percentiles::of(&all.latency),
+        latency_raw_us: Percentiles::of(&all.latency_raw),
+        rate,
         connect_us: Percentiles::of(&all.connect),
         thread_rps: result::thread_rps(loops, duration_s),
         status_codes: result::status_codes(&all),
@@ -226,11 +273,37 @@ fn summarise(
             closed_by_server: all.closed_by_server,
         },
         per_second: result::per_second(&all),
-        warnings: warnings(&all, &generator, config),
+        warnings,
         generator,
         interrupted: interrupt.load(std::sync::atomic::Ordering::Relaxed),
         latency: all.latency,
     }
+}
+
+/// Open loop: what the schedule asked of this shard in the measured window, and what ran.
+fn rate_summary(
+    config: &LoadConfig,
+    all: &LoopStats,
+    measure_start: u64,
+    duration_s: f64,
+) -> Option<RateSummary> {
+    let schedule = config.rate.as_ref()?;
+    let whole = Pacer::new(schedule, 0, 1);
+    let end = measure_start + (duration_s * 1e9) as u64;
+    let scheduled = (whole.scheduled_before(end) - whole.scheduled_before(measure_start))
+        / config.shard.count as f64;
+    let scheduled = match config.stop {
+        Stop::Requests(n) => scheduled.min(n as f64),
+        Stop::After(_) => scheduled,
+    };
+    let started = all.counts.total();
+    Some(RateSummary {
+        target_rps: scheduled / duration_s,
+        achieved_rps: started as f64 / duration_s,
+        scheduled: scheduled.round() as u64,
+        started,
+        late: all.late,
+    })
 }
 
 fn echo(config: &LoadConfig) -> ConfigEcho {

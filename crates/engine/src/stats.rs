@@ -51,8 +51,11 @@ impl Second {
 #[derive(Debug, Clone)]
 pub struct LoopStats {
     pub counts: Counts,
-    /// Latency of every response (ok or status), in nanoseconds.
+    /// Latency of every response (ok or status) from its intended send time, in
+    /// nanoseconds: corrected for coordinated omission (equal to raw in a closed loop).
     pub latency: Histogram<u64>,
+    /// Latency from the actual send, in nanoseconds.
+    pub latency_raw: Histogram<u64>,
     /// Time to establish each new connection, in nanoseconds.
     pub connect: Histogram<u64>,
     /// Responses by status code, indexed by code (100..=999).
@@ -66,6 +69,8 @@ pub struct LoopStats {
     pub unsolicited: u64,
     /// Connects that failed because no local address/port was free.
     pub port_exhaustion: u64,
+    /// Open-loop requests that started more than a millisecond after they were due.
+    pub late: u64,
     /// One entry per second of measurement.
     pub seconds: Vec<Second>,
     /// CPU time of the loop's thread while measuring, in seconds.
@@ -80,6 +85,7 @@ impl Default for LoopStats {
         LoopStats {
             counts: Counts::default(),
             latency: latency_histogram(),
+            latency_raw: latency_histogram(),
             connect: latency_histogram(),
             status_codes: vec![0; 1000],
             bytes_read: 0,
@@ -88,6 +94,7 @@ impl Default for LoopStats {
             closed_by_server: 0,
             unsolicited: 0,
             port_exhaustion: 0,
+            late: 0,
             seconds: Vec::new(),
             user_seconds: 0.0,
             sys_seconds: 0.0,
@@ -97,9 +104,10 @@ impl Default for LoopStats {
 }
 
 impl LoopStats {
-    /// Records a response that took `latency_ns`, finishing in second `second`.
+    /// Records a response that took `latency_ns` (corrected) and `raw_ns` (from the
+    /// actual send), finishing in second `second`.
     #[inline]
-    pub fn record_response(&mut self, status: u16, latency_ns: u64, second: usize) {
+    pub fn record_response(&mut self, status: u16, latency_ns: u64, raw_ns: u64, second: usize) {
         let outcome = if status < 400 {
             Outcome::Ok
         } else {
@@ -111,6 +119,7 @@ impl LoopStats {
         }
         let latency_ns = latency_ns.clamp(1, MAX_NS);
         self.latency.saturating_record(latency_ns);
+        self.latency_raw.saturating_record(raw_ns.clamp(1, MAX_NS));
         let s = self.second(second);
         s.requests += 1;
         s.latency.saturating_record(latency_ns);
@@ -143,6 +152,7 @@ impl LoopStats {
         self.counts.merge(&other.counts);
         // Same bounds everywhere, so adding cannot fail.
         let _ = self.latency.add(&other.latency);
+        let _ = self.latency_raw.add(&other.latency_raw);
         let _ = self.connect.add(&other.connect);
         for (a, b) in self.status_codes.iter_mut().zip(&other.status_codes) {
             *a += b;
@@ -153,6 +163,7 @@ impl LoopStats {
         self.closed_by_server += other.closed_by_server;
         self.unsolicited += other.unsolicited;
         self.port_exhaustion += other.port_exhaustion;
+        self.late += other.late;
         for (i, s) in other.seconds.iter().enumerate() {
             self.second(i).merge(s);
         }
@@ -169,10 +180,10 @@ mod tests {
     #[test]
     fn merge_adds_counts_histograms_and_seconds() {
         let mut a = LoopStats::default();
-        a.record_response(200, 1_000, 0);
+        a.record_response(200, 1_000, 1_000, 0);
         a.record_error(Outcome::Timeout, 2);
         let mut b = LoopStats::default();
-        b.record_response(503, 3_000, 1);
+        b.record_response(503, 3_000, 2_000, 1);
         a.merge(&b);
         assert_eq!(a.counts.ok, 1);
         assert_eq!(a.counts.status, 1);

@@ -187,8 +187,7 @@ impl UringLoop {
                 el::close_and_reopen(self, slot, now, Outcome::Read)
             }
             Ok(Verdict::Keep) => {
-                let (conn, times, req, ledger) = self.slots.parts(slot);
-                conn.top_up(now, times, req, ledger);
+                self.slots.refill(slot, now);
                 self.send(slot);
                 if !self.io[slot].recv_armed && !self.rearm.contains(&slot) {
                     self.arm_recv(slot);
@@ -283,5 +282,9 @@ impl Driver for UringLoop {
             unsafe { libc::shutdown(fd, libc::SHUT_RDWR) };
         }
         socket::close(fd);
+    }
+
+    fn kick(&mut self, slot: usize, _now: u64) {
+        self.send(slot);
     }
 }

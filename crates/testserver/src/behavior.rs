@@ -40,6 +40,9 @@ pub enum Behavior {
     Http10CloseDelimited,
     /// Answers this many requests in total (all connections), then stops answering.
     StallAfter(u64),
+    /// Answers `after` requests normally (all connections), then holds every answer until
+    /// `pause` has passed since that moment, then answers normally again: a stall.
+    PauseAfter { after: u64, pause: Duration },
 }
 
 impl FromStr for Behavior {
@@ -71,6 +74,15 @@ impl FromStr for Behavior {
             "connection-close" => Behavior::ConnectionClose,
             "http10-close-delimited" => Behavior::Http10CloseDelimited,
             "stall-after" => Behavior::StallAfter(parse_num(arg()?)?),
+            "pause-after" => {
+                let (after, pause) = arg()?
+                    .split_once(',')
+                    .ok_or("pause-after needs `N,DURATION`, e.g. pause-after:100,1s")?;
+                Behavior::PauseAfter {
+                    after: parse_num(after)?,
+                    pause: parse_duration(pause)?,
+                }
+            }
             _ => return Err(format!("unknown behavior `{name}`")),
         };
         Ok(behavior)
@@ -125,6 +137,13 @@ mod tests {
             ("connection-close", Behavior::ConnectionClose),
             ("http10-close-delimited", Behavior::Http10CloseDelimited),
             ("stall-after:100", Behavior::StallAfter(100)),
+            (
+                "pause-after:5,1s",
+                Behavior::PauseAfter {
+                    after: 5,
+                    pause: Duration::from_secs(1),
+                },
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(text.parse::<Behavior>(), Ok(want), "{text}");

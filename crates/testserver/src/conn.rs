@@ -127,10 +127,13 @@ impl Conn<'_> {
             }
             Action::Close => return Ok(After::Close),
         }
-        if let Behavior::Delay(delay) = self.shared.behavior {
-            if !self.sleep(delay) {
-                return Ok(After::Close);
-            }
+        let delay = match self.shared.behavior {
+            Behavior::Delay(delay) => delay,
+            Behavior::PauseAfter { after, pause } => self.shared.pause_left(after, pause),
+            _ => Duration::ZERO,
+        };
+        if !delay.is_zero() && !self.sleep(delay) {
+            return Ok(After::Close);
         }
         let reply = reply::build(&self.shared.behavior, req);
         for part in &reply.parts {

@@ -37,8 +37,10 @@ pub(crate) struct Shared {
     requests: AtomicU64,
     responses: AtomicU64,
     connections: AtomicU64,
-    /// Answers granted so far, for `StallAfter`.
+    /// Answers granted so far, for `StallAfter` and `PauseAfter`.
     granted: AtomicU64,
+    /// When the `PauseAfter` pause began.
+    paused_at: std::sync::OnceLock<Instant>,
     workers: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -53,6 +55,17 @@ impl Shared {
         self.granted
             .fetch_update(Relaxed, Relaxed, |n| (n < limit).then_some(n + 1))
             .is_ok()
+    }
+
+    /// For `PauseAfter`: how long this answer must wait (zero outside the pause).
+    fn pause_left(&self, after: u64, pause: Duration) -> Duration {
+        if self.granted.fetch_add(1, Relaxed) == after {
+            let _ = self.paused_at.set(Instant::now());
+        }
+        self.paused_at
+            .get()
+            .and_then(|t0| (*t0 + pause).checked_duration_since(Instant::now()))
+            .unwrap_or_default()
     }
 
     /// The worker list, even if a thread panicked while holding it.
@@ -78,6 +91,7 @@ impl TestServer {
             responses: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             granted: AtomicU64::new(0),
+            paused_at: std::sync::OnceLock::new(),
             workers: Mutex::new(Vec::new()),
         });
         let for_thread = Arc::clone(&shared);

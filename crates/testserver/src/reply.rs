@@ -63,7 +63,8 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::NeverAnswer
         | Behavior::CloseAfterResponses(_)
         | Behavior::CloseIdle(_)
-        | Behavior::StallAfter(_) => one(hello(200, req, ""), keep),
+        | Behavior::StallAfter(_)
+        | Behavior::PauseAfter { .. } => one(hello(200, req, ""), keep),
     }
 }
 

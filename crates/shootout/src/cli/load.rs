@@ -4,7 +4,7 @@ use super::{duration, interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::report;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use engine::{IoChoice, LoadConfig, RunError, Stop, Target};
+use engine::{IoChoice, LoadConfig, RateSchedule, RunError, Shard, Stop, Target};
 use std::time::Duration;
 
 /// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.
@@ -51,6 +51,16 @@ pub struct LoadArgs {
     /// Send HTTP/1.0 requests (as ab and webbench do)
     #[arg(long = "http1.0")]
     http10: bool,
+    /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
+    /// latency counts from each request's intended send time
+    #[arg(long, value_name = "RATE")]
+    rate: Option<String>,
+    /// Run part I of N of the load (connections, rate, requests), e.g. 1/2
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Start at this wall-clock time (Unix milliseconds), so that shards start together
+    #[arg(long, value_name = "UNIX_MS")]
+    start_at: Option<u64>,
     /// I/O interface of the event loops [default: uring if the kernel has it]
     #[arg(long, value_enum)]
     io: Option<IoArg>,
@@ -153,12 +163,22 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     };
     c.connections = args.connections;
     c.threads = args.threads.unwrap_or_else(engine::cpu::allowed_cpus);
+    c.rate = args
+        .rate
+        .as_deref()
+        .map(|r| RateSchedule::parse(r, duration::parse))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--rate: {e}"))?;
+    c.warmup = args.warmup;
     c.stop = match (args.duration, args.requests) {
         (_, Some(n)) => Stop::Requests(n),
         (Some(d), None) => Stop::After(d),
-        (None, None) => Stop::After(Duration::from_secs(10)),
+        (None, None) => Stop::After(default_duration(&c)?),
     };
-    c.warmup = args.warmup;
+    if let Some(shard) = &args.shard {
+        c.shard = Shard::parse(shard).map_err(|e| anyhow::anyhow!("--shard: {e}"))?;
+    }
+    c.start_at = args.start_at;
     c.timeout = args.timeout;
     c.pipeline = args.pipeline;
     c.keepalive = !args.no_keepalive;
@@ -170,6 +190,21 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     };
     c.validate()?;
     Ok(c)
+}
+
+/// 10 s, or with rate stages, the stages' length (the warm-up being their first part).
+fn default_duration(c: &LoadConfig) -> anyhow::Result<Duration> {
+    let staged = c
+        .rate
+        .as_ref()
+        .map_or(Duration::ZERO, RateSchedule::duration);
+    if staged.is_zero() {
+        return Ok(Duration::from_secs(10));
+    }
+    if staged <= c.warmup {
+        bail!("--warmup is as long as the --rate stages: nothing would be measured");
+    }
+    Ok(staged - c.warmup)
 }
 
 fn parse_header(h: &str) -> anyhow::Result<(String, String)> {

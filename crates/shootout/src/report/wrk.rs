@@ -11,11 +11,17 @@ pub fn print_header(load: &CheckedLoad) {
         Stop::Requests(n) => format!("{n} requests"),
     };
     println!("Running {what} @ {}", c.target.url);
-    let mode = match (c.keepalive, c.pipeline) {
+    let mut mode = match (c.keepalive, c.pipeline) {
         (false, _) => "a new connection per request".to_string(),
         (true, 1) => "keep-alive".to_string(),
         (true, p) => format!("keep-alive, pipeline {p}"),
     };
+    if c.rate.is_some() {
+        mode.push_str(", open loop");
+    }
+    if c.shard.count > 1 {
+        mode.push_str(&format!(", shard {}/{}", c.shard.index + 1, c.shard.count));
+    }
     println!(
         "  {} threads and {} connections ({mode}, {})",
         c.threads,
@@ -59,9 +65,29 @@ pub fn print(r: &LoadResult) {
         bytes(r.bytes.read as f64)
     );
     print_errors(r);
+    print_rate(r);
     println!("Requests/sec: {:>10.2}", r.rps);
     println!("Transfer/sec: {:>10}", bytes(r.transfer_per_s));
     print_generator(r);
+}
+
+/// Open loop: the schedule against what ran, and the latency from the actual send.
+fn print_rate(r: &LoadResult) {
+    let Some(rate) = &r.rate else {
+        return;
+    };
+    println!(
+        "  Rate: target {:.1}/s, achieved {:.1}/s ({} of {} scheduled started, {} late)",
+        rate.target_rps, rate.achieved_rps, rate.started, rate.scheduled, rate.late
+    );
+    let raw = &r.latency_raw_us;
+    println!(
+        "  Latency from the actual send (raw): p50 {}, p90 {}, p99 {}, max {}",
+        micros(raw.p50),
+        micros(raw.p90),
+        micros(raw.p99),
+        micros(raw.max)
+    );
 }
 
 fn print_errors(r: &LoadResult) {

@@ -1,0 +1,251 @@
+//! Open-loop schedules: when each request is meant to be sent.
+//!
+//! A rate schedule is a piecewise-linear rate over time, given as stages `R:D` (reach R
+//! requests/s over D, linearly from the previous rate; the first stage starts at its own
+//! rate), as k6's ramping-arrival-rate and vegeta's linear pacer do. Request `n` (from 0)
+//! is due when the integral of the rate reaches `n`. Loops and shards each take every
+//! k-th request, so together they send exactly the schedule.
+
+use std::time::Duration;
+
+/// One stage: the rate reached at its end, and how long it takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stage {
+    pub rate: f64,
+    pub duration: Duration,
+}
+
+/// A piecewise-linear request rate, starting at time 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateSchedule {
+    stages: Vec<Stage>,
+}
+
+/// One precomputed segment: start time and count, start rate and slope.
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    t0: f64,
+    n0: f64,
+    rate: f64,
+    slope: f64,
+    len: f64,
+}
+
+impl RateSchedule {
+    /// A constant rate, forever.
+    pub fn constant(rate: f64) -> RateSchedule {
+        RateSchedule {
+            stages: vec![Stage {
+                rate,
+                duration: Duration::ZERO,
+            }],
+        }
+    }
+
+    /// Parses `1000` or `1000:10s,5000:30s` (durations as `parse_duration` reads them).
+    pub fn parse(
+        text: &str,
+        parse_duration: impl Fn(&str) -> Result<Duration, String>,
+    ) -> Result<RateSchedule, String> {
+        let mut stages = Vec::new();
+        for part in text.split(',') {
+            let (rate, duration) = match part.split_once(':') {
+                Some((r, d)) => (r, parse_duration(d)?),
+                None => (part, Duration::ZERO),
+            };
+            let rate: f64 = rate
+                .trim()
+                .parse()
+                .map_err(|_| format!("rate {rate:?} is not a number of requests per second"))?;
+            if !(0.0..=1e9).contains(&rate) {
+                return Err(format!("rate {rate} is out of range (0 to 1e9 requests/s)"));
+            }
+            stages.push(Stage { rate, duration });
+        }
+        if stages.iter().all(|s| s.rate == 0.0) {
+            return Err("the rate is zero everywhere".into());
+        }
+        Ok(RateSchedule { stages })
+    }
+
+    /// The stages' total duration (zero for a plain constant rate).
+    pub fn duration(&self) -> Duration {
+        self.stages.iter().map(|s| s.duration).sum()
+    }
+
+    fn segments(&self) -> Vec<Segment> {
+        let mut out = Vec::with_capacity(self.stages.len() + 1);
+        let (mut t0, mut n0) = (0.0, 0.0);
+        let mut from = self.stages[0].rate;
+        for s in &self.stages {
+            let len = s.duration.as_secs_f64();
+            if len > 0.0 {
+                let slope = (s.rate - from) / len;
+                out.push(Segment {
+                    t0,
+                    n0,
+                    rate: from,
+                    slope,
+                    len,
+                });
+                n0 += (from + s.rate) / 2.0 * len;
+                t0 += len;
+            }
+            from = s.rate;
+        }
+        // After the last stage the last rate holds.
+        out.push(Segment {
+            t0,
+            n0,
+            rate: from,
+            slope: 0.0,
+            len: f64::INFINITY,
+        });
+        out
+    }
+}
+
+/// Walks one loop's (or shard's) share of a schedule: requests `offset`, `offset + stride`, ...
+#[derive(Debug, Clone)]
+pub struct Pacer {
+    segments: Vec<Segment>,
+    current: usize,
+    next: u64,
+    stride: u64,
+}
+
+impl Pacer {
+    /// The share of `schedule` made of every `stride`-th request from `offset`.
+    pub fn new(schedule: &RateSchedule, offset: u64, stride: u64) -> Pacer {
+        Pacer {
+            segments: schedule.segments(),
+            current: 0,
+            next: offset,
+            stride: stride.max(1),
+        }
+    }
+
+    /// Nanoseconds (from time 0) at which the next request of this share is due, or None
+    /// if the rate never reaches it.
+    pub fn due(&mut self) -> Option<u64> {
+        let n = self.next as f64;
+        while let Some(s) = self.segments.get(self.current) {
+            if let Some(t) = s.time_of(n) {
+                return Some((t * 1e9) as u64);
+            }
+            self.current += 1;
+        }
+        None
+    }
+
+    /// Moves on to the next request of this share.
+    pub fn advance(&mut self) {
+        self.next += self.stride;
+    }
+
+    /// Requests of the whole schedule (all shares) due in [0, t_ns).
+    pub fn scheduled_before(&self, t_ns: u64) -> f64 {
+        let t = t_ns as f64 / 1e9;
+        self.segments
+            .iter()
+            .find(|s| t < s.t0 + s.len)
+            .map_or(0.0, |s| s.count_at(t))
+    }
+}
+
+impl Segment {
+    /// Time (s) at which the cumulative count reaches `n`, if within this segment.
+    fn time_of(&self, n: f64) -> Option<f64> {
+        let k = n - self.n0;
+        if k < 0.0 {
+            return Some(self.t0);
+        }
+        let tau = if self.slope.abs() < 1e-12 {
+            if self.rate <= 0.0 {
+                return None;
+            }
+            k / self.rate
+        } else {
+            // n0 + rate·τ + slope·τ²/2 = n, the root in [0, len].
+            let disc = self.rate * self.rate + 2.0 * self.slope * k;
+            if disc < 0.0 {
+                return None;
+            }
+            (disc.sqrt() - self.rate) / self.slope
+        };
+        (tau >= 0.0 && tau <= self.len).then_some(self.t0 + tau)
+    }
+
+    fn count_at(&self, t: f64) -> f64 {
+        let tau = (t - self.t0).max(0.0);
+        self.n0 + self.rate * tau + self.slope * tau * tau / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: &str) -> Result<Duration, String> {
+        s.trim_end_matches('s')
+            .parse::<f64>()
+            .map(Duration::from_secs_f64)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn constant_rate_is_evenly_spaced() {
+        let mut p = Pacer::new(&RateSchedule::constant(1000.0), 0, 1);
+        let times: Vec<u64> = (0..3)
+            .map(|_| {
+                let t = p.due().unwrap();
+                p.advance();
+                t
+            })
+            .collect();
+        assert_eq!(times, [0, 1_000_000, 2_000_000]);
+    }
+
+    #[test]
+    fn shares_interleave_into_the_whole_schedule() {
+        let s = RateSchedule::constant(100.0);
+        let mut a = Pacer::new(&s, 0, 2);
+        let mut b = Pacer::new(&s, 1, 2);
+        assert_eq!(a.due(), Some(0));
+        assert_eq!(b.due(), Some(10_000_000));
+        a.advance();
+        assert_eq!(a.due(), Some(20_000_000));
+    }
+
+    #[test]
+    fn ramps_are_linear_and_counts_integrate() {
+        // 0 -> 100/s over 10 s: 500 requests by t = 10 s, then 100/s.
+        let s = RateSchedule::parse("0,100:10s", secs).unwrap();
+        let p = Pacer::new(&s, 0, 1);
+        assert!((p.scheduled_before(10_000_000_000) - 500.0).abs() < 1e-6);
+        assert!((p.scheduled_before(12_000_000_000) - 700.0).abs() < 1e-6);
+        let mut q = Pacer::new(&s, 500, 1);
+        let t = q.due().unwrap() as f64 / 1e9;
+        assert!((t - 10.0).abs() < 1e-6, "{t}");
+        let mut r = Pacer::new(&s, 125, 1);
+        let t = r.due().unwrap() as f64 / 1e9;
+        assert!((t - 5.0).abs() < 1e-6, "{t}");
+    }
+
+    #[test]
+    fn holds_then_ramps() {
+        let s = RateSchedule::parse("1000:10s,5000:30s", secs).unwrap();
+        assert_eq!(s.duration(), Duration::from_secs(40));
+        let p = Pacer::new(&s, 0, 1);
+        assert!((p.scheduled_before(10_000_000_000) - 10_000.0).abs() < 1e-6);
+        assert!((p.scheduled_before(40_000_000_000) - 100_000.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn bad_rates_are_refused() {
+        assert!(RateSchedule::parse("fast", secs).is_err());
+        assert!(RateSchedule::parse("-5", secs).is_err());
+        assert!(RateSchedule::parse("0", secs).is_err());
+        assert!(RateSchedule::parse("10:xs", secs).is_err());
+    }
+}

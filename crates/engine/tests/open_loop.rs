@@ -1,0 +1,77 @@
+//! Open-loop (`--rate`) loads: the schedule is kept, and latency counts from the intended
+//! send time, so a stall shows in the corrected latency and not in the raw one.
+//! Loads go to a local test server only, each bounded to a few seconds.
+
+use engine::{IoChoice, LoadConfig, LoadResult, RateSchedule, Stop, Target};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use testserver::{Behavior, TestServer};
+
+fn rate_load(server: &TestServer, io: IoChoice, rate: f64, conns: usize, secs: u64) -> LoadResult {
+    let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
+    c.connections = conns;
+    c.threads = 1;
+    c.io = io;
+    c.rate = Some(RateSchedule::constant(rate));
+    c.stop = Stop::After(Duration::from_secs(secs));
+    engine::run(&c, &AtomicBool::new(false)).expect("load runs")
+}
+
+#[test]
+fn below_capacity_latency_is_the_servers_delay_and_the_rate_is_kept() {
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let server = TestServer::start(Behavior::Delay(Duration::from_millis(20))).unwrap();
+        let r = rate_load(&server, io, 200.0, 20, 2);
+        let rate = r.rate.as_ref().expect("open loop reports its rate");
+        let p50 = r.latency_us.p50;
+        assert!(
+            (p50 - 20_000.0).abs() / 20_000.0 < 0.02,
+            "{io:?}: p50 {p50} us"
+        );
+        let off = (rate.achieved_rps - rate.target_rps).abs() / rate.target_rps;
+        assert!(off < 0.01, "{io:?}: {rate:?}");
+        assert!((rate.target_rps - 200.0).abs() < 1.0, "{rate:?}");
+        assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    }
+}
+
+#[test]
+fn a_stall_shows_in_corrected_latency_and_not_in_raw() {
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        // 200 requests/s on 2 connections; after 200 answers the server holds every
+        // answer for 1 s. The ~200 requests due during the stall wait in the generator.
+        let server = TestServer::start(Behavior::PauseAfter {
+            after: 200,
+            pause: Duration::from_secs(1),
+        })
+        .unwrap();
+        let r = rate_load(&server, io, 200.0, 2, 3);
+        let (corrected, raw) = (r.latency_us.p99, r.latency_raw_us.p99);
+        assert!(
+            corrected > 500_000.0,
+            "{io:?}: corrected p99 {corrected} us"
+        );
+        assert!(raw < 100_000.0, "{io:?}: raw p99 {raw} us");
+        assert!(
+            r.latency_raw_us.max > 900_000.0,
+            "{io:?}: the requests caught in the stall"
+        );
+        let rate = r.rate.as_ref().unwrap();
+        assert!(rate.late > 100, "{io:?}: {rate:?}");
+    }
+}
+
+#[test]
+fn a_schedule_beyond_the_connections_warns_that_it_was_missed() {
+    // One connection to a 20 ms server can answer 50/s at most; 200/s cannot be kept.
+    let server = TestServer::start(Behavior::Delay(Duration::from_millis(20))).unwrap();
+    let r = rate_load(&server, IoChoice::Auto, 200.0, 1, 1);
+    let rate = r.rate.as_ref().unwrap();
+    assert!(rate.achieved_rps < 0.5 * rate.target_rps, "{rate:?}");
+    assert!(
+        r.warnings.iter().any(|w| w.contains("could not keep up")),
+        "{:?}",
+        r.warnings
+    );
+}
