@@ -1,5 +1,6 @@
 //! What a load is: the target, the request, and how hard and how long to send it.
 
+use crate::devices::DeviceScript;
 use crate::schedule::RateSchedule;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
@@ -157,6 +158,8 @@ pub struct LoadConfig {
     pub io: IoChoice,
     /// Open loop: send on this schedule instead of as fast as responses allow.
     pub rate: Option<RateSchedule>,
+    /// Device load: devices arriving along stages, each running a script.
+    pub devices: Option<DeviceScript>,
     /// This process runs one part of a load split over several.
     pub shard: Shard,
     /// Wall-clock instant (Unix milliseconds) at which to start, so shards start together.
@@ -215,6 +218,7 @@ impl LoadConfig {
             http10: false,
             io: IoChoice::Auto,
             rate: None,
+            devices: None,
             shard: Shard::default(),
             start_at: None,
         }
@@ -245,6 +249,17 @@ impl LoadConfig {
         }
         if self.rate.is_some() && !self.keepalive {
             return invalid("--rate needs keep-alive connections (drop --no-keepalive)");
+        }
+        if let Some(d) = &self.devices {
+            if self.rate.is_some() {
+                return invalid("a device load sets its own pace: drop --rate");
+            }
+            if !self.keepalive || self.pipeline != 1 {
+                return invalid("devices keep one connection and one request at a time");
+            }
+            if d.requests == 0 || !(0.0..1.0).contains(&d.jitter) {
+                return invalid("devices need at least 1 request and a jitter in [0, 1)");
+            }
         }
         if self.shard.share(self.connections as u64) == 0 {
             return invalid("this shard would get no connections: use more -c or fewer shards");

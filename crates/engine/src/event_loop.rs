@@ -3,6 +3,7 @@
 use crate::config::LoadConfig;
 use crate::conn::{Conn, Stamp, State};
 use crate::cpu::CpuTime;
+use crate::devices::{Fleet, Next};
 use crate::ledger::{Clock, Ledger};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
@@ -39,6 +40,8 @@ pub struct LoopSpec<'a> {
     pub interrupt: &'a AtomicBool,
     /// Open loop: this loop's share of the rate schedule.
     pub pacer: Option<Pacer>,
+    /// Device load: this loop's devices are `offset + k * stride`.
+    pub devices: Option<(u64, u64)>,
 }
 
 impl LoopSpec<'_> {
@@ -64,6 +67,9 @@ pub struct Slots {
     /// Open loop: the schedule, and the connections with room for a request.
     pacer: Option<Pacer>,
     ready: Vec<usize>,
+    /// Device load: the devices, and those whose connection is to close.
+    fleet: Option<Fleet>,
+    leaving: Vec<usize>,
     pub req: RequestBytes,
     pub dialer: Dialer,
     pub ledger: Ledger,
@@ -82,6 +88,14 @@ impl Slots {
             depth,
             pacer: spec.pacer.clone(),
             ready: Vec::with_capacity(spec.connections),
+            fleet: c
+                .devices
+                .as_ref()
+                .zip(spec.devices)
+                .map(|(script, (offset, stride))| {
+                    Fleet::new(script, spec.connections, offset, stride)
+                }),
+            leaving: Vec::new(),
             req: RequestBytes::new(c),
             dialer: Dialer::new(c.target.addr, true, c.keepalive, spec.index),
             ledger: Ledger::new(spec.measure_start, spec.end, spec.budget, timeout),
@@ -109,6 +123,9 @@ impl Slots {
     /// offers the connection to the schedule.
     #[inline]
     pub fn refill(&mut self, slot: usize, now: u64) {
+        if self.fleet.is_some() {
+            return self.refill_device(slot, now);
+        }
         if self.pacer.is_some() {
             let conn = &mut self.conns[slot];
             if !conn.ready && conn.has_room(self.depth) {
@@ -119,6 +136,31 @@ impl Slots {
         }
         let (conn, times, req, ledger) = self.parts(slot);
         conn.top_up(now, times, req, ledger);
+    }
+
+    /// Device load: a device whose connection is idle sends, waits, or leaves.
+    fn refill_device(&mut self, slot: usize, now: u64) {
+        let Some(fleet) = self.fleet.as_mut() else {
+            return;
+        };
+        let conn = &self.conns[slot];
+        if conn.state != State::Open || conn.pending() > 0 {
+            return;
+        }
+        match fleet.next(slot, now) {
+            Next::Wait => {}
+            Next::Leave => self.leaving.push(slot),
+            Next::Send(due) => {
+                if self.ledger.take(1, now) == 1 {
+                    let stamp = Stamp {
+                        intended: due,
+                        sent: now,
+                    };
+                    let (conn, times, req, _) = self.parts(slot);
+                    conn.start_stamped(stamp, times, req);
+                }
+            }
+        }
     }
 
     /// Open loop: nanosecond at which the next request is due (None: closed loop, or the
@@ -212,9 +254,13 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         if let Some(due) = d.slots().next_due() {
             wake = wake.min(due);
         }
+        if let Some(t) = d.slots().fleet.as_ref().and_then(Fleet::next_timer) {
+            wake = wake.min(t);
+        }
         d.poll(wake.saturating_sub(now), &clock);
         now = clock.now();
         dispatch(d, now);
+        tend_devices(d, now);
         if cpu_start.is_none() && d.slots().ledger.measuring(now) {
             cpu_start = Some(CpuTime::thread());
         }
@@ -240,10 +286,48 @@ fn dispatch<D: Driver>(d: &mut D, now: u64) {
     }
 }
 
+/// Device load: lets devices leave, fires due timers, and brings in new devices.
+fn tend_devices<D: Driver>(d: &mut D, now: u64) {
+    if d.slots().fleet.is_none() {
+        return;
+    }
+    for slot in std::mem::take(&mut d.slots().leaving) {
+        leave(d, slot);
+    }
+    while let Some(fired) = d.slots().fleet.as_mut().and_then(|f| f.fire(now)) {
+        match fired {
+            Ok(slot) => {
+                d.slots().refill(slot, now);
+                d.kick(slot, now);
+            }
+            Err(slot) => leave(d, slot),
+        }
+    }
+    while let Some(slot) = d.slots().fleet.as_mut().and_then(|f| f.arrive(now)) {
+        open(d, slot, now);
+    }
+    let s = d.slots();
+    let active = s.fleet.as_ref().map_or(0, Fleet::active);
+    s.ledger.devices(active, now);
+}
+
+/// The device on `slot` leaves: its connection closes and the slot is free.
+fn leave<D: Driver>(d: &mut D, slot: usize) {
+    close(d, slot, u64::MAX);
+    if let Some(f) = d.slots().fleet.as_mut() {
+        f.leave(slot);
+    }
+}
+
 /// Opens a socket for `slot` if the load may start another request.
 pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
     let s = d.slots();
-    let open_loop = s.pacer.is_some();
+    if s.fleet.as_ref().is_some_and(|f| !f.is_active(slot)) {
+        // A device slot with no device: nothing to reconnect.
+        s.conns[slot].state = State::Closed { retry_at: u64::MAX };
+        return;
+    }
+    let open_loop = s.pacer.is_some() || s.fleet.is_some();
     let (conn, times, req, ledger) = s.parts(slot);
     if open_loop {
         // The schedule, not the connection, decides when requests start.

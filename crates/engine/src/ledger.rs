@@ -73,14 +73,19 @@ impl Ledger {
         if self.end.is_some_and(|end| now >= end) {
             return 0;
         }
-        match &mut self.budget {
+        let n = match &mut self.budget {
             Some(left) if now >= self.measure_start => {
                 let n = (*left).min(wanted as u64);
                 *left -= n;
                 n as u32
             }
             _ => wanted,
+        };
+        if n > 0 && now >= self.measure_start {
+            let second = self.second(now);
+            self.stats.second(second).sent += n as u64;
         }
+        n
     }
 
     /// True when no more requests will ever start.
@@ -129,12 +134,23 @@ impl Ledger {
         }
     }
 
+    /// `n` devices are active at `now` (device loads).
+    #[inline]
+    pub fn devices(&mut self, n: usize, now: u64) {
+        if now >= self.measure_start {
+            let second = self.second(now);
+            self.stats.second(second).devices = n as u64;
+        }
+    }
+
     /// A connect begun at `started` completed at `now`.
     #[inline]
     pub fn connected(&mut self, started: u64, now: u64) {
         if now >= self.measure_start {
             self.stats.connections_opened += 1;
             self.stats.record_connect(now.saturating_sub(started));
+            let second = self.second(now);
+            self.stats.second(second).connects += 1;
         }
     }
 

@@ -8,6 +8,7 @@ pub mod buf_ring;
 pub mod config;
 pub mod conn;
 pub mod cpu;
+pub mod devices;
 pub mod epoll;
 pub mod event_loop;
 pub mod ledger;
@@ -23,6 +24,7 @@ pub mod stats;
 pub mod uring;
 
 pub use config::{ConfigError, IoChoice, LoadConfig, Shard, Stop, Target};
+pub use devices::DeviceScript;
 pub use outcome::{Counts, Outcome};
 pub use result::LoadResult;
 pub use runner::{check, run, run_checked, CheckedLoad, Io, RunError};

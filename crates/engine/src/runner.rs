@@ -3,6 +3,7 @@
 
 use crate::config::{ConfigError, IoChoice, LoadConfig, Stop};
 use crate::cpu;
+use crate::devices::Fleet;
 use crate::event_loop::LoopSpec;
 use crate::ledger::Clock;
 use crate::limits;
@@ -93,7 +94,13 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
         .map(|index| LoopSpec {
             config,
             index,
-            connections: share(config.connections as u64, config.threads, index) as usize,
+            connections: match &config.devices {
+                Some(script) => {
+                    let (offset, stride) = device_share(config, index);
+                    Fleet::slots_for(script, offset, stride)
+                }
+                None => share(config.connections as u64, config.threads, index) as usize,
+            },
             clock,
             measure_start,
             end,
@@ -102,6 +109,7 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
                 Stop::After(_) => None,
             },
             interrupt,
+            devices: config.devices.as_ref().map(|_| device_share(config, index)),
             pacer: config.rate.as_ref().map(|schedule| {
                 // Global request n belongs to shard n mod S, and within it to loop
                 // (n div S) mod T: together the shards' loops send the whole schedule.
@@ -123,6 +131,10 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
 pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
     config.validate()?;
     let mut config = config.clone();
+    if let Some(script) = &config.devices {
+        // A device is a connection: the slots are the peak device count.
+        config.connections = script.count.peak().floor().max(1.0) as usize;
+    }
     config.connections = config.shard.share(config.connections as u64) as usize;
     if let Stop::Requests(n) = config.stop {
         config.stop = Stop::Requests(config.shard.share(n));
@@ -179,6 +191,15 @@ fn choose_io(choice: IoChoice) -> Result<Io, RunError> {
             Io::Epoll
         }),
     }
+}
+
+/// Device `g` belongs to shard `g mod S` and within it to loop `(g div S) mod T`.
+fn device_share(config: &LoadConfig, index: usize) -> (u64, u64) {
+    let (shard, loops) = (config.shard, config.threads as u64);
+    (
+        shard.index + shard.count * index as u64,
+        shard.count * loops,
+    )
 }
 
 /// Sleeps until the wall clock reads `unix_ms` (or the user interrupts).

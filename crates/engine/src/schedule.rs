@@ -73,6 +73,20 @@ impl RateSchedule {
         self.stages.iter().map(|s| s.duration).sum()
     }
 
+    /// The value of the piecewise-linear function at `t_ns` (a rate, or a device count).
+    pub fn value_at(&self, t_ns: u64) -> f64 {
+        let t = t_ns as f64 / 1e9;
+        self.segments()
+            .iter()
+            .find(|s| t < s.t0 + s.len)
+            .map_or(0.0, |s| s.rate + s.slope * (t - s.t0))
+    }
+
+    /// The highest value the function reaches.
+    pub fn peak(&self) -> f64 {
+        self.stages.iter().map(|s| s.rate).fold(0.0, f64::max)
+    }
+
     fn segments(&self) -> Vec<Segment> {
         let mut out = Vec::with_capacity(self.stages.len() + 1);
         let (mut t0, mut n0) = (0.0, 0.0);
@@ -239,6 +253,17 @@ mod tests {
         let p = Pacer::new(&s, 0, 1);
         assert!((p.scheduled_before(10_000_000_000) - 10_000.0).abs() < 1e-6);
         assert!((p.scheduled_before(40_000_000_000) - 100_000.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn values_follow_the_stages() {
+        let s = RateSchedule::parse("0,100:10s,100:5s,0:5s", secs).unwrap();
+        assert_eq!(s.value_at(0), 0.0);
+        assert!((s.value_at(5_000_000_000) - 50.0).abs() < 1e-9);
+        assert!((s.value_at(12_000_000_000) - 100.0).abs() < 1e-9);
+        assert!((s.value_at(17_500_000_000) - 50.0).abs() < 1e-9);
+        assert_eq!(s.value_at(30_000_000_000), 0.0);
+        assert_eq!(s.peak(), 100.0);
     }
 
     #[test]

@@ -26,6 +26,14 @@ pub struct Second {
     pub requests: u64,
     /// Requests that ended in an error class in this second.
     pub errors: u64,
+    /// Of those errors, timeouts.
+    pub timeouts: u64,
+    /// Requests started in this second.
+    pub sent: u64,
+    /// Connections established in this second.
+    pub connects: u64,
+    /// Devices active at the end of this second (device loads).
+    pub devices: u64,
     /// Latency of the responses that finished in this second.
     pub latency: Histogram<u32>,
 }
@@ -35,6 +43,10 @@ impl Second {
         Second {
             requests: 0,
             errors: 0,
+            timeouts: 0,
+            sent: 0,
+            connects: 0,
+            devices: 0,
             latency: second_histogram(),
         }
     }
@@ -42,6 +54,10 @@ impl Second {
     fn merge(&mut self, other: &Second) {
         self.requests += other.requests;
         self.errors += other.errors;
+        self.timeouts += other.timeouts;
+        self.sent += other.sent;
+        self.connects += other.connects;
+        self.devices += other.devices;
         // Same bounds on both sides, so adding cannot fail.
         let _ = self.latency.add(&other.latency);
     }
@@ -129,7 +145,9 @@ impl LoopStats {
     #[inline]
     pub fn record_error(&mut self, outcome: Outcome, second: usize) {
         self.counts.add(outcome);
-        self.second(second).errors += 1;
+        let s = self.second(second);
+        s.errors += 1;
+        s.timeouts += u64::from(outcome == Outcome::Timeout);
     }
 
     /// Records how long a connect took.
@@ -140,7 +158,7 @@ impl LoopStats {
 
     /// The entry for second `i`, creating the missing ones (once a second, not per request).
     #[inline]
-    fn second(&mut self, i: usize) -> &mut Second {
+    pub fn second(&mut self, i: usize) -> &mut Second {
         while self.seconds.len() <= i {
             self.seconds.push(Second::new());
         }

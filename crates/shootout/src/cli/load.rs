@@ -4,7 +4,7 @@ use super::{duration, interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::report;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use engine::{IoChoice, LoadConfig, RateSchedule, RunError, Shard, Stop, Target};
+use engine::{DeviceScript, IoChoice, LoadConfig, RateSchedule, RunError, Shard, Stop, Target};
 use std::time::Duration;
 
 /// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.
@@ -55,6 +55,19 @@ pub struct LoadArgs {
     /// latency counts from each request's intended send time
     #[arg(long, value_name = "RATE")]
     rate: Option<String>,
+    /// Device load (Stressgrid): device counts over time as stages, e.g.
+    /// "0,15000:60s,15000:60s,0:30s"; each device keeps one connection
+    #[arg(long, value_name = "STAGES", conflicts_with = "rate")]
+    devices: Option<String>,
+    /// Requests each device sends before it leaves (and is replaced while wanted)
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    device_requests: u32,
+    /// Mean time between a device's response and its next request
+    #[arg(long, value_parser = duration::parse, default_value = "900ms")]
+    think: Duration,
+    /// Uniform jitter of the think time, as a fraction (0.05 = ±5%)
+    #[arg(long, default_value_t = 0.05)]
+    jitter: f64,
     /// Run part I of N of the load (connections, rate, requests), e.g. 1/2
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -169,6 +182,19 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
         .map(|r| RateSchedule::parse(r, duration::parse))
         .transpose()
         .map_err(|e| anyhow::anyhow!("--rate: {e}"))?;
+    c.devices = args
+        .devices
+        .as_deref()
+        .map(|stages| -> anyhow::Result<DeviceScript> {
+            Ok(DeviceScript {
+                count: RateSchedule::parse(stages, duration::parse)
+                    .map_err(|e| anyhow::anyhow!("--devices: {}", e.replace("rate", "count")))?,
+                requests: args.device_requests,
+                think: args.think,
+                jitter: args.jitter,
+            })
+        })
+        .transpose()?;
     c.warmup = args.warmup;
     c.stop = match (args.duration, args.requests) {
         (_, Some(n)) => Stop::Requests(n),
@@ -194,15 +220,13 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
 
 /// 10 s, or with rate stages, the stages' length (the warm-up being their first part).
 fn default_duration(c: &LoadConfig) -> anyhow::Result<Duration> {
-    let staged = c
-        .rate
-        .as_ref()
-        .map_or(Duration::ZERO, RateSchedule::duration);
+    let stages = c.rate.as_ref().or(c.devices.as_ref().map(|d| &d.count));
+    let staged = stages.map_or(Duration::ZERO, RateSchedule::duration);
     if staged.is_zero() {
         return Ok(Duration::from_secs(10));
     }
     if staged <= c.warmup {
-        bail!("--warmup is as long as the --rate stages: nothing would be measured");
+        bail!("--warmup is as long as the stages: nothing would be measured");
     }
     Ok(staged - c.warmup)
 }

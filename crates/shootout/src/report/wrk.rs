@@ -19,11 +19,19 @@ pub fn print_header(load: &CheckedLoad) {
     if c.rate.is_some() {
         mode.push_str(", open loop");
     }
+    if let Some(d) = &c.devices {
+        mode = format!(
+            "devices: {} requests each, think {:?} ±{:.0}%",
+            d.requests,
+            d.think,
+            d.jitter * 100.0
+        );
+    }
     if c.shard.count > 1 {
         mode.push_str(&format!(", shard {}/{}", c.shard.index + 1, c.shard.count));
     }
     println!(
-        "  {} threads and {} connections ({mode}, {})",
+        "  {} threads and {} connections at most ({mode}, {})",
         c.threads,
         c.connections,
         load.io().name()

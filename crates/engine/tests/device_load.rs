@@ -1,0 +1,78 @@
+//! Device loads: devices arrive and leave along the stages, run their scripts, and the
+//! per-second series says what happened. Local test server only; each load is ~2 s.
+
+use engine::{DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, Stop, Target};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use testserver::{Behavior, TestServer};
+
+fn secs(s: &str) -> Result<Duration, String> {
+    s.trim_end_matches('s')
+        .parse::<f64>()
+        .map(Duration::from_secs_f64)
+        .map_err(|e| e.to_string())
+}
+
+fn device_load(server: &TestServer, io: IoChoice, stages: &str, think_ms: u64) -> LoadResult {
+    let count = RateSchedule::parse(stages, secs).unwrap();
+    let mut c = LoadConfig::new(Target::parse(&server.url("/app")).unwrap());
+    c.threads = 2;
+    c.io = io;
+    c.stop = Stop::After(count.duration());
+    c.timeout = Duration::from_millis(200);
+    c.devices = Some(DeviceScript {
+        count,
+        requests: 5,
+        think: Duration::from_millis(think_ms),
+        jitter: 0.05,
+    });
+    engine::run(&c, &AtomicBool::new(false)).expect("load runs")
+}
+
+#[test]
+fn devices_follow_the_stages_and_their_scripts() {
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let server = TestServer::start(Behavior::Delay(Duration::from_millis(50))).unwrap();
+        let r = device_load(&server, io, "0,40:1s,40:1s,0:0.5s", 100);
+        let q = &r.requests;
+        assert_eq!(q.errors(), 0, "{io:?}: {q:?}");
+        // ~28 devices on average for 2.5 s, one request per ~150 ms each.
+        assert!((300..=600).contains(&(q.ok as i64)), "{io:?}: {q:?}");
+        let peak = r.per_second.iter().map(|s| s.devices).max().unwrap();
+        assert!((30..=40).contains(&peak), "{io:?}: peak devices {peak}");
+        // Devices leave at their next pause, so the ramp-down lags by a think time.
+        let last = r.per_second.last().unwrap().devices;
+        assert!(last <= peak / 4, "{io:?}: {last} devices left of {peak}");
+        let p50 = r.latency_us.p50;
+        assert!(
+            (p50 - 50_000.0).abs() / 50_000.0 < 0.05,
+            "{io:?}: p50 {p50} us"
+        );
+        let sent: u64 = r.per_second.iter().map(|s| s.sent).sum();
+        assert_eq!(
+            sent,
+            q.total(),
+            "{io:?}: every started request is in the series"
+        );
+        // Every device runs 5 requests, then leaves and is replaced while wanted.
+        assert!(
+            r.connections.opened >= q.ok / 5,
+            "{io:?}: {:?}",
+            r.connections
+        );
+    }
+}
+
+#[test]
+fn a_timed_out_device_reconnects_for_its_next_request() {
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let server = TestServer::start(Behavior::NeverAnswer).unwrap();
+        let r = device_load(&server, io, "5:1s", 50);
+        let q = &r.requests;
+        assert!(q.timeout >= 10, "{io:?}: {q:?}");
+        assert_eq!(q.errors(), q.timeout, "{io:?}: {q:?}");
+        let per_second: u64 = r.per_second.iter().map(|s| s.timeouts).sum();
+        assert_eq!(per_second, q.timeout);
+        assert!(r.connections.opened > 10, "{io:?}: {:?}", r.connections);
+    }
+}
