@@ -22,7 +22,8 @@ pub enum Outcome {
 }
 
 /// Request counts by outcome. `total()` is their sum plus those still in flight.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// (Read back from JSON, `total` is derived again, not trusted.)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 pub struct Counts {
     pub ok: u64,
     pub status: u64,

@@ -3,14 +3,14 @@
 use crate::outcome::Counts;
 use crate::stats::LoopStats;
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The JSON schema name and version of [`LoadResult`].
 pub const SCHEMA: &str = "shootout.load/1";
 
 /// Latency summary in microseconds.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Percentiles {
     pub mean: f64,
     pub stdev: f64,
@@ -48,11 +48,14 @@ impl Percentiles {
 }
 
 /// Mean, standard deviation and maximum of a set of samples.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Spread {
     pub mean: f64,
     pub stdev: f64,
     pub max: f64,
+    /// How many samples, so that spreads can be pooled exactly.
+    #[serde(default)]
+    pub samples: u64,
 }
 
 impl Spread {
@@ -68,12 +71,13 @@ impl Spread {
             mean,
             stdev: var.sqrt(),
             max: samples.iter().cloned().fold(0.0, f64::max),
+            samples: samples.len() as u64,
         }
     }
 }
 
 /// The load as configured, echoed in the result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ConfigEcho {
     pub method: String,
     pub connections: usize,
@@ -84,25 +88,28 @@ pub struct ConfigEcho {
     pub timeout_s: f64,
     pub pipeline: usize,
     pub keepalive: bool,
-    pub http_version: &'static str,
+    pub http_version: String,
+    /// "I/N" for one shard of a split load, "merged N" after `shootout merge`.
+    #[serde(default)]
+    pub shard: String,
 }
 
 /// Bytes moved during measurement.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Bytes {
     pub read: u64,
     pub written: u64,
 }
 
 /// Connections opened during measurement, and those the server closed.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Connections {
     pub opened: u64,
     pub closed_by_server: u64,
 }
 
 /// One second of the measured load.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SecondSummary {
     /// 1-based second of measurement.
     pub second: usize,
@@ -115,10 +122,22 @@ pub struct SecondSummary {
     pub p50_us: f64,
     pub p90_us: f64,
     pub p99_us: f64,
+    /// That second's latency histogram (see `histograms`), for exact merging.
+    #[serde(default)]
+    pub hist: String,
+}
+
+/// The merged histograms of a load, encoded (HdrHistogram V2, compressed, base64), in
+/// nanoseconds: exact to merge again with other shards' results.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Histograms {
+    pub latency: String,
+    pub latency_raw: String,
+    pub connect: String,
 }
 
 /// What the generator itself cost, and whether it limited the load.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Generator {
     pub cpu_seconds: f64,
     pub user_seconds: f64,
@@ -128,12 +147,12 @@ pub struct Generator {
     /// The generator's threads were busy more than 90% of the run.
     pub bound: bool,
     /// "uring" or "epoll".
-    pub io: &'static str,
+    pub io: String,
     pub threads: usize,
 }
 
 /// Open loop: the schedule against what ran.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RateSummary {
     /// Requests/s the schedule asked for over the measured window.
     pub target_rps: f64,
@@ -148,10 +167,13 @@ pub struct RateSummary {
 }
 
 /// Everything a load measured.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LoadResult {
-    pub schema: &'static str,
+    pub schema: String,
     pub url: String,
+    /// Wall-clock start of the measurement, Unix milliseconds.
+    #[serde(default)]
+    pub started_unix_ms: u64,
     pub config: ConfigEcho,
     /// Measured seconds (from the end of the warm-up to the stop).
     pub duration_s: f64,
@@ -177,8 +199,9 @@ pub struct LoadResult {
     /// The load was stopped early (Ctrl-C).
     pub interrupted: bool,
     pub warnings: Vec<String>,
-    /// The merged latency histogram in nanoseconds, for exact merging and reports.
-    #[serde(skip)]
+    pub histograms: Histograms,
+    /// The latency histogram in nanoseconds (decoded `histograms.latency`).
+    #[serde(skip, default = "crate::stats::latency_histogram")]
     pub latency: Histogram<u64>,
 }
 
@@ -215,6 +238,7 @@ pub fn per_second(stats: &LoopStats) -> Vec<SecondSummary> {
                 }
             };
             SecondSummary {
+                hist: crate::histcodec::encode(&s.latency),
                 second: i + 1,
                 requests: s.requests,
                 errors: s.errors,

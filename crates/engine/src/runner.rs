@@ -5,10 +5,12 @@ use crate::config::{ConfigError, IoChoice, LoadConfig, Stop};
 use crate::cpu;
 use crate::devices::Fleet;
 use crate::event_loop::LoopSpec;
+use crate::histcodec;
 use crate::ledger::Clock;
 use crate::limits;
 use crate::result::{
-    self, Bytes, ConfigEcho, Connections, Generator, LoadResult, Percentiles, RateSummary,
+    self, Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles,
+    RateSummary,
 };
 use crate::schedule::Pacer;
 use crate::stats::LoopStats;
@@ -85,6 +87,7 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
     }
     let base = Instant::now();
     let clock = Clock::new(base);
+    let started_unix_ms = unix_ms_now() + config.warmup.as_millis() as u64;
     let measure_start = config.warmup.as_nanos() as u64;
     let end = match config.stop {
         Stop::After(d) => Some(measure_start + d.as_nanos() as u64),
@@ -123,7 +126,14 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
         })
         .collect();
     let loops = run_loops(&specs, io)?;
-    Ok(summarise(config, io, &loops, measure_start, interrupt))
+    Ok(summarise(
+        config,
+        io,
+        &loops,
+        measure_start,
+        started_unix_ms,
+        interrupt,
+    ))
 }
 
 /// Everything that can fail before the load starts: the configuration, the open-file
@@ -202,6 +212,12 @@ fn device_share(config: &LoadConfig, index: usize) -> (u64, u64) {
     )
 }
 
+fn unix_ms_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// Sleeps until the wall clock reads `unix_ms` (or the user interrupts).
 fn wait_until(unix_ms: u64, interrupt: &AtomicBool) {
     let target = std::time::UNIX_EPOCH + Duration::from_millis(unix_ms);
@@ -248,6 +264,7 @@ fn summarise(
     io: Io,
     loops: &[LoopStats],
     measure_start: u64,
+    started_unix_ms: u64,
     interrupt: &AtomicBool,
 ) -> LoadResult {
     let mut all = LoopStats::default();
@@ -272,8 +289,9 @@ fn summarise(
         ));
     }
     LoadResult {
-        schema: result::SCHEMA,
+        schema: result::SCHEMA.to_string(),
         url: config.target.url.clone(),
+        started_unix_ms,
         config: echo(config),
         duration_s,
         requests: all.counts,
@@ -297,6 +315,11 @@ fn summarise(
         warnings,
         generator,
         interrupted: interrupt.load(std::sync::atomic::Ordering::Relaxed),
+        histograms: Histograms {
+            latency: histcodec::encode(&all.latency),
+            latency_raw: histcodec::encode(&all.latency_raw),
+            connect: histcodec::encode(&all.connect),
+        },
         latency: all.latency,
     }
 }
@@ -344,7 +367,12 @@ fn echo(config: &LoadConfig) -> ConfigEcho {
         timeout_s: config.timeout.as_secs_f64(),
         pipeline: config.pipeline,
         keepalive: config.keepalive,
-        http_version: if config.http10 { "1.0" } else { "1.1" },
+        http_version: if config.http10 { "1.0" } else { "1.1" }.to_string(),
+        shard: if config.shard.count > 1 {
+            format!("{}/{}", config.shard.index + 1, config.shard.count)
+        } else {
+            String::new()
+        },
     }
 }
 
@@ -357,7 +385,7 @@ fn generator(all: &LoopStats, threads: usize, io: Io, duration_s: f64) -> Genera
         sys_seconds: all.sys_seconds,
         cpu_percent: 100.0 * cpu_seconds / duration_s,
         bound: cpu_seconds / (duration_s * cores) > 0.9,
-        io: io.name(),
+        io: io.name().to_string(),
         threads,
     }
 }

@@ -159,3 +159,49 @@ fn more_connections_than_files_is_refused_with_the_number_that_fits() {
     let url = server.url("/");
     assert_one_line_error(&shootout(&["load", &url, "-c", "5000000"]), "at most");
 }
+
+#[test]
+fn shards_merge_into_one_result_and_bad_files_are_one_line() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let dir = std::env::temp_dir().join(format!("shootout-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let out = shootout(&[
+            "load", &url, "-c", "4", "-t", "1", "-n", "300", "--shard", &shard, "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let path = dir.join(format!("shard{i}.json"));
+        std::fs::write(&path, &out.stdout).unwrap();
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let log = dir.join("merged.hlog").to_string_lossy().into_owned();
+    let out = shootout(&["merge", &files[0], &files[1], "--json", "--hdr-log", &log]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["requests"]["ok"].as_u64(), Some(300));
+    assert_eq!(v["config"]["shard"], "merged 2");
+    let hlog = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        hlog.lines().any(|l| l.starts_with("0.000,1.000,")),
+        "{hlog}"
+    );
+
+    std::fs::write(dir.join("bad.json"), "{}").unwrap();
+    let bad = dir.join("bad.json").to_string_lossy().into_owned();
+    assert_one_line_error(
+        &shootout(&["merge", &files[0], &bad]),
+        "not a shootout.load result",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

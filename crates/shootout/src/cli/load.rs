@@ -4,7 +4,9 @@ use super::{duration, interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::report;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use engine::{DeviceScript, IoChoice, LoadConfig, RateSchedule, RunError, Shard, Stop, Target};
+use engine::{
+    DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, RunError, Shard, Stop, Target,
+};
 use std::time::Duration;
 
 /// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.
@@ -83,6 +85,9 @@ pub struct LoadArgs {
     /// Print the result as JSON (schema shootout.load/1, see docs/load.md)
     #[arg(long)]
     json: bool,
+    /// Also write the per-second latency histograms as an HdrHistogram interval log
+    #[arg(long, value_name = "FILE")]
+    hdr_log: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -128,26 +133,52 @@ pub fn run(args: LoadArgs) -> i32 {
             };
         }
     };
-    if args.json {
-        match serde_json::to_string_pretty(&result) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("error: load: writing JSON: {e}");
-                return 1;
-            }
-        }
-    } else {
-        match args.format {
-            Format::Text => report::wrk::print(&result),
-            Format::Ab => report::ab::print(&result),
-            Format::Webbench => report::webbench::print(&result),
-        }
+    if let Err(code) = print(&result, args.json, args.format, args.hdr_log.as_deref()) {
+        return code;
     }
     if interrupt::requested() {
         EXIT_INTERRUPTED
     } else {
         0
     }
+}
+
+/// Prints a result in the asked format and writes its interval log; Err(exit code).
+pub fn print(
+    result: &LoadResult,
+    json: bool,
+    format: Format,
+    hdr_log: Option<&std::path::Path>,
+) -> Result<(), i32> {
+    // The log first: whatever happens to stdout, the measurements are on disk.
+    if let Some(path) = hdr_log {
+        let written = std::fs::File::create(path)
+            .map(std::io::BufWriter::new)
+            .and_then(|mut f| engine::hdr_log::write(result, &mut f));
+        if let Err(e) = written {
+            eprintln!(
+                "error: writing the HdrHistogram log {}: {e}",
+                path.display()
+            );
+            return Err(1);
+        }
+    }
+    if json {
+        match serde_json::to_string_pretty(result) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: writing JSON: {e}");
+                return Err(1);
+            }
+        }
+        return Ok(());
+    }
+    match format {
+        Format::Text => report::wrk::print(result),
+        Format::Ab => report::ab::print(result),
+        Format::Webbench => report::webbench::print(result),
+    }
+    Ok(())
 }
 
 /// Turns the flags into an engine load, with one-line errors for bad input.

@@ -3,6 +3,7 @@
 mod duration;
 mod interrupt;
 mod load;
+mod merge;
 
 use clap::{Parser, Subcommand};
 
@@ -25,7 +26,9 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Load one URL with a closed-loop HTTP/1.1 load (what wrk, ab and h2load do)
-    Load(load::LoadArgs),
+    Load(Box<load::LoadArgs>),
+    /// Merge the JSON results of a load's shards (--shard) into one, exactly
+    Merge(merge::MergeArgs),
 }
 
 /// Parses the command line, runs the command, and returns the process exit code.
@@ -45,6 +48,7 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Load(args) => load::run(args),
+        Command::Load(args) => load::run(*args),
+        Command::Merge(args) => merge::run(args),
     }
 }

@@ -1,0 +1,42 @@
+//! Histograms as text: HdrHistogram's compressed V2 encoding in base64, the form its log
+//! files use, so results can be stored, exported and merged again exactly.
+
+use base64::Engine;
+use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use hdrhistogram::{Counter, Histogram};
+
+/// Encodes a histogram (compressed V2, base64).
+pub fn encode<T: Counter>(h: &Histogram<T>) -> String {
+    let mut bytes = Vec::new();
+    // Serializing into a Vec cannot fail for histograms built by this crate.
+    if V2DeflateSerializer::new().serialize(h, &mut bytes).is_err() {
+        return String::new();
+    }
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Decodes what [`encode`] wrote.
+pub fn decode<T: Counter>(text: &str) -> Result<Histogram<T>, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|e| format!("histogram is not base64: {e}"))?;
+    Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| format!("histogram does not decode: {e:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_exactly() {
+        let mut h = crate::stats::latency_histogram();
+        for v in [1_000u64, 20_000_000, 20_100_000, 3_000_000_000] {
+            h.record(v).unwrap();
+        }
+        let back: Histogram<u64> = decode(&encode(&h)).unwrap();
+        assert_eq!(back, h);
+        assert!(decode::<u64>("not base64!").is_err());
+    }
+}

@@ -1,0 +1,232 @@
+//! Merging the results of shards of one load, exactly: counts add, histograms add
+//! (so merged percentiles are those of the union of samples), series add second by second.
+
+use crate::histcodec::{decode, encode};
+use crate::outcome::Counts;
+use crate::result::{
+    Bytes, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary, SecondSummary,
+    Spread,
+};
+use hdrhistogram::Histogram;
+
+/// Why results could not be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("nothing to merge")]
+    Empty,
+    #[error("result {index}: {what}")]
+    Bad { index: usize, what: String },
+}
+
+/// Merges shard results into one result with the same schema.
+pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    let bad = |index: usize, what: String| MergeError::Bad { index, what };
+    let mut hist = [empty(), empty(), empty()];
+    for (i, p) in parts.iter().enumerate() {
+        if p.schema != first.schema {
+            return Err(bad(
+                i,
+                format!("schema {:?}, not {:?}", p.schema, first.schema),
+            ));
+        }
+        let h = &p.histograms;
+        for (sum, text) in hist
+            .iter_mut()
+            .zip([&h.latency, &h.latency_raw, &h.connect])
+        {
+            add(sum, &decode(text).map_err(|e| bad(i, e))?);
+        }
+    }
+    let [latency, latency_raw, connect] = hist;
+    let duration_s = parts.iter().map(|p| p.duration_s).fold(0.0, f64::max);
+    let requests = parts.iter().fold(Counts::default(), |mut c, p| {
+        c.merge(&p.requests);
+        c
+    });
+    let bytes = Bytes {
+        read: parts.iter().map(|p| p.bytes.read).sum(),
+        written: parts.iter().map(|p| p.bytes.written).sum(),
+    };
+    let mut config = first.config.clone();
+    config.connections = parts.iter().map(|p| p.config.connections).sum();
+    config.threads = parts.iter().map(|p| p.config.threads).sum();
+    config.requests = first.config.requests.map(|_| requests.total());
+    config.shard = format!("merged {}", parts.len());
+    Ok(LoadResult {
+        schema: first.schema.clone(),
+        url: first.url.clone(),
+        started_unix_ms: parts.iter().map(|p| p.started_unix_ms).min().unwrap_or(0),
+        config,
+        duration_s,
+        rps: (requests.ok + requests.status) as f64 / duration_s.max(f64::MIN_POSITIVE),
+        requests,
+        transfer_per_s: bytes.read as f64 / duration_s.max(f64::MIN_POSITIVE),
+        bytes,
+        latency_us: Percentiles::of(&latency),
+        latency_raw_us: Percentiles::of(&latency_raw),
+        rate: merge_rate(parts, duration_s),
+        connect_us: Percentiles::of(&connect),
+        thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
+        status_codes: parts.iter().flat_map(|p| &p.status_codes).fold(
+            Default::default(),
+            |mut m: std::collections::BTreeMap<String, u64>, (k, v)| {
+                *m.entry(k.clone()).or_default() += v;
+                m
+            },
+        ),
+        connections: Connections {
+            opened: parts.iter().map(|p| p.connections.opened).sum(),
+            closed_by_server: parts.iter().map(|p| p.connections.closed_by_server).sum(),
+        },
+        per_second: merge_seconds(parts)?,
+        generator: merge_generator(parts, duration_s),
+        interrupted: parts.iter().any(|p| p.interrupted),
+        warnings: parts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| {
+                p.warnings
+                    .iter()
+                    .map(move |w| format!("part {}: {w}", i + 1))
+            })
+            .collect(),
+        histograms: Histograms {
+            latency: encode(&latency),
+            latency_raw: encode(&latency_raw),
+            connect: encode(&connect),
+        },
+        latency,
+    })
+}
+
+fn empty() -> Histogram<u64> {
+    crate::stats::latency_histogram()
+}
+
+fn add<T: hdrhistogram::Counter>(sum: &mut Histogram<T>, h: &Histogram<T>) {
+    // Both come from the same bounds, so adding cannot fail; a foreign histogram with
+    // wider values saturates rather than being dropped.
+    if sum.add(h).is_err() {
+        for v in h.iter_recorded() {
+            sum.saturating_record_n(v.value_iterated_to(), v.count_at_value());
+        }
+    }
+}
+
+/// Adds the per-second series second by second, histograms included.
+fn merge_seconds(parts: &[LoadResult]) -> Result<Vec<SecondSummary>, MergeError> {
+    let len = parts.iter().map(|p| p.per_second.len()).max().unwrap_or(0);
+    let mut out = Vec::with_capacity(len);
+    for i in 0..len {
+        let mut h: Histogram<u32> = Histogram::new_with_bounds(1, 3_600_000_000_000, 2)
+            .expect("constant histogram bounds are valid");
+        let mut s = SecondSummary {
+            second: i + 1,
+            requests: 0,
+            errors: 0,
+            timeouts: 0,
+            sent: 0,
+            connects: 0,
+            devices: 0,
+            p50_us: 0.0,
+            p90_us: 0.0,
+            p99_us: 0.0,
+            hist: String::new(),
+        };
+        for (index, p) in parts.iter().enumerate() {
+            let Some(x) = p.per_second.get(i) else {
+                continue;
+            };
+            s.requests += x.requests;
+            s.errors += x.errors;
+            s.timeouts += x.timeouts;
+            s.sent += x.sent;
+            s.connects += x.connects;
+            s.devices += x.devices;
+            if !x.hist.is_empty() {
+                let part = decode(&x.hist).map_err(|what| MergeError::Bad { index, what })?;
+                add(&mut h, &part);
+            }
+        }
+        if !h.is_empty() {
+            let q = |p: f64| h.value_at_quantile(p) as f64 / 1000.0;
+            (s.p50_us, s.p90_us, s.p99_us) = (q(0.5), q(0.9), q(0.99));
+        }
+        s.hist = encode(&h);
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// Pools per-part spreads exactly from their sample counts, means and deviations.
+fn pool<'a>(spreads: impl Iterator<Item = &'a Spread>) -> Spread {
+    let spreads: Vec<&Spread> = spreads.collect();
+    let n: u64 = spreads.iter().map(|s| s.samples).sum();
+    if n == 0 {
+        return Spread::default();
+    }
+    let w = |s: &Spread| s.samples as f64 / n as f64;
+    let mean: f64 = spreads.iter().map(|s| w(s) * s.mean).sum();
+    let square: f64 = spreads
+        .iter()
+        .map(|s| w(s) * (s.stdev.powi(2) + s.mean.powi(2)))
+        .sum();
+    Spread {
+        mean,
+        stdev: (square - mean * mean).max(0.0).sqrt(),
+        max: spreads.iter().map(|s| s.max).fold(0.0, f64::max),
+        samples: n,
+    }
+}
+
+fn merge_rate(parts: &[LoadResult], duration_s: f64) -> Option<RateSummary> {
+    let rates: Vec<&RateSummary> = parts.iter().filter_map(|p| p.rate.as_ref()).collect();
+    if rates.is_empty() {
+        return None;
+    }
+    let scheduled: u64 = rates.iter().map(|r| r.scheduled).sum();
+    let started: u64 = rates.iter().map(|r| r.started).sum();
+    Some(RateSummary {
+        target_rps: scheduled as f64 / duration_s.max(f64::MIN_POSITIVE),
+        achieved_rps: started as f64 / duration_s.max(f64::MIN_POSITIVE),
+        scheduled,
+        started,
+        late: rates.iter().map(|r| r.late).sum(),
+    })
+}
+
+fn merge_generator(parts: &[LoadResult], duration_s: f64) -> Generator {
+    let sum = |f: fn(&Generator) -> f64| parts.iter().map(|p| f(&p.generator)).sum::<f64>();
+    let cpu_seconds = sum(|g| g.cpu_seconds);
+    let io = &parts[0].generator.io;
+    Generator {
+        cpu_seconds,
+        user_seconds: sum(|g| g.user_seconds),
+        sys_seconds: sum(|g| g.sys_seconds),
+        cpu_percent: 100.0 * cpu_seconds / duration_s.max(f64::MIN_POSITIVE),
+        bound: parts.iter().any(|p| p.generator.bound),
+        io: if parts.iter().all(|p| &p.generator.io == io) {
+            io.clone()
+        } else {
+            "mixed".into()
+        },
+        threads: parts.iter().map(|p| p.generator.threads).sum(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pooled_spread_is_that_of_the_union() {
+        let a = Spread::of(&[1.0, 2.0, 3.0]);
+        let b = Spread::of(&[10.0, 20.0]);
+        let all = Spread::of(&[1.0, 2.0, 3.0, 10.0, 20.0]);
+        let p = pool([&a, &b].into_iter());
+        assert!((p.mean - all.mean).abs() < 1e-9);
+        assert!((p.stdev - all.stdev).abs() < 1e-9);
+        assert_eq!((p.max, p.samples), (20.0, 5));
+    }
+}

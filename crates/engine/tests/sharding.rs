@@ -1,0 +1,75 @@
+//! Two shards of one load, merged, equal one load: counts are the shards' sums and
+//! percentiles are those of the union of samples, not an average of percentiles.
+
+use engine::{histcodec, IoChoice, LoadConfig, LoadResult, RateSchedule, Shard, Stop, Target};
+use hdrhistogram::Histogram;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use testserver::{Behavior, TestServer};
+
+fn shard(server: &TestServer, index: u64, start_at: u64) -> LoadResult {
+    let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
+    c.connections = 6;
+    c.threads = 1;
+    c.io = if index == 0 {
+        IoChoice::Epoll
+    } else {
+        IoChoice::Uring
+    };
+    c.rate = Some(RateSchedule::constant(1000.0));
+    c.stop = Stop::After(Duration::from_millis(1500));
+    c.shard = Shard { index, count: 2 };
+    c.start_at = Some(start_at);
+    let r = engine::run(&c, &AtomicBool::new(false)).expect("shard runs");
+    // Through JSON and back, as `shootout merge` reads shard files.
+    let text = serde_json::to_string(&r).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn merged_shards_add_up_and_keep_exact_percentiles() {
+    let server = TestServer::start(Behavior::Delay(Duration::from_millis(2))).unwrap();
+    let now_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let start_at = now_ms + 300;
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| shard(&server, 0, start_at));
+        let b = s.spawn(|| shard(&server, 1, start_at));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a.config.connections, 3);
+    assert_eq!(a.config.shard, "1/2");
+    let m = engine::merge(&[a.clone(), b.clone()]).unwrap();
+
+    assert_eq!(m.requests.total(), a.requests.total() + b.requests.total());
+    assert_eq!(m.requests.ok, a.requests.ok + b.requests.ok);
+    assert_eq!(m.config.connections, 6);
+    let rate = m.rate.as_ref().unwrap();
+    assert!((rate.target_rps - 1000.0).abs() < 20.0, "{rate:?}");
+
+    let union = |pick: fn(&LoadResult) -> &String| {
+        let mut h: Histogram<u64> = histcodec::decode(pick(&a)).unwrap();
+        h.add(histcodec::decode::<u64>(pick(&b)).unwrap()).unwrap();
+        h
+    };
+    let h = union(|r| &r.histograms.latency);
+    assert_eq!(h.len(), m.requests.ok + m.requests.status);
+    for (q, got) in [
+        (0.5, m.latency_us.p50),
+        (0.9, m.latency_us.p90),
+        (0.99, m.latency_us.p99),
+    ] {
+        assert_eq!(got, h.value_at_quantile(q) as f64 / 1000.0, "p{q}");
+    }
+    let raw = union(|r| &r.histograms.latency_raw);
+    assert_eq!(m.latency_raw_us.max, raw.max() as f64 / 1000.0);
+
+    let per_second: u64 = m.per_second.iter().map(|s| s.requests).sum();
+    assert_eq!(per_second, m.requests.ok + m.requests.status);
+    assert_eq!(
+        m.per_second[0].requests,
+        a.per_second[0].requests + b.per_second[0].requests
+    );
+}
