@@ -5,5 +5,9 @@ mod cli;
 mod report;
 
 fn main() {
+    // Like any Unix tool, end quietly when a reader such as `head` closes stdout
+    // (Rust ignores SIGPIPE by default, which turns that into a panic on print).
+    // SAFETY: restoring a default signal disposition at start-up, before any thread.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     std::process::exit(cli::main());
 }

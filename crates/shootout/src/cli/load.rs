@@ -1,5 +1,6 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
+use super::scenario::{self, Scenario};
 use super::{duration, interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::report;
 use anyhow::{bail, Context};
@@ -13,10 +14,13 @@ use std::time::Duration;
 #[derive(Debug, Args)]
 pub struct LoadArgs {
     /// Target URL (http only), e.g. http://127.0.0.1:8080/hello
-    url: String,
-    /// Connections to keep open
-    #[arg(short = 'c', long, default_value_t = 10)]
-    connections: usize,
+    url: Option<String>,
+    /// Read the load from a TOML scenario (flags given here win over it)
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<std::path::PathBuf>,
+    /// Connections to keep open [default: 10]
+    #[arg(short = 'c', long)]
+    connections: Option<usize>,
     /// Event-loop threads [default: the cores this process may run on]
     #[arg(short = 't', long)]
     threads: Option<usize>,
@@ -26,9 +30,9 @@ pub struct LoadArgs {
     /// Number of requests to measure instead of a duration (as ab -n)
     #[arg(short = 'n', long)]
     requests: Option<u64>,
-    /// A request unanswered for this long counts as a timeout
-    #[arg(long, value_parser = duration::parse, default_value = "5s")]
-    timeout: Duration,
+    /// A request unanswered for this long counts as a timeout [default: 5s]
+    #[arg(long, value_parser = duration::parse)]
+    timeout: Option<Duration>,
     /// Extra request header, "Name: value" (repeatable)
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
     headers: Vec<String>,
@@ -44,9 +48,9 @@ pub struct LoadArgs {
     /// Requests written ahead on each connection (HTTP/1.1 pipelining)
     #[arg(long, default_value_t = 1)]
     pipeline: usize,
-    /// Load sent before measuring, not recorded (e.g. 2s)
-    #[arg(long, value_parser = duration::parse, default_value = "0s")]
-    warmup: Duration,
+    /// Load sent before measuring, not recorded (e.g. 2s) [default: 0s]
+    #[arg(long, value_parser = duration::parse)]
+    warmup: Option<Duration>,
     /// A new connection for every request (as ab without -k)
     #[arg(long)]
     no_keepalive: bool,
@@ -62,14 +66,15 @@ pub struct LoadArgs {
     #[arg(long, value_name = "STAGES", conflicts_with = "rate")]
     devices: Option<String>,
     /// Requests each device sends before it leaves (and is replaced while wanted)
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    device_requests: u32,
-    /// Mean time between a device's response and its next request
-    #[arg(long, value_parser = duration::parse, default_value = "900ms")]
-    think: Duration,
-    /// Uniform jitter of the think time, as a fraction (0.05 = ±5%)
-    #[arg(long, default_value_t = 0.05)]
-    jitter: f64,
+    /// [default: 100]
+    #[arg(long, value_name = "N")]
+    device_requests: Option<u32>,
+    /// Mean time between a device's response and its next request [default: 900ms]
+    #[arg(long, value_parser = duration::parse)]
+    think: Option<Duration>,
+    /// Uniform jitter of the think time, as a fraction (0.05 = ±5%) [default: 0.05]
+    #[arg(long)]
+    jitter: Option<f64>,
     /// Run part I of N of the load (connections, rate, requests), e.g. 1/2
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -91,7 +96,7 @@ pub struct LoadArgs {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum IoArg {
+pub enum IoArg {
     Uring,
     Epoll,
 }
@@ -183,7 +188,15 @@ pub fn print(
 
 /// Turns the flags into an engine load, with one-line errors for bad input.
 fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
-    let target = Target::parse(&args.url)?;
+    let file = match &args.scenario {
+        Some(path) => scenario::read(path).map_err(anyhow::Error::msg)?,
+        None => Scenario::default(),
+    };
+    let args = &with_scenario(args, file)?;
+    let Some(url) = &args.url else {
+        bail!("no URL: give one, or a --scenario with url = \"...\"");
+    };
+    let target = Target::parse(url)?;
     let mut c = LoadConfig::new(target);
     c.method = args.method.clone();
     if !c
@@ -205,7 +218,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
             .with_context(|| format!("reading --body-file {}", path.display()))?,
         (None, None) => Vec::new(),
     };
-    c.connections = args.connections;
+    c.connections = args.connections.unwrap_or(10);
     c.threads = args.threads.unwrap_or_else(engine::cpu::allowed_cpus);
     c.rate = args
         .rate
@@ -220,13 +233,13 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
             Ok(DeviceScript {
                 count: RateSchedule::parse(stages, duration::parse)
                     .map_err(|e| anyhow::anyhow!("--devices: {}", e.replace("rate", "count")))?,
-                requests: args.device_requests,
-                think: args.think,
-                jitter: args.jitter,
+                requests: args.device_requests.unwrap_or(100),
+                think: args.think.unwrap_or(Duration::from_millis(900)),
+                jitter: args.jitter.unwrap_or(0.05),
             })
         })
         .transpose()?;
-    c.warmup = args.warmup;
+    c.warmup = args.warmup.unwrap_or_default();
     c.stop = match (args.duration, args.requests) {
         (_, Some(n)) => Stop::Requests(n),
         (Some(d), None) => Stop::After(d),
@@ -236,7 +249,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
         c.shard = Shard::parse(shard).map_err(|e| anyhow::anyhow!("--shard: {e}"))?;
     }
     c.start_at = args.start_at;
-    c.timeout = args.timeout;
+    c.timeout = args.timeout.unwrap_or(Duration::from_secs(5));
     c.pipeline = args.pipeline;
     c.keepalive = !args.no_keepalive;
     c.http10 = args.http10;
@@ -247,6 +260,47 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     };
     c.validate()?;
     Ok(c)
+}
+
+/// The flags, with what the scenario file says where no flag was given.
+fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
+    let dur = |field: &str, v: Option<String>| -> anyhow::Result<Option<Duration>> {
+        v.map(|t| duration::parse(&t).map_err(|e| anyhow::anyhow!("scenario {field}: {e}")))
+            .transpose()
+    };
+    let devices = file.devices.unwrap_or_default();
+    let has_devices = !devices.stages.is_empty();
+    Ok(LoadArgs {
+        url: args.url.clone().or(file.url),
+        scenario: None,
+        connections: args.connections.or(file.connections),
+        threads: args.threads.or(file.threads),
+        duration: args.duration.or(dur("duration", file.duration)?),
+        requests: args.requests,
+        timeout: args.timeout.or(dur("timeout", file.timeout)?),
+        headers: args.headers.clone(),
+        method: args.method.clone(),
+        body: args.body.clone(),
+        body_file: args.body_file.clone(),
+        pipeline: args.pipeline,
+        warmup: args.warmup.or(dur("warmup", file.warmup)?),
+        no_keepalive: args.no_keepalive,
+        http10: args.http10,
+        rate: args.rate.clone().or(file.rate),
+        devices: args
+            .devices
+            .clone()
+            .or(has_devices.then_some(devices.stages)),
+        device_requests: args.device_requests.or(devices.requests),
+        think: args.think.or(dur("think", devices.think)?),
+        jitter: args.jitter.or(devices.jitter),
+        shard: args.shard.clone(),
+        start_at: args.start_at,
+        io: args.io,
+        format: args.format,
+        json: args.json,
+        hdr_log: args.hdr_log.clone(),
+    })
 }
 
 /// 10 s, or with rate stages, the stages' length (the warm-up being their first part).

@@ -4,6 +4,7 @@ mod duration;
 mod interrupt;
 mod load;
 mod merge;
+mod scenario;
 
 use clap::{Parser, Subcommand};
 

@@ -1,0 +1,85 @@
+//! Load scenarios in TOML: what `shootout load` flags say, kept in a file, e.g. the
+//! 2019 device ramp. Flags given on the command line win over the file.
+//!
+//! ```toml
+//! url = "http://127.0.0.1:8080/app"
+//! timeout = "5s"
+//! threads = 2
+//! [devices]
+//! stages = "0,15000:60s,15000:120s,0:30s"
+//! requests = 100
+//! think = "900ms"
+//! jitter = 0.05
+//! ```
+
+use serde::Deserialize;
+use std::path::Path;
+
+/// A scenario file's fields; every one optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub url: Option<String>,
+    pub connections: Option<usize>,
+    pub threads: Option<usize>,
+    pub duration: Option<String>,
+    pub timeout: Option<String>,
+    pub warmup: Option<String>,
+    pub rate: Option<String>,
+    pub devices: Option<Devices>,
+}
+
+/// The `[devices]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Devices {
+    pub stages: String,
+    pub requests: Option<u32>,
+    pub think: Option<String>,
+    pub jitter: Option<f64>,
+}
+
+/// Reads a scenario; the error names the file, and the line and field when TOML does.
+pub fn read(path: &Path) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| {
+        let text = e.to_string();
+        let location = text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("TOML parse error at ");
+        format!("{}: {location}: {}", path.display(), e.message().trim())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_device_scenario_and_names_bad_fields() {
+        let dir = std::env::temp_dir().join(format!("shootout-scenario-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.toml");
+        std::fs::write(
+            &good,
+            "url = \"http://127.0.0.1:1/app\"\n[devices]\nstages = \"0,10:1s\"\nthink = \"900ms\"\n",
+        )
+        .unwrap();
+        let s = read(&good).unwrap();
+        assert_eq!(s.devices.unwrap().stages, "0,10:1s");
+        let bad = dir.join("bad.toml");
+        std::fs::write(
+            &bad,
+            "url = \"x\"\n[devices]\nstages = \"1\"\nthinks = \"1s\"\n",
+        )
+        .unwrap();
+        let e = read(&bad).unwrap_err();
+        assert!(
+            e.contains("bad.toml: line 4, column 1: unknown field `thinks`"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
