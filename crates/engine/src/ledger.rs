@@ -137,7 +137,8 @@ impl Ledger {
     /// `n` devices are active at `now` (device loads).
     #[inline]
     pub fn devices(&mut self, n: usize, now: u64) {
-        if now >= self.measure_start {
+        // Past the end nothing is measured; a sample there would open an empty second.
+        if now >= self.measure_start && !self.end.is_some_and(|end| now >= end) {
             let second = self.second(now);
             self.stats.second(second).devices = n as u64;
         }

@@ -74,6 +74,7 @@ pub fn print(r: &LoadResult) {
     );
     print_errors(r);
     print_rate(r);
+    print_devices(r);
     println!("Requests/sec: {:>10.2}", r.rps);
     println!("Transfer/sec: {:>10}", bytes(r.transfer_per_s));
     print_generator(r);
@@ -96,6 +97,27 @@ fn print_rate(r: &LoadResult) {
         micros(raw.p99),
         micros(raw.max)
     );
+}
+
+/// Device loads: the per-second series the 2019 graphs are drawn from.
+fn print_devices(r: &LoadResult) {
+    if r.per_second.iter().all(|s| s.devices == 0) {
+        return;
+    }
+    println!("  Second  Devices  Connects  Sent/s  Responses/s  Timeouts/s  Errors/s     p90");
+    for s in &r.per_second {
+        println!(
+            "  {:>6}  {:>7}  {:>8}  {:>6}  {:>11}  {:>10}  {:>8}  {:>9}",
+            s.second,
+            s.devices,
+            s.connects,
+            s.sent,
+            s.requests,
+            s.timeouts,
+            s.errors,
+            micros(s.p90_us)
+        );
+    }
 }
 
 fn print_errors(r: &LoadResult) {

@@ -1,0 +1,3 @@
+module shootout/bench/app-server
+
+go 1.21
