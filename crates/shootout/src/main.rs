@@ -2,6 +2,7 @@
 //! the `engine` library; see `cli` for the commands.
 
 mod cli;
+mod harness;
 mod report;
 
 fn main() {

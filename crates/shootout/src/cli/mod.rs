@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch.
 
+mod contestants;
 mod duration;
 mod interrupt;
 mod load;
@@ -30,6 +31,14 @@ enum Command {
     Load(Box<load::LoadArgs>),
     /// Merge the JSON results of a load's shards (--shard) into one, exactly
     Merge(merge::MergeArgs),
+    /// List the contestants and whether each is ready, needs setup, or is blocked
+    List(contestants::ListArgs),
+    /// Install what contestants need and build them (idempotent, cached)
+    Setup(contestants::Selection),
+    /// Start contestants, check that they speak HTTP correctly, stop them
+    Verify(contestants::VerifyArgs),
+    /// Run one contestant in the foreground (pinned with --cpus) until Ctrl-C
+    Start(contestants::StartArgs),
 }
 
 /// Parses the command line, runs the command, and returns the process exit code.
@@ -51,5 +60,9 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Load(args) => load::run(*args),
         Command::Merge(args) => merge::run(args),
+        Command::List(args) => contestants::list(args),
+        Command::Setup(which) => contestants::setup(which),
+        Command::Verify(args) => contestants::verify(args),
+        Command::Start(args) => contestants::start(args),
     }
 }

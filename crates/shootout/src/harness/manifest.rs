@@ -1,0 +1,147 @@
+//! `contestant.toml`: what a contestant is and how to install, build and start it
+//! (docs/manifest.md is the reference).
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One contestant's manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub name: String,
+    pub language: String,
+    pub framework: String,
+    pub version: String,
+    #[serde(default)]
+    pub articles: Vec<String>,
+    pub endpoints: Vec<String>,
+    #[serde(default = "yes")]
+    pub parses_http: bool,
+    #[serde(default)]
+    pub note: String,
+    #[serde(default)]
+    pub blocked: String,
+    #[serde(default)]
+    pub requires: Requires,
+    #[serde(default)]
+    pub setup: Setup,
+    pub start: Start,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// What must be on the machine.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requires {
+    #[serde(default)]
+    pub commands: Vec<String>,
+    #[serde(default)]
+    pub debian: Vec<String>,
+}
+
+/// How to install registry packages and build.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    #[serde(default)]
+    pub steps: Vec<String>,
+    #[serde(default)]
+    pub build: String,
+    #[serde(default)]
+    pub inputs: Vec<String>,
+}
+
+/// How to start the server.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    pub command: String,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    #[serde(default)]
+    pub threads: String,
+}
+
+/// A manifest with where it lives.
+#[derive(Debug, Clone)]
+pub struct Contestant {
+    pub manifest: Manifest,
+    /// The contestant's folder.
+    pub dir: PathBuf,
+    /// Its build output folder.
+    pub build: PathBuf,
+}
+
+/// Values for the placeholders of commands.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Placeholders {
+    pub port: u16,
+    pub threads: usize,
+}
+
+impl Contestant {
+    /// Reads `dir/contestant.toml`; `build_root` holds every contestant's build folder.
+    pub fn load(dir: &Path, build_root: &Path) -> Result<Contestant, String> {
+        let path = dir.join("contestant.toml");
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let manifest: Manifest = toml::from_str(&text).map_err(|e| {
+            let shown = e.to_string();
+            let at = shown.lines().next().unwrap_or_default();
+            format!(
+                "{}: {}: {}",
+                path.display(),
+                at.trim_start_matches("TOML parse error at "),
+                e.message().trim()
+            )
+        })?;
+        let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if manifest.name != folder {
+            return Err(format!(
+                "{}: name {:?} differs from its folder {folder:?}",
+                path.display(),
+                manifest.name
+            ));
+        }
+        if let Some(e) = manifest
+            .endpoints
+            .iter()
+            .find(|e| *e != "hello" && *e != "app")
+        {
+            return Err(format!(
+                "{}: unknown endpoint {e:?} (hello or app)",
+                path.display()
+            ));
+        }
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Contestant {
+            build: build_root.join(&manifest.name),
+            manifest,
+            dir,
+        })
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    /// `text` with its placeholders filled in.
+    pub fn fill(&self, text: &str, p: Placeholders) -> String {
+        text.replace("{port}", &p.port.to_string())
+            .replace("{threads}", &p.threads.to_string())
+            .replace("{dir}", &self.dir.to_string_lossy())
+            .replace("{build}", &self.build.to_string_lossy())
+    }
+
+    /// True when it implements `endpoint` ("hello" or "app").
+    pub fn serves(&self, endpoint: &str) -> bool {
+        self.manifest.endpoints.iter().any(|e| e == endpoint)
+    }
+}

@@ -1,0 +1,147 @@
+//! Installing and building a contestant, idempotently: Debian packages with apt-get,
+//! registry packages with the manifest's steps, then its build, skipped while nothing
+//! it depends on has changed.
+
+use super::manifest::{Contestant, Placeholders};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The file in a build folder that records what was built.
+const STAMP: &str = ".shootout-stamp";
+
+/// True when `cmd` is an executable on PATH (or an executable path).
+pub fn on_path(cmd: &str) -> bool {
+    let found = |p: &Path| p.is_file() && is_executable(p);
+    if cmd.contains('/') {
+        return found(Path::new(cmd));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin".into(), "/sbin".into()])
+        .any(|d| found(&d.join(cmd)))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+/// True when the Debian package is installed.
+pub fn debian_installed(package: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", package])
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+}
+
+/// True when the build folder holds a build of the current sources.
+pub fn built(c: &Contestant) -> bool {
+    std::fs::read_to_string(c.build.join(STAMP)).is_ok_and(|s| s.trim() == fingerprint(c))
+}
+
+/// Installs what `c` needs and builds it; `log` receives every command's output.
+/// The error is one line naming the step.
+pub fn setup(c: &Contestant, log: &Path) -> Result<(), String> {
+    if !c.manifest.blocked.is_empty() {
+        return Err(format!("blocked: {}", c.manifest.blocked));
+    }
+    let missing: Vec<&String> = c
+        .manifest
+        .requires
+        .debian
+        .iter()
+        .filter(|p| !debian_installed(p))
+        .collect();
+    if !missing.is_empty() {
+        install_debian(&missing, log)?;
+    }
+    if let Some(cmd) = c
+        .manifest
+        .requires
+        .commands
+        .iter()
+        .find(|cmd| !on_path(cmd))
+    {
+        return Err(format!("requires: command {cmd:?} is not installed"));
+    }
+    if built(c) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&c.build)
+        .map_err(|e| format!("build folder {}: {e}", c.build.display()))?;
+    let p = Placeholders::default();
+    for step in &c.manifest.setup.steps {
+        run(&c.fill(step, p), &c.dir, log).map_err(|e| format!("setup step `{step}`: {e}"))?;
+    }
+    let build = &c.manifest.setup.build;
+    if !build.is_empty() {
+        run(&c.fill(build, p), &c.dir, log).map_err(|e| format!("build `{build}`: {e}"))?;
+    }
+    std::fs::write(c.build.join(STAMP), fingerprint(c)).map_err(|e| format!("stamp: {e}"))
+}
+
+fn install_debian(packages: &[&String], log: &Path) -> Result<(), String> {
+    let names: Vec<&str> = packages.iter().map(|s| s.as_str()).collect();
+    let lock = "-oDPkg::Lock::Timeout=600";
+    run(&format!("apt-get {lock} update -qq"), Path::new("/"), log)
+        .map_err(|e| format!("apt-get update: {e}"))?;
+    let install = format!(
+        "DEBIAN_FRONTEND=noninteractive apt-get {lock} install -y -qq --no-install-recommends {}",
+        names.join(" ")
+    );
+    run(&install, Path::new("/"), log)
+        .map_err(|e| format!("apt-get install {}: {e}", names.join(" ")))
+}
+
+/// Runs `sh -c command` in `dir`, appending its output to `log`.
+fn run(command: &str, dir: &Path, log: &Path) -> Result<(), String> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| format!("log {}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let status = Command::new("/bin/sh")
+        .args(["-c", command])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("failed ({status}); see {}", log.display()))
+    }
+}
+
+/// A digest of everything the build depends on: the manifest and the declared inputs.
+fn fingerprint(c: &Contestant) -> String {
+    let mut h = DefaultHasher::new();
+    std::fs::read(c.dir.join("contestant.toml"))
+        .unwrap_or_default()
+        .hash(&mut h);
+    for input in &c.manifest.setup.inputs {
+        hash_path(&c.dir.join(input), &mut h);
+    }
+    format!("{:016x}", h.finish())
+}
+
+fn hash_path(p: &Path, h: &mut DefaultHasher) {
+    p.to_string_lossy().hash(h);
+    if p.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(p)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        entries.sort();
+        for e in entries {
+            hash_path(&e, h);
+        }
+    } else {
+        std::fs::read(p).unwrap_or_default().hash(h);
+    }
+}
