@@ -4,7 +4,7 @@ use super::interrupt;
 use crate::harness::catalog::{self, Catalog, Status};
 use crate::harness::manifest::Contestant;
 use crate::harness::process::{free_port, Server};
-use crate::harness::{setup, verify};
+use crate::harness::{group_cpu, setup, verify};
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -40,6 +40,10 @@ pub struct VerifyArgs {
     /// Set up contestants that are not ready first
     #[arg(long)]
     setup: bool,
+    /// Also load /hello for 3 s (64 connections, one generator thread) and report the
+    /// server's busy cores: shows whether --threads reached it
+    #[arg(long)]
+    load: bool,
 }
 
 /// Flags of `shootout start`.
@@ -191,6 +195,12 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> Result<(), String> {
         .wait_ready(START_TIMEOUT)
         .map_err(|e| format!("start: {e}"))?;
     let checks = verify::run(port, c.serves("app"), c.manifest.parses_http);
+    if args.load {
+        match load_check(&server, args.threads) {
+            Ok(line) => println!("{}: {:<16} {line}", c.name(), "load"),
+            Err(e) => eprintln!("error: {}: load: {e}", c.name()),
+        }
+    }
     server.stop();
     let mut bad = Vec::new();
     for k in &checks {
@@ -211,6 +221,32 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> Result<(), String> {
     } else {
         Err(format!("verify: failed {}", bad.join(", ")))
     }
+}
+
+/// Loads /hello briefly with the engine in-process and measures the server's cores.
+fn load_check(server: &Server, threads: usize) -> Result<String, String> {
+    let url = format!("http://127.0.0.1:{}/hello", server.port);
+    let mut config =
+        engine::LoadConfig::new(engine::Target::parse(&url).map_err(|e| e.to_string())?);
+    config.connections = 64;
+    config.threads = 1;
+    config.warmup = Duration::from_millis(500);
+    config.stop = engine::Stop::After(Duration::from_secs(3));
+    config.keepalive = true;
+    let before = group_cpu::seconds(server.pid());
+    let t0 = Instant::now();
+    let r = engine::run(&config, &interrupt::INTERRUPTED).map_err(|e| e.to_string())?;
+    let busy = (group_cpu::seconds(server.pid()) - before) / t0.elapsed().as_secs_f64();
+    Ok(format!(
+        "threads {threads}: {:.0} req/s, {} errors, server busy {busy:.2} cores{}",
+        r.rps,
+        r.requests.errors(),
+        if r.generator.bound {
+            " (generator-bound)"
+        } else {
+            ""
+        }
+    ))
 }
 
 /// `shootout start`: runs one contestant in the foreground until Ctrl-C.
