@@ -1,0 +1,3 @@
+module shootout/contestants/go-nethttp
+
+go 1.26
