@@ -1,0 +1,207 @@
+package shootout;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.DateFormatter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Netty 4.1 hello-world server for shootout.
+ *
+ * GET /hello -> "Hello World"; GET /app -> 1024 bytes after 95-105 ms, the delay
+ * being a timer on the connection's own event loop (ctx.executor().schedule),
+ * so the loop never blocks. Usage: NettyServer PORT THREADS (THREADS = worker event loops).
+ */
+public final class NettyServer {
+
+    private static final byte[] HELLO = "Hello World".getBytes();
+    private static final byte[] APP = new byte[1024];
+    private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain");
+    private static final AsciiString SERVER = AsciiString.cached("netty");
+    private static final AsciiString HELLO_LEN = AsciiString.cached(Integer.toString(HELLO.length));
+    private static final AsciiString APP_LEN = AsciiString.cached(Integer.toString(APP.length));
+
+    static {
+        Arrays.fill(APP, (byte) 'x');
+    }
+
+    /** The Date header, refreshed once a second by a timer on the boss loop. */
+    private static volatile AsciiString date = new AsciiString(DateFormatter.format(new Date()));
+
+    public static void main(String[] args) throws Exception {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
+
+        boolean epoll = Epoll.isAvailable();
+        EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
+        EventLoopGroup workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        try {
+            boss.scheduleAtFixedRate(
+                    () -> date = new AsciiString(DateFormatter.format(new Date())), 1, 1, TimeUnit.SECONDS);
+            ServerBootstrap b = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(channel)
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new Handler());
+                        }
+                    });
+            Channel ch = b.bind("127.0.0.1", port).sync().channel();
+            System.err.println("java-netty listening on 127.0.0.1:" + port + " with " + threads
+                    + " event loop(s), transport " + (epoll ? "epoll" : "nio"));
+            ch.closeFuture().sync();
+        } finally {
+            boss.shutdownGracefully();
+            workers.shutdownGracefully();
+        }
+    }
+
+    /**
+     * One per connection. Requests are answered in order: while a delayed /app response is
+     * pending, later pipelined requests wait in a queue.
+     */
+    static final class Handler extends ChannelInboundHandlerAdapter {
+        private final ArrayDeque<HttpRequest> queue = new ArrayDeque<>();
+        private boolean waiting;
+        private boolean closing;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (!(msg instanceof HttpRequest)) {
+                    return; // request body chunks and LastHttpContent: nothing to do for GET
+                }
+                HttpRequest req = (HttpRequest) msg;
+                if (closing) {
+                    return;
+                }
+                if (req.decoderResult().isFailure()) {
+                    closing = true;
+                    FullHttpResponse resp = response(HttpResponseStatus.BAD_REQUEST, HttpVersion.HTTP_1_1, new byte[0], false);
+                    ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
+                if (waiting) {
+                    queue.add(req);
+                } else {
+                    handle(ctx, req, false);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        private void handle(ChannelHandlerContext ctx, HttpRequest req, boolean flush) {
+            String uri = req.uri();
+            boolean get = req.method() == HttpMethod.GET || req.method() == HttpMethod.HEAD;
+            if (get && uri.equals("/hello")) {
+                respond(ctx, req, HttpResponseStatus.OK, HELLO, flush);
+            } else if (get && uri.equals("/app")) {
+                waiting = true;
+                long delay = ThreadLocalRandom.current().nextLong(95_000_000L, 105_000_001L);
+                ctx.executor().schedule(() -> {
+                    waiting = false;
+                    respond(ctx, req, HttpResponseStatus.OK, APP, true);
+                    while (!waiting && !closing && !queue.isEmpty()) {
+                        handle(ctx, queue.poll(), true);
+                    }
+                }, delay, TimeUnit.NANOSECONDS);
+            } else {
+                respond(ctx, req, HttpResponseStatus.NOT_FOUND, "Not Found".getBytes(), flush);
+            }
+        }
+
+        private void respond(ChannelHandlerContext ctx, HttpRequest req, HttpResponseStatus status,
+                             byte[] body, boolean flush) {
+            if (!ctx.channel().isActive()) {
+                closing = true;
+                queue.clear();
+                return;
+            }
+            boolean keepAlive = HttpUtil.isKeepAlive(req);
+            boolean head = req.method() == HttpMethod.HEAD;
+            FullHttpResponse resp = response(status, req.protocolVersion(), head ? null : body, keepAlive);
+            if (head) {
+                resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
+            }
+            if (keepAlive) {
+                if (flush) {
+                    ctx.writeAndFlush(resp, ctx.voidPromise());
+                } else {
+                    ctx.write(resp, ctx.voidPromise());
+                }
+            } else {
+                closing = true;
+                queue.clear();
+                ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        private static FullHttpResponse response(HttpResponseStatus status, HttpVersion version,
+                                                 byte[] body, boolean keepAlive) {
+            ByteBuf content = body == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
+            FullHttpResponse resp = new DefaultFullHttpResponse(version, status, content, false);
+            resp.headers()
+                    .set(HttpHeaderNames.SERVER, SERVER)
+                    .set(HttpHeaderNames.DATE, date)
+                    .set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN)
+                    .set(HttpHeaderNames.CONTENT_LENGTH,
+                            body == HELLO ? HELLO_LEN : body == APP ? APP_LEN : Integer.toString(content.readableBytes()));
+            if (keepAlive) {
+                if (version == HttpVersion.HTTP_1_0) {
+                    resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                }
+            } else {
+                resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            }
+            return resp;
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // resets and the like: close quietly, log nothing per request
+        }
+    }
+}
