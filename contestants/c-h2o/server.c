@@ -1,0 +1,178 @@
+/*
+ * Hello-world server on libh2o (the "C h2o" of the 2017 article), in the
+ * style of h2o's examples/libh2o/simple.c, evloop flavour, HTTP/1.1 only.
+ * usage: server PORT THREADS
+ *
+ *   GET /hello -> 200 "Hello World"
+ *   GET /app   -> 200 with 1024 bytes after 95-105 ms
+ *
+ * THREADS threads each run their own h2o event loop on their own listening
+ * socket (SO_REUSEPORT: the kernel spreads the connections); nothing is
+ * shared between them but the read-only configuration.
+ */
+#define H2O_USE_LIBUV 0 /* h2o's own event loop (epoll), not libuv */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "h2o.h"
+
+#define WAIT_MIN 95 /* ms, /app waits WAIT_MIN..WAIT_MAX */
+#define WAIT_MAX 105
+
+/*
+ * An h2o_timeout_t has one fixed duration, so each loop has one per whole
+ * millisecond of the range and /app picks one at random.
+ */
+struct worker {
+    h2o_context_t ctx; /* first: a request's conn->ctx leads back here */
+    h2o_accept_ctx_t accept_ctx;
+    h2o_timeout_t waits[WAIT_MAX - WAIT_MIN + 1];
+    unsigned seed;
+    int fd;
+    pthread_t thread;
+};
+
+/* A /app request waiting for its timeout; lives in the request's pool. */
+struct delayed {
+    h2o_timeout_entry_t entry;
+    h2o_req_t *req;
+};
+
+static h2o_globalconf_t config;
+static char app_body[1024];
+
+static void respond(h2o_req_t *req, const char *body, size_t len)
+{
+    req->res.status = 200;
+    req->res.reason = "OK";
+    req->res.content_length = len;
+    h2o_add_header(&req->pool, &req->res.headers, H2O_TOKEN_CONTENT_TYPE, NULL, H2O_STRLIT("text/plain"));
+    h2o_send_inline(req, body, len);
+}
+
+static int on_hello(h2o_handler_t *self, h2o_req_t *req)
+{
+    (void)self;
+    respond(req, H2O_STRLIT("Hello World"));
+    return 0;
+}
+
+static void on_app_timeout(h2o_timeout_entry_t *entry)
+{
+    struct delayed *d = H2O_STRUCT_FROM_MEMBER(struct delayed, entry, entry);
+    respond(d->req, app_body, sizeof app_body);
+}
+
+/* The request is freed (its client went away): its timer must not fire. */
+static void on_app_dispose(void *p)
+{
+    struct delayed *d = p;
+    if (h2o_timeout_is_linked(&d->entry))
+        h2o_timeout_unlink(&d->entry);
+}
+
+static int on_app(h2o_handler_t *self, h2o_req_t *req)
+{
+    (void)self;
+    struct worker *w = (struct worker *)req->conn->ctx;
+    struct delayed *d = h2o_mem_alloc_shared(&req->pool, sizeof *d, on_app_dispose);
+    memset(d, 0, sizeof *d);
+    d->entry.cb = on_app_timeout;
+    d->req = req;
+    h2o_timeout_link(w->ctx.loop, &w->waits[rand_r(&w->seed) % (WAIT_MAX - WAIT_MIN + 1)], &d->entry);
+    return 0; /* handled: the response comes later */
+}
+
+static void on_accept(h2o_socket_t *listener, const char *err)
+{
+    h2o_socket_t *sock;
+    if (err != NULL)
+        return;
+    if ((sock = h2o_evloop_socket_accept(listener)) == NULL)
+        return;
+    h2o_accept(&((struct worker *)listener->data)->accept_ctx, sock);
+}
+
+static void *run_loop(void *arg)
+{
+    struct worker *w = arg;
+    h2o_context_init(&w->ctx, h2o_evloop_create(), &config);
+    w->accept_ctx.ctx = &w->ctx;
+    w->accept_ctx.hosts = config.hosts;
+    for (int i = 0; i <= WAIT_MAX - WAIT_MIN; i++)
+        h2o_timeout_init(w->ctx.loop, &w->waits[i], WAIT_MIN + i);
+
+    h2o_socket_t *listener = h2o_evloop_socket_create(w->ctx.loop, w->fd, H2O_SOCKET_FLAG_DONT_READ);
+    listener->data = w;
+    h2o_socket_read_start(listener, on_accept);
+
+    while (h2o_evloop_run(w->ctx.loop, INT32_MAX) == 0)
+        ;
+    return NULL;
+}
+
+static int listen_on(const char *port)
+{
+    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port)) };
+    int fd, on = 1;
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0 ||
+        bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 4096) != 0) {
+        fprintf(stderr, "cannot listen on 127.0.0.1:%s: %s\n", port, strerror(errno));
+        exit(1);
+    }
+    return fd;
+}
+
+static void register_handler(h2o_hostconf_t *host, const char *path, int (*on_req)(h2o_handler_t *, h2o_req_t *))
+{
+    h2o_pathconf_t *pathconf = h2o_config_register_path(host, path, 0);
+    h2o_create_handler(pathconf, sizeof(h2o_handler_t))->on_req = on_req;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 || atoi(argv[1]) <= 0 || atoi(argv[2]) <= 0) {
+        fprintf(stderr, "usage: %s PORT THREADS\n", argv[0]);
+        return 2;
+    }
+    int threads = atoi(argv[2]);
+    signal(SIGPIPE, SIG_IGN);
+    memset(app_body, 'x', sizeof app_body);
+
+    h2o_config_init(&config);
+    config.http1.upgrade_to_http2 = 0; /* HTTP/1.1 only */
+    h2o_hostconf_t *host = h2o_config_register_host(&config, h2o_iovec_init(H2O_STRLIT("default")), 65535);
+    register_handler(host, "/hello", on_hello);
+    register_handler(host, "/app", on_app);
+
+    struct worker *workers = calloc((size_t)threads, sizeof *workers);
+    if (workers == NULL)
+        return 1;
+    /* every socket listens before any loop runs: the port answers once ready */
+    for (int i = 0; i < threads; i++) {
+        workers[i].fd = listen_on(argv[1]);
+        workers[i].seed = (unsigned)time(NULL) + (unsigned)i;
+    }
+    for (int i = 0; i < threads; i++)
+        if ((errno = pthread_create(&workers[i].thread, NULL, run_loop, &workers[i])) != 0) {
+            perror("pthread_create");
+            return 1;
+        }
+    printf("h2o %s on 127.0.0.1:%s, %d event loops\n", H2O_VERSION, argv[1], threads);
+    fflush(stdout);
+    for (int i = 0; i < threads; i++)
+        pthread_join(workers[i].thread, NULL);
+    return 0;
+}
