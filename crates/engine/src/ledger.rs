@@ -138,7 +138,7 @@ impl Ledger {
     #[inline]
     pub fn devices(&mut self, n: usize, now: u64) {
         // Past the end nothing is measured; a sample there would open an empty second.
-        if now >= self.measure_start && !self.end.is_some_and(|end| now >= end) {
+        if now >= self.measure_start && self.end.is_none_or(|end| now < end) {
             let second = self.second(now);
             self.stats.second(second).devices = n as u64;
         }

@@ -233,19 +233,24 @@ fn load_check(server: &Server, threads: usize) -> Result<String, String> {
     config.warmup = Duration::from_millis(500);
     config.stop = engine::Stop::After(Duration::from_secs(3));
     config.keepalive = true;
-    let before = group_cpu::seconds(server.pid());
+    let before = group_cpu::Sample::take(server.pid());
     let t0 = Instant::now();
     let r = engine::run(&config, &interrupt::INTERRUPTED).map_err(|e| e.to_string())?;
-    let busy = (group_cpu::seconds(server.pid()) - before) / t0.elapsed().as_secs_f64();
+    let after = group_cpu::Sample::take(server.pid());
+    let wall = t0.elapsed().as_secs_f64();
+    let busy = (after.seconds() - before.seconds()) / wall;
+    // Threads busy at least a fifth of a core: the server's working threads, which
+    // --threads should set, even when the generator leaves it less than whole cores.
+    let working = after.busy_threads(&before, wall, 0.2);
+    let bound = if r.generator.bound {
+        " (generator-bound)"
+    } else {
+        ""
+    };
     Ok(format!(
-        "threads {threads}: {:.0} req/s, {} errors, server busy {busy:.2} cores{}",
+        "threads {threads}: {:.0} req/s, {} errors, server busy {busy:.2} cores in {working} busy thread(s){bound}",
         r.rps,
         r.requests.errors(),
-        if r.generator.bound {
-            " (generator-bound)"
-        } else {
-            ""
-        }
     ))
 }
 

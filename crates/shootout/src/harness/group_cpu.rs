@@ -1,21 +1,58 @@
-//! CPU time of a process group (a server and every process it forked), from /proc.
+//! CPU time of a process group (a server and every process it forked), from /proc,
+//! in total and thread by thread.
 
-/// Total user+sys CPU seconds of every live process in process group `pgid`.
-pub fn seconds(pgid: u32) -> f64 {
-    let ticks = clock_ticks();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return 0.0;
-    };
-    dir.filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
-        .filter_map(|pid| stat(pid).filter(|s| s.0 == pgid).map(|s| s.1))
-        .sum::<u64>() as f64
-        / ticks
+use std::collections::HashMap;
+
+/// CPU ticks of every thread of a process group, keyed by (process, thread) id.
+#[derive(Debug, Clone, Default)]
+pub struct Sample(HashMap<(u32, u32), u64>);
+
+impl Sample {
+    /// Reads every thread of every live process in process group `pgid`.
+    pub fn take(pgid: u32) -> Sample {
+        let mut threads = HashMap::new();
+        for pid in numbers("/proc") {
+            if stat(&format!("/proc/{pid}/stat")).is_none_or(|s| s.0 != pgid) {
+                continue;
+            }
+            for tid in numbers(&format!("/proc/{pid}/task")) {
+                if let Some((_, t)) = stat(&format!("/proc/{pid}/task/{tid}/stat")) {
+                    threads.insert((pid, tid), t);
+                }
+            }
+        }
+        Sample(threads)
+    }
+
+    /// Total CPU seconds.
+    pub fn seconds(&self) -> f64 {
+        self.0.values().sum::<u64>() as f64 / clock_ticks()
+    }
+
+    /// Threads that used at least `share` of a core between `earlier` and this sample,
+    /// `wall` seconds apart.
+    pub fn busy_threads(&self, earlier: &Sample, wall: f64, share: f64) -> usize {
+        self.0
+            .iter()
+            .filter(|(k, &t)| {
+                let used = t.saturating_sub(earlier.0.get(k).copied().unwrap_or(0));
+                used as f64 / clock_ticks() / wall.max(1e-9) >= share
+            })
+            .count()
+    }
 }
 
-/// (process group, utime + stime in ticks) of `pid`.
-fn stat(pid: u32) -> Option<(u32, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+fn numbers(dir: &str) -> impl Iterator<Item = u32> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+}
+
+/// (process group, utime + stime in ticks) from a stat file.
+fn stat(path: &str) -> Option<(u32, u64)> {
+    let text = std::fs::read_to_string(path).ok()?;
     // Fields after the command name, which may itself contain spaces and parentheses.
     let rest = text.rsplit_once(')')?.1;
     let f: Vec<&str> = rest.split_whitespace().collect();
@@ -47,6 +84,6 @@ mod tests {
         while std::time::Instant::now() < until {
             std::hint::black_box(0u64);
         }
-        assert!(seconds(pgid) > 0.0);
+        assert!(Sample::take(pgid).seconds() > 0.0);
     }
 }
