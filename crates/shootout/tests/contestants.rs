@@ -66,3 +66,95 @@ fn quick_contestants_set_up_and_speak_http() {
         assert!(text.contains("hello            ok"), "{name}:\n{text}");
     }
 }
+
+/// A throwaway checkout holding two made-up contestants: one that builds, one that fails.
+fn fake_root(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("shootout-fake-{tag}-{}", std::process::id()));
+    let manifest = |build: &str| {
+        format!(
+            "name = \"NAME\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
+             endpoints = [\"hello\"]\n[requires]\ncommands = [\"python3\"]\n[setup]\nbuild = \"{build}\"\n\
+             [start]\ncommand = \"exec python3 -m http.server --bind 127.0.0.1 {{port}}\"\n"
+        )
+    };
+    for (name, build) in [("good", "true"), ("bad", "exit 3")] {
+        let dir = root.join("contestants").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("contestant.toml"),
+            manifest(build).replace("NAME", name),
+        )
+        .unwrap();
+    }
+    root
+}
+
+fn shootout_in(root: &PathBuf, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(args)
+        .env("SHOOTOUT_ROOT", root)
+        .output()
+        .expect("the shootout binary runs")
+}
+
+#[test]
+fn a_failed_build_is_one_line_naming_contestant_and_step_and_the_others_go_on() {
+    let root = fake_root("setup");
+    let out = shootout_in(&root, &["setup", "--all"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("good: ready"), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: bad: setup: build `exit 3`: failed"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn start_runs_until_interrupted_and_leaves_no_process() {
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+    let root = fake_root("start");
+    assert!(shootout_in(&root, &["setup", "good"]).status.success());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(["start", "good", "--port", &port.to_string(), "--cpus", "0"])
+        .env("SHOOTOUT_ROOT", &root)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < deadline, "the server never listened");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "shootout start did not stop on Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    assert!(
+        TcpStream::connect(addr).is_err(),
+        "the server outlived shootout start"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
