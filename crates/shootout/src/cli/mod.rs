@@ -1,10 +1,11 @@
 //! Command-line parsing and dispatch.
 
 mod contestants;
-mod duration;
+pub mod duration;
 mod interrupt;
 mod load;
 mod merge;
+mod run;
 mod scenario;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,8 @@ enum Command {
     Load(Box<load::LoadArgs>),
     /// Merge the JSON results of a load's shards (--shard) into one, exactly
     Merge(merge::MergeArgs),
+    /// Run an experiment: every contestant × endpoint × layout × load, repeated
+    Run(run::RunArgs),
     /// List the contestants and whether each is ready, needs setup, or is blocked
     List(contestants::ListArgs),
     /// Install what contestants need and build them (idempotent, cached)
@@ -60,6 +63,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Load(args) => load::run(*args),
         Command::Merge(args) => merge::run(args),
+        Command::Run(args) => run::run(args),
         Command::List(args) => contestants::list(args),
         Command::Setup(which) => contestants::setup(which),
         Command::Verify(args) => contestants::verify(args),

@@ -3,25 +3,33 @@
 
 use std::collections::HashMap;
 
-/// CPU ticks of every thread of a process group, keyed by (process, thread) id.
+/// CPU ticks of every thread of a process group, keyed by (process, thread) id, and the
+/// group's resident memory.
 #[derive(Debug, Clone, Default)]
-pub struct Sample(HashMap<(u32, u32), u64>);
+pub struct Sample(HashMap<(u32, u32), u64>, u64);
 
 impl Sample {
     /// Reads every thread of every live process in process group `pgid`.
     pub fn take(pgid: u32) -> Sample {
         let mut threads = HashMap::new();
+        let mut rss_kb = 0;
         for pid in numbers("/proc") {
             if stat(&format!("/proc/{pid}/stat")).is_none_or(|s| s.0 != pgid) {
                 continue;
             }
+            rss_kb += resident_kb(pid);
             for tid in numbers(&format!("/proc/{pid}/task")) {
                 if let Some((_, t)) = stat(&format!("/proc/{pid}/task/{tid}/stat")) {
                     threads.insert((pid, tid), t);
                 }
             }
         }
-        Sample(threads)
+        Sample(threads, rss_kb)
+    }
+
+    /// Resident memory of the group's processes, in KiB.
+    pub fn rss_kb(&self) -> u64 {
+        self.1
     }
 
     /// Total CPU seconds.
@@ -40,6 +48,18 @@ impl Sample {
             })
             .count()
     }
+}
+
+fn resident_kb(pid: u32) -> u64 {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf only reads a configuration value.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    pages * page / 1024
 }
 
 fn numbers(dir: &str) -> impl Iterator<Item = u32> {

@@ -1,8 +1,12 @@
 //! The harness: contestants as their manifests declare them, set up, started, verified.
 
 pub mod catalog;
+pub mod experiment;
 pub mod group_cpu;
+pub mod layout;
 pub mod manifest;
+pub mod monitor;
 pub mod process;
+pub mod run;
 pub mod setup;
 pub mod verify;

@@ -1,0 +1,254 @@
+//! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
+
+use super::{interrupt, EXIT_INTERRUPTED};
+use crate::harness::catalog::{self, Catalog, Status};
+use crate::harness::experiment::{self, Experiment};
+use crate::harness::run::{self, Label, Run};
+use crate::harness::setup;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// Flags of `shootout run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// An experiment file, or a name in experiments/ [default: quick]
+    experiment: Option<String>,
+    /// Set up contestants that are not ready first (otherwise they are skipped)
+    #[arg(long)]
+    setup: bool,
+    /// Seed of the run order's shuffles [default: from the clock; recorded]
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Runs the experiment; returns the exit code.
+pub fn run(args: RunArgs) -> i32 {
+    let root = match catalog::root() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: run: {e}");
+            return 2;
+        }
+    };
+    let path = experiment_path(&root, args.experiment.as_deref().unwrap_or("quick"));
+    let exp = match experiment::read(&path) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: experiment {e}");
+            return 2;
+        }
+    };
+    let cat = match Catalog::load(&root) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: contestants: {e}");
+            return 2;
+        }
+    };
+    if args.setup {
+        set_up(&exp, &cat);
+    }
+    let seed = args.seed.or(exp.seed).unwrap_or_else(clock_seed);
+    interrupt::install();
+    println!(
+        "experiment {}: {} ({}), seed {seed}",
+        exp.name,
+        exp.description,
+        path.display()
+    );
+    let runs = run::run(&exp, &cat, seed, &interrupt::INTERRUPTED, progress);
+    print_tables(&runs);
+    match save(&root, &exp, seed, &runs) {
+        Ok(p) => println!("\nall runs, with their series: {}", p.display()),
+        Err(e) => eprintln!("error: saving the results: {e}"),
+    }
+    if interrupt::requested() {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    }
+}
+
+fn experiment_path(root: &Path, name: &str) -> PathBuf {
+    let p = PathBuf::from(name);
+    if p.is_file() {
+        p
+    } else {
+        root.join("experiments").join(format!("{name}.toml"))
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// Sets up the experiment's contestants that need it; failures are one line each.
+fn set_up(exp: &Experiment, cat: &Catalog) {
+    for name in &exp.contestants {
+        let Ok(c) = cat.get(name) else { continue };
+        if let Status::NeedsSetup(_) = catalog::status(c) {
+            let _ = std::fs::create_dir_all(&c.build);
+            match setup::setup(c, &c.build.join("setup.log")) {
+                Ok(()) => println!("{name}: set up"),
+                Err(e) => eprintln!("error: {name}: setup: {e}"),
+            }
+        }
+    }
+}
+
+fn progress(r: &Run, done: usize, total: usize) {
+    let what = format!(
+        "[{done}/{total}] {} /{} {} {} c={} #{}",
+        r.contestant,
+        r.endpoint,
+        r.layout,
+        r.load,
+        r.connections,
+        r.repeat + 1
+    );
+    match (&r.result, &r.label) {
+        (Some(res), Label::Ok) => println!("{what}: {:.0} req/s", res.rps),
+        (Some(res), label) => println!("{what}: {:.0} req/s ({label:?}: {})", res.rps, r.reason),
+        (None, label) => println!("{what}: {label:?}: {}", r.reason),
+    }
+}
+
+/// One table per endpoint × layout × load × connections, a row per contestant.
+fn print_tables(runs: &[Run]) {
+    let mut keys: Vec<(String, String, String, usize)> = Vec::new();
+    for r in runs {
+        let k = (
+            r.endpoint.clone(),
+            r.layout.clone(),
+            r.load.clone(),
+            r.connections,
+        );
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    for (endpoint, layout, load, conns) in keys {
+        println!("\n/{endpoint}, layout {layout}, {load}, {conns} connections");
+        println!(
+            "  {:<24} {:>10} {:>10} {:>10} {:>9} {:>14} {:>9}  notes",
+            "contestant", "req/s", "min", "max", "p99 ms", "CPU-s/1k req", "RSS MiB"
+        );
+        let mut names: Vec<&str> = runs.iter().map(|r| r.contestant.as_str()).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let cell: Vec<&Run> = runs
+                .iter()
+                .filter(|r| {
+                    r.contestant == name
+                        && r.endpoint == endpoint
+                        && r.layout == layout
+                        && r.load == load
+                        && r.connections == conns
+                })
+                .collect();
+            print_row(name, &cell);
+        }
+    }
+}
+
+fn print_row(name: &str, cell: &[&Run]) {
+    let ok: Vec<&Run> = cell
+        .iter()
+        .filter(|r| r.label == Label::Ok && r.result.is_some())
+        .copied()
+        .collect();
+    let notes = notes(cell);
+    if ok.is_empty() {
+        println!("  {name:<24} {:>10}  {notes}", "-");
+        return;
+    }
+    let rps: Vec<f64> = ok
+        .iter()
+        .filter_map(|r| r.result.as_ref().map(|x| x.rps))
+        .collect();
+    let p99: Vec<f64> = ok
+        .iter()
+        .filter_map(|r| r.result.as_ref().map(|x| x.latency_us.p99 / 1000.0))
+        .collect();
+    let cpu: Vec<f64> = ok
+        .iter()
+        .filter_map(|r| {
+            r.result.as_ref().map(|x| {
+                r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
+            })
+        })
+        .collect();
+    let rss = ok.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0;
+    println!(
+        "  {name:<24} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>14.4} {:>9.1}  {}",
+        median(&rps),
+        rps.iter().cloned().fold(f64::INFINITY, f64::min),
+        rps.iter().cloned().fold(0.0, f64::max),
+        median(&p99),
+        median(&cpu),
+        rss,
+        notes
+    );
+}
+
+/// The runs that are not ok, counted by label, with the first reason of each label.
+fn notes(cell: &[&Run]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for label in [
+        Label::GeneratorBound,
+        Label::ServerFailed,
+        Label::VerifyFailed,
+        Label::Timeout,
+        Label::Interrupted,
+        Label::Skipped,
+    ] {
+        let these: Vec<&&Run> = cell.iter().filter(|r| r.label == label).collect();
+        if let Some(first) = these.first() {
+            let word = serde_json::to_value(&label)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default();
+            let why: String = first.reason.chars().take(70).collect();
+            out.push(if label == Label::GeneratorBound {
+                format!("{} {word} (not ranked)", these.len())
+            } else {
+                format!("{} {word}: {why}", these.len())
+            });
+        }
+    }
+    out.join("; ")
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Writes every run as JSON to a new file under results/ (never overwriting one).
+fn save(root: &Path, exp: &Experiment, seed: u64, runs: &[Run]) -> Result<PathBuf, String> {
+    let dir = root.join("results");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let stamp = clock_seed();
+    let path = dir.join(format!("{}-{stamp}.json", exp.name));
+    let doc = serde_json::json!({
+        "schema": "shootout.experiment/1",
+        "experiment": exp.name,
+        "seed": seed,
+        "runs": runs,
+    });
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::to_writer(std::io::BufWriter::new(file), &doc).map_err(|e| e.to_string())?;
+    Ok(path)
+}

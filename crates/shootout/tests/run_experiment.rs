@@ -1,0 +1,145 @@
+//! `shootout run` end to end against made-up contestants (small Python servers on
+//! 127.0.0.1): a good one is measured, one that does not speak HTTP properly is
+//! verify-failed and not measured, one that dies mid-run is server-failed, and the
+//! experiment goes on. Each run lasts about a second.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A keep-alive HTTP/1.1 server with /hello, as a contestant must have.
+const GOOD: &str = r#"
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        body = b"Hello World" if self.path == "/hello" else b"no"
+        self.send_response(200 if self.path == "/hello" else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"#;
+
+fn contestant(root: &Path, name: &str, start: &str) {
+    let dir = root.join("contestants").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("server.py"), GOOD).unwrap();
+    let manifest = format!(
+        "name = \"{name}\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
+         endpoints = [\"hello\"]\n[requires]\ncommands = [\"python3\"]\n[start]\ncommand = \"{start}\"\n"
+    );
+    std::fs::write(dir.join("contestant.toml"), manifest).unwrap();
+}
+
+fn fake_checkout() -> PathBuf {
+    let root = std::env::temp_dir().join(format!("shootout-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    contestant(&root, "good", "exec python3 server.py {port}");
+    // Serves files, not /hello: it answers 404, so verify fails.
+    contestant(
+        &root,
+        "wrong",
+        "exec python3 -m http.server --bind 127.0.0.1 {port}",
+    );
+    // Starts fine, then is killed (-9) about 1.5 s later, in the middle of its load.
+    contestant(
+        &root,
+        "dies",
+        "python3 server.py {port} & pid=$!; sleep 1.5; kill -9 $pid; wait",
+    );
+    std::fs::create_dir_all(root.join("experiments")).unwrap();
+    std::fs::write(
+        root.join("experiments/t.toml"),
+        "name = \"t\"\ncontestants = [\"good\", \"wrong\", \"dies\", \"missing\"]\nlayouts = [\"shared\"]\n\
+         warmup = \"0.2s\"\nduration = \"1s\"\nseed = 42\n[[loads]]\nname = \"ka\"\nconnections = [4]\n",
+    )
+    .unwrap();
+    root
+}
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(args)
+        .env("SHOOTOUT_ROOT", root)
+        .output()
+        .expect("the shootout binary runs")
+}
+
+#[test]
+fn runs_are_labelled_and_the_experiment_goes_on() {
+    let root = fake_checkout();
+    for name in ["good", "wrong", "dies"] {
+        assert!(run(&root, &["setup", name]).status.success(), "{name}");
+    }
+    let out = run(&root, &["run", "t"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved = std::fs::read_dir(root.join("results"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(saved).unwrap()).unwrap();
+    assert_eq!(doc["seed"], 42);
+    let label = |name: &str| {
+        doc["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["contestant"] == name)
+            .unwrap()["label"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        ["ok", "generator-bound"].contains(&label("good").as_str()),
+        "{text}"
+    );
+    assert_eq!(label("wrong"), "verify-failed", "{text}");
+    assert_eq!(label("dies"), "server-failed", "{text}");
+    assert_eq!(label("missing"), "skipped", "{text}");
+    let good = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["contestant"] == "good")
+        .unwrap();
+    assert!(good["result"]["requests"]["ok"].as_u64().unwrap() > 0);
+    assert!(
+        !good["series"].as_array().unwrap().is_empty(),
+        "the server was sampled"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_mistake_in_an_experiment_file_starts_nothing() {
+    let root = std::env::temp_dir().join(format!("shootout-run-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("experiments")).unwrap();
+    std::fs::create_dir_all(root.join("contestants")).unwrap();
+    std::fs::write(
+        root.join("experiments/x.toml"),
+        "name = \"x\"\ncontestants = [\"a\"]\nrepeat = 2\n",
+    )
+    .unwrap();
+    let out = run(&root, &["run", "x"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("x.toml: line 3, column 1: unknown field `repeat`"),
+        "{err}"
+    );
+    assert!(!root.join("results").exists());
+    let _ = std::fs::remove_dir_all(&root);
+}
