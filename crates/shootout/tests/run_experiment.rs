@@ -143,3 +143,70 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
     assert!(!root.join("results").exists());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn ctrl_c_stops_the_experiment_keeps_what_ran_and_leaves_no_process() {
+    use std::time::{Duration, Instant};
+    let root = std::env::temp_dir().join(format!("shootout-run-int-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    contestant(&root, "good", "exec python3 server.py {port}");
+    std::fs::create_dir_all(root.join("experiments")).unwrap();
+    std::fs::write(
+        root.join("experiments/long.toml"),
+        "name = \"long\"\ncontestants = [\"good\"]\nlayouts = [\"shared\"]\nrepeats = 3\n\
+         warmup = \"0s\"\nduration = \"30s\"\n[[loads]]\nname = \"ka\"\nconnections = [2]\n",
+    )
+    .unwrap();
+    assert!(run(&root, &["setup", "good"]).status.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(["run", "long"])
+        .env("SHOOTOUT_ROOT", &root)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "shootout run did not stop on Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+    let saved = std::fs::read_dir(root.join("results"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(saved).unwrap()).unwrap();
+    let labels: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels, ["interrupted"; 3],
+        "the measured part is kept, the rest marked"
+    );
+    let first = &doc["runs"][0]["result"]["requests"]["ok"];
+    assert!(
+        first.as_u64().unwrap() > 0,
+        "what was measured before Ctrl-C is kept"
+    );
+    // No process of the experiment survives: none runs in the contestant's folder.
+    let survivors = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path().join("cwd")).ok())
+        .filter(|cwd| cwd.starts_with(&root))
+        .count();
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(survivors, 0, "a contestant process outlived shootout run");
+}
