@@ -4,6 +4,7 @@
 mod cli;
 mod harness;
 mod report;
+mod store;
 
 fn main() {
     // Like any Unix tool, end quietly when a reader such as `head` closes stdout

@@ -68,6 +68,17 @@ fn run(root: &Path, args: &[&str]) -> Output {
         .expect("the shootout binary runs")
 }
 
+/// The first stored experiment of a checkout, through `shootout export`.
+fn export(root: &Path) -> serde_json::Value {
+    let out = run(root, &["export", "1", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("export prints JSON")
+}
+
 #[test]
 fn runs_are_labelled_and_the_experiment_goes_on() {
     let root = fake_checkout();
@@ -81,14 +92,8 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let saved = std::fs::read_dir(root.join("results"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(saved).unwrap()).unwrap();
-    assert_eq!(doc["seed"], 42);
+    let doc = export(&root);
+    assert_eq!(doc["experiment"]["seed"], 42);
     let label = |name: &str| {
         doc["runs"]
             .as_array()
@@ -140,7 +145,10 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
         err.contains("x.toml: line 3, column 1: unknown field `repeat`"),
         "{err}"
     );
-    assert!(!root.join("results").exists());
+    assert!(
+        !root.join("results").exists(),
+        "nothing started, nothing stored"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -179,13 +187,7 @@ fn ctrl_c_stops_the_experiment_keeps_what_ran_and_leaves_no_process() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(status.code(), Some(130));
-    let saved = std::fs::read_dir(root.join("results"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(saved).unwrap()).unwrap();
+    let doc = export(&root);
     let labels: Vec<&str> = doc["runs"]
         .as_array()
         .unwrap()

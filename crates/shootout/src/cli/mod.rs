@@ -5,6 +5,7 @@ pub mod duration;
 mod interrupt;
 mod load;
 mod merge;
+mod results;
 mod run;
 mod scenario;
 
@@ -34,6 +35,10 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Run an experiment: every contestant × endpoint × layout × load, repeated
     Run(run::RunArgs),
+    /// List stored experiments, or the runs of one
+    Results(results::ResultsArgs),
+    /// Write one stored experiment, with all its runs and series, as JSON
+    Export(results::ExportArgs),
     /// List the contestants and whether each is ready, needs setup, or is blocked
     List(contestants::ListArgs),
     /// Install what contestants need and build them (idempotent, cached)
@@ -64,6 +69,8 @@ pub fn main() -> i32 {
         Command::Load(args) => load::run(*args),
         Command::Merge(args) => merge::run(args),
         Command::Run(args) => run::run(args),
+        Command::Results(args) => results::results(args),
+        Command::Export(args) => results::export(args),
         Command::List(args) => contestants::list(args),
         Command::Setup(which) => contestants::setup(which),
         Command::Verify(args) => contestants::verify(args),

@@ -5,6 +5,7 @@ use crate::harness::catalog::{self, Catalog, Status};
 use crate::harness::experiment::{self, Experiment};
 use crate::harness::run::{self, Label, Run};
 use crate::harness::setup;
+use crate::store::Store;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,19 @@ pub fn run(args: RunArgs) -> i32 {
         set_up(&exp, &cat);
     }
     let seed = args.seed.or(exp.seed).unwrap_or_else(clock_seed);
+    let db_path = root.join("results").join("shootout.db");
+    let definition = std::fs::read_to_string(&path).unwrap_or_default();
+    let stored = Store::open(&db_path).and_then(|mut s| {
+        s.begin(&exp.name, seed, &definition, &machine(&root))
+            .map(|id| (s, id))
+    });
+    let (mut store, id) = match stored {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: results store: {e}");
+            return 1;
+        }
+    };
     interrupt::install();
     println!(
         "experiment {}: {} ({}), seed {seed}",
@@ -56,12 +70,24 @@ pub fn run(args: RunArgs) -> i32 {
         exp.description,
         path.display()
     );
-    let runs = run::run(&exp, &cat, seed, &interrupt::INTERRUPTED, progress);
+    let runs = run::run(
+        &exp,
+        &cat,
+        seed,
+        &interrupt::INTERRUPTED,
+        |r, done, total| {
+            progress(r, done, total);
+            // Each run is stored as it ends: an interruption loses nothing measured.
+            if let Err(e) = store.add_run(id, r) {
+                eprintln!("error: storing run {done}: {e}");
+            }
+        },
+    );
     print_tables(&runs);
-    match save(&root, &exp, seed, &runs) {
-        Ok(p) => println!("\nall runs, with their series: {}", p.display()),
-        Err(e) => eprintln!("error: saving the results: {e}"),
-    }
+    println!(
+        "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
+        db_path.display()
+    );
     if interrupt::requested() {
         EXIT_INTERRUPTED
     } else {
@@ -232,23 +258,28 @@ fn median(xs: &[f64]) -> f64 {
     }
 }
 
-/// Writes every run as JSON to a new file under results/ (never overwriting one).
-fn save(root: &Path, exp: &Experiment, seed: u64, runs: &[Run]) -> Result<PathBuf, String> {
-    let dir = root.join("results");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let stamp = clock_seed();
-    let path = dir.join(format!("{}-{stamp}.json", exp.name));
-    let doc = serde_json::json!({
-        "schema": "shootout.experiment/1",
-        "experiment": exp.name,
-        "seed": seed,
-        "runs": runs,
-    });
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::to_writer(std::io::BufWriter::new(file), &doc).map_err(|e| e.to_string())?;
-    Ok(path)
+/// The machine and the software, recorded with every experiment.
+fn machine(root: &Path) -> serde_json::Value {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_default();
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(root)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    serde_json::json!({
+        "cpu": cpu,
+        "cores": engine::cpu::allowed_cpus(),
+        "kernel": kernel.trim(),
+        "shootout": env!("CARGO_PKG_VERSION"),
+        "commit": commit,
+    })
 }

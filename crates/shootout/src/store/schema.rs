@@ -1,0 +1,57 @@
+//! The schema and its migrations, versioned with SQLite's `user_version`.
+
+use rusqlite::Connection;
+
+/// Migration `i` takes the database from version `i` to `i + 1`. Append only: a released
+/// migration is never edited.
+const MIGRATIONS: &[&str] = &[
+    // 1: experiments and their runs.
+    "CREATE TABLE experiments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        started_unix_ms INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        definition TEXT NOT NULL,
+        machine TEXT NOT NULL
+    );
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id),
+        contestant TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        layout TEXT NOT NULL,
+        load TEXT NOT NULL,
+        connections INTEGER NOT NULL,
+        repeat INTEGER NOT NULL,
+        label TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        rps REAL,
+        p99_us REAL,
+        server_cpu_s REAL NOT NULL,
+        peak_rss_kb INTEGER NOT NULL,
+        wall_s REAL NOT NULL,
+        load_s REAL NOT NULL,
+        result TEXT,
+        series TEXT NOT NULL
+    );
+    CREATE INDEX runs_by_experiment ON runs(experiment_id);",
+];
+
+/// The version this build writes.
+pub const VERSION: usize = MIGRATIONS.len();
+
+/// Brings the database up to [`VERSION`], each step in a transaction.
+pub fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
+    let current: usize =
+        db.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))? as usize;
+    if current > VERSION {
+        return Err(rusqlite::Error::InvalidQuery);
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current) {
+        let tx = db.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
