@@ -158,8 +158,8 @@ fn print_tables(runs: &[Run]) {
     for (endpoint, layout, load, conns) in keys {
         println!("\n/{endpoint}, layout {layout}, {load}, {conns} connections");
         println!(
-            "  {:<24} {:>10} {:>10} {:>10} {:>9} {:>14} {:>9}  notes",
-            "contestant", "req/s", "min", "max", "p99 ms", "CPU-s/1k req", "RSS MiB"
+            "  {:<24} {:>10} {:>10} {:>10} {:>9} {:>8} {:>14} {:>9}  notes",
+            "contestant", "req/s", "min", "max", "p99 ms", "errors", "CPU-s/1k req", "RSS MiB"
         );
         let mut names: Vec<&str> = runs.iter().map(|r| r.contestant.as_str()).collect();
         names.sort();
@@ -208,12 +208,17 @@ fn print_row(name: &str, cell: &[&Run]) {
         })
         .collect();
     let rss = ok.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0;
+    let errors: Vec<f64> = ok
+        .iter()
+        .filter_map(|r| r.result.as_ref().map(|x| x.requests.errors() as f64))
+        .collect();
     println!(
-        "  {name:<24} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>14.4} {:>9.1}  {}",
+        "  {name:<24} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>8.0} {:>14.4} {:>9.1}  {}",
         median(&rps),
         rps.iter().cloned().fold(f64::INFINITY, f64::min),
         rps.iter().cloned().fold(0.0, f64::max),
         median(&p99),
+        median(&errors),
         median(&cpu),
         rss,
         notes
