@@ -5,6 +5,7 @@ use crate::harness::catalog::{self, Catalog, Status};
 use crate::harness::experiment::{self, Experiment};
 use crate::harness::run::{self, Label, Run};
 use crate::harness::setup;
+use crate::report::spread;
 use crate::store::Store;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -141,14 +142,14 @@ fn progress(r: &Run, done: usize, total: usize) {
     }
 }
 
-/// One table per endpoint × layout × load × connections, a row per contestant.
+/// One table per endpoint × layout × load × connections, a row per contestant, ranked.
 fn print_tables(runs: &[Run]) {
-    let mut keys: Vec<(String, String, String, usize)> = Vec::new();
+    let mut keys: Vec<(&str, &str, &str, usize)> = Vec::new();
     for r in runs {
         let k = (
-            r.endpoint.clone(),
-            r.layout.clone(),
-            r.load.clone(),
+            r.endpoint.as_str(),
+            r.layout.as_str(),
+            r.load.as_str(),
             r.connections,
         );
         if !keys.contains(&k) {
@@ -158,62 +159,97 @@ fn print_tables(runs: &[Run]) {
     for (endpoint, layout, load, conns) in keys {
         println!("\n/{endpoint}, layout {layout}, {load}, {conns} connections");
         println!(
-            "  {:<24} {:>10} {:>10} {:>10} {:>9} {:>8} {:>14} {:>9}  notes",
-            "contestant", "req/s", "min", "max", "p99 ms", "errors", "CPU-s/1k req", "RSS MiB"
+            "  {:>4}  {:<24} {:>10} {:>21} {:>10} {:>10} {:>9} {:>8} {:>14} {:>9}  notes",
+            "rank",
+            "contestant",
+            "req/s",
+            "95% CI",
+            "min",
+            "max",
+            "p99 ms",
+            "errors",
+            "CPU-s/1k req",
+            "RSS MiB"
         );
         let mut names: Vec<&str> = runs.iter().map(|r| r.contestant.as_str()).collect();
         names.sort();
         names.dedup();
-        for name in names {
-            let cell: Vec<&Run> = runs
-                .iter()
-                .filter(|r| {
-                    r.contestant == name
-                        && r.endpoint == endpoint
-                        && r.layout == layout
-                        && r.load == load
-                        && r.connections == conns
-                })
-                .collect();
-            print_row(name, &cell);
-        }
+        let cells: Vec<(&str, Vec<&Run>)> = names
+            .into_iter()
+            .map(|name| {
+                let cell = runs
+                    .iter()
+                    .filter(|r| {
+                        r.contestant == name
+                            && (
+                                r.endpoint.as_str(),
+                                r.layout.as_str(),
+                                r.load.as_str(),
+                                r.connections,
+                            ) == (endpoint, layout, load, conns)
+                    })
+                    .collect();
+                (name, cell)
+            })
+            .collect();
+        print_cell(&cells);
     }
 }
 
-fn print_row(name: &str, cell: &[&Run]) {
+/// Requests/s of the runs that measured the server (ok), the only ones ranked.
+fn ok_rps(cell: &[&Run]) -> Vec<f64> {
+    cell.iter()
+        .filter(|r| r.label == Label::Ok)
+        .filter_map(|r| r.result.as_ref().map(|x| x.rps))
+        .collect()
+}
+
+fn print_cell(cells: &[(&str, Vec<&Run>)]) {
+    let ranked: Vec<(&str, &Vec<&Run>, (f64, f64))> = cells
+        .iter()
+        .filter(|(_, c)| !ok_rps(c).is_empty())
+        .map(|(n, c)| (*n, c, spread::interval95(&ok_rps(c))))
+        .collect();
+    let ranks = spread::ranks(&ranked.iter().map(|r| r.2).collect::<Vec<_>>());
+    let mut order: Vec<usize> = (0..ranked.len()).collect();
+    order.sort_by(|&a, &b| {
+        ranks[a]
+            .cmp(&ranks[b])
+            .then(median(&ok_rps(ranked[b].1)).total_cmp(&median(&ok_rps(ranked[a].1))))
+    });
+    for i in order {
+        let (name, cell, ci) = ranked[i];
+        print_row(ranks[i], name, cell, ci);
+    }
+    for (name, cell) in cells.iter().filter(|(_, c)| ok_rps(c).is_empty()) {
+        println!("  {:>4}  {name:<24} {:>10}  {}", "-", "-", notes(cell));
+    }
+}
+
+fn print_row(rank: usize, name: &str, cell: &[&Run], ci: (f64, f64)) {
     let ok: Vec<&Run> = cell
         .iter()
         .filter(|r| r.label == Label::Ok && r.result.is_some())
         .copied()
         .collect();
-    let notes = notes(cell);
-    if ok.is_empty() {
-        println!("  {name:<24} {:>10}  {notes}", "-");
-        return;
-    }
-    let rps: Vec<f64> = ok
-        .iter()
-        .filter_map(|r| r.result.as_ref().map(|x| x.rps))
-        .collect();
-    let p99: Vec<f64> = ok
-        .iter()
-        .filter_map(|r| r.result.as_ref().map(|x| x.latency_us.p99 / 1000.0))
-        .collect();
-    let cpu: Vec<f64> = ok
-        .iter()
-        .filter_map(|r| {
-            r.result.as_ref().map(|x| {
-                r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
-            })
-        })
-        .collect();
+    let of = |f: &dyn Fn(&Run, &engine::LoadResult) -> f64| -> Vec<f64> {
+        ok.iter()
+            .filter_map(|r| r.result.as_ref().map(|x| f(r, x)))
+            .collect()
+    };
+    let rps = of(&|_, x| x.rps);
+    let p99 = of(&|_, x| x.latency_us.p99 / 1000.0);
+    let errors = of(&|_, x| x.requests.errors() as f64);
+    let cpu =
+        of(&|r, x| r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64);
     let rss = ok.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0;
-    let errors: Vec<f64> = ok
-        .iter()
-        .filter_map(|r| r.result.as_ref().map(|x| x.requests.errors() as f64))
-        .collect();
+    let interval = if rps.len() > 1 {
+        format!("{:.0}..{:.0}", ci.0, ci.1)
+    } else {
+        "(1 run)".into()
+    };
     println!(
-        "  {name:<24} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>8.0} {:>14.4} {:>9.1}  {}",
+        "  {rank:>4}  {name:<24} {:>10.0} {interval:>21} {:>10.0} {:>10.0} {:>9.2} {:>8.0} {:>14.4} {:>9.1}  {}",
         median(&rps),
         rps.iter().cloned().fold(f64::INFINITY, f64::min),
         rps.iter().cloned().fold(0.0, f64::max),
@@ -221,7 +257,7 @@ fn print_row(name: &str, cell: &[&Run]) {
         median(&errors),
         median(&cpu),
         rss,
-        notes
+        notes(cell)
     );
 }
 
