@@ -8,6 +8,7 @@ use crate::harness::setup;
 use crate::report::spread;
 use crate::store::Store;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 
 /// Flags of `shootout run`.
@@ -71,19 +72,28 @@ pub fn run(args: RunArgs) -> i32 {
         exp.description,
         path.display()
     );
+    let bar = progress_bar(&exp);
     let runs = run::run(
         &exp,
         &cat,
         seed,
         &interrupt::INTERRUPTED,
         |r, done, total| {
-            progress(r, done, total);
+            let line = progress(r, done, total);
+            // Without a terminal the bar is hidden, and so would be its lines.
+            if bar.is_hidden() {
+                println!("{line}");
+            } else {
+                bar.println(line);
+            }
+            bar.set_position(done as u64);
             // Each run is stored as it ends: an interruption loses nothing measured.
             if let Err(e) = store.add_run(id, r) {
                 eprintln!("error: storing run {done}: {e}");
             }
         },
     );
+    bar.finish_and_clear();
     print_tables(&runs);
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
@@ -125,7 +135,22 @@ fn set_up(exp: &Experiment, cat: &Catalog) {
     }
 }
 
-fn progress(r: &Run, done: usize, total: usize) {
+/// A bar with the runs done and the time left (drawn only on a terminal).
+fn progress_bar(exp: &Experiment) -> ProgressBar {
+    let cells: usize = exp.endpoints.len()
+        * exp.layouts.len()
+        * exp.loads.iter().map(|l| l.connections.len()).sum::<usize>();
+    let bar = ProgressBar::new((exp.repeats * exp.contestants.len() * cells) as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} spent, about {eta} left")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// One line about a finished run.
+fn progress(r: &Run, done: usize, total: usize) -> String {
     let what = format!(
         "[{done}/{total}] {} /{} {} {} c={} #{}",
         r.contestant,
@@ -136,9 +161,9 @@ fn progress(r: &Run, done: usize, total: usize) {
         r.repeat + 1
     );
     match (&r.result, &r.label) {
-        (Some(res), Label::Ok) => println!("{what}: {:.0} req/s", res.rps),
-        (Some(res), label) => println!("{what}: {:.0} req/s ({label:?}: {})", res.rps, r.reason),
-        (None, label) => println!("{what}: {label:?}: {}", r.reason),
+        (Some(res), Label::Ok) => format!("{what}: {:.0} req/s", res.rps),
+        (Some(res), label) => format!("{what}: {:.0} req/s ({label:?}: {})", res.rps, r.reason),
+        (None, label) => format!("{what}: {label:?}: {}", r.reason),
     }
 }
 
