@@ -5,6 +5,7 @@ mod cli;
 mod harness;
 mod report;
 mod store;
+mod toml_file;
 
 fn main() {
     // Like any Unix tool, end quietly when a reader such as `head` closes stdout

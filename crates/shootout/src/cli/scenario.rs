@@ -41,16 +41,7 @@ pub struct Devices {
 
 /// Reads a scenario; the error names the file, and the line and field when TOML does.
 pub fn read(path: &Path) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    toml::from_str(&text).map_err(|e| {
-        let text = e.to_string();
-        let location = text
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches("TOML parse error at ");
-        format!("{}: {location}: {}", path.display(), e.message().trim())
-    })
+    crate::toml_file::read(path)
 }
 
 #[cfg(test)]

@@ -70,17 +70,7 @@ fn five_seconds() -> String {
 
 /// Reads and checks an experiment file.
 pub fn read(path: &Path) -> Result<Experiment, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let e: Experiment = toml::from_str(&text).map_err(|e| {
-        let shown = e.to_string();
-        let at = shown.lines().next().unwrap_or_default();
-        format!(
-            "{}: {}: {}",
-            path.display(),
-            at.trim_start_matches("TOML parse error at "),
-            e.message().trim()
-        )
-    })?;
+    let e: Experiment = crate::toml_file::read(path)?;
     check(&e).map_err(|what| format!("{}: {what}", path.display()))?;
     Ok(e)
 }

@@ -87,18 +87,7 @@ impl Contestant {
     /// Reads `dir/contestant.toml`; `build_root` holds every contestant's build folder.
     pub fn load(dir: &Path, build_root: &Path) -> Result<Contestant, String> {
         let path = dir.join("contestant.toml");
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let manifest: Manifest = toml::from_str(&text).map_err(|e| {
-            let shown = e.to_string();
-            let at = shown.lines().next().unwrap_or_default();
-            format!(
-                "{}: {}: {}",
-                path.display(),
-                at.trim_start_matches("TOML parse error at "),
-                e.message().trim()
-            )
-        })?;
+        let manifest: Manifest = crate::toml_file::read(&path)?;
         let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if manifest.name != folder {
             return Err(format!(
