@@ -1,4 +1,5 @@
-//! Ctrl-C and SIGTERM: ask the load to stop and keep what it measured.
+//! Ctrl-C, SIGTERM and SIGHUP (a closed terminal): ask the load to stop, stop every
+//! server, and keep what was measured.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -10,7 +11,8 @@ extern "C" fn on_signal(_: libc::c_int) {
     INTERRUPTED.store(true, Ordering::Relaxed);
 }
 
-/// Routes SIGINT and SIGTERM to [`INTERRUPTED`]. A second signal kills the process as usual.
+/// Routes SIGINT, SIGTERM and SIGHUP to [`INTERRUPTED`]. A second signal kills the process
+/// as usual.
 pub fn install() {
     // SAFETY: the handler only stores to an atomic; SA_RESETHAND restores the default
     // action after the first signal, so a second Ctrl-C still ends a stuck process.
@@ -21,6 +23,8 @@ pub fn install() {
         libc::sigemptyset(&mut action.sa_mask);
         libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
         libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+        // Without this a closed terminal would kill shootout and orphan its servers.
+        libc::sigaction(libc::SIGHUP, &action, std::ptr::null_mut());
     }
 }
 
