@@ -70,11 +70,6 @@ impl BufRing {
         &self.bufs[start..start + len.min(self.buf_size)]
     }
 
-    /// Size of each buffer in bytes.
-    pub fn buf_size(&self) -> usize {
-        self.buf_size
-    }
-
     /// Hands buffer `bid` back; the kernel sees it after [`publish`](Self::publish).
     #[inline]
     pub fn recycle(&mut self, bid: u16) {

@@ -15,11 +15,6 @@ impl CpuTime {
         rusage(libc::RUSAGE_THREAD)
     }
 
-    /// CPU time of the whole process.
-    pub fn process() -> CpuTime {
-        rusage(libc::RUSAGE_SELF)
-    }
-
     /// The CPU time spent since `earlier`.
     pub fn since(&self, earlier: &CpuTime) -> CpuTime {
         CpuTime {

@@ -7,6 +7,7 @@ use crate::result::{
     Bytes, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary, SecondSummary,
     Spread,
 };
+use crate::stats::Second;
 use hdrhistogram::Histogram;
 
 /// Why results could not be merged.
@@ -117,46 +118,20 @@ fn add<T: hdrhistogram::Counter>(sum: &mut Histogram<T>, h: &Histogram<T>) {
 /// Adds the per-second series second by second, histograms included.
 fn merge_seconds(parts: &[LoadResult]) -> Result<Vec<SecondSummary>, MergeError> {
     let len = parts.iter().map(|p| p.per_second.len()).max().unwrap_or(0);
-    let mut out = Vec::with_capacity(len);
-    for i in 0..len {
-        let mut h: Histogram<u32> = Histogram::new_with_bounds(1, 3_600_000_000_000, 2)
-            .expect("constant histogram bounds are valid");
-        let mut s = SecondSummary {
-            second: i + 1,
-            requests: 0,
-            errors: 0,
-            timeouts: 0,
-            sent: 0,
-            connects: 0,
-            devices: 0,
-            p50_us: 0.0,
-            p90_us: 0.0,
-            p99_us: 0.0,
-            hist: String::new(),
-        };
-        for (index, p) in parts.iter().enumerate() {
-            let Some(x) = p.per_second.get(i) else {
-                continue;
-            };
-            s.requests += x.requests;
-            s.errors += x.errors;
-            s.timeouts += x.timeouts;
-            s.sent += x.sent;
-            s.connects += x.connects;
-            s.devices += x.devices;
-            if !x.hist.is_empty() {
-                let part = decode(&x.hist).map_err(|what| MergeError::Bad { index, what })?;
-                add(&mut h, &part);
-            }
+    let mut seconds: Vec<Second> = (0..len).map(|_| Second::new()).collect();
+    for (index, p) in parts.iter().enumerate() {
+        for (sum, x) in seconds.iter_mut().zip(&p.per_second) {
+            let part = x
+                .to_second()
+                .map_err(|what| MergeError::Bad { index, what })?;
+            sum.merge(&part);
         }
-        if !h.is_empty() {
-            let q = |p: f64| h.value_at_quantile(p) as f64 / 1000.0;
-            (s.p50_us, s.p90_us, s.p99_us) = (q(0.5), q(0.9), q(0.99));
-        }
-        s.hist = encode(&h);
-        out.push(s);
     }
-    Ok(out)
+    Ok(seconds
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SecondSummary::of(i, s))
+        .collect())
 }
 
 /// Pools per-part spreads exactly from their sample counts, means and deviations.

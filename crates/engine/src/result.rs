@@ -1,7 +1,7 @@
 //! The result of a load, in the shape of the `--json` output (schema `shootout.load/1`).
 
 use crate::outcome::Counts;
-use crate::stats::LoopStats;
+use crate::stats::{LoopStats, Second};
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -229,29 +229,49 @@ pub fn per_second(stats: &LoopStats) -> Vec<SecondSummary> {
         .seconds
         .iter()
         .enumerate()
-        .map(|(i, s)| {
-            let p = |q: f64| {
-                if s.latency.is_empty() {
-                    0.0
-                } else {
-                    s.latency.value_at_quantile(q) as f64 / 1000.0
-                }
-            };
-            SecondSummary {
-                hist: crate::histcodec::encode(&s.latency),
-                second: i + 1,
-                requests: s.requests,
-                errors: s.errors,
-                timeouts: s.timeouts,
-                sent: s.sent,
-                connects: s.connects,
-                devices: s.devices,
-                p50_us: p(0.5),
-                p90_us: p(0.9),
-                p99_us: p(0.99),
-            }
-        })
+        .map(|(i, s)| SecondSummary::of(i, s))
         .collect()
+}
+
+impl SecondSummary {
+    /// The summary of second `i` (0-based) of a run.
+    pub fn of(i: usize, s: &Second) -> SecondSummary {
+        let p = |q: f64| {
+            if s.latency.is_empty() {
+                0.0
+            } else {
+                s.latency.value_at_quantile(q) as f64 / 1000.0
+            }
+        };
+        SecondSummary {
+            hist: crate::histcodec::encode(&s.latency),
+            second: i + 1,
+            requests: s.requests,
+            errors: s.errors,
+            timeouts: s.timeouts,
+            sent: s.sent,
+            connects: s.connects,
+            devices: s.devices,
+            p50_us: p(0.5),
+            p90_us: p(0.9),
+            p99_us: p(0.99),
+        }
+    }
+
+    /// The second this summary was made of, histogram decoded (for exact merging).
+    pub fn to_second(&self) -> Result<Second, String> {
+        let mut s = Second::new();
+        if !self.hist.is_empty() {
+            s.latency = crate::histcodec::decode(&self.hist)?;
+        }
+        s.requests = self.requests;
+        s.errors = self.errors;
+        s.timeouts = self.timeouts;
+        s.sent = self.sent;
+        s.connects = self.connects;
+        s.devices = self.devices;
+        Ok(s)
+    }
 }
 
 /// Status codes that occurred, keyed by their decimal text.

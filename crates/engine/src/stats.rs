@@ -38,8 +38,15 @@ pub struct Second {
     pub latency: Histogram<u32>,
 }
 
+impl Default for Second {
+    fn default() -> Self {
+        Second::new()
+    }
+}
+
 impl Second {
-    fn new() -> Second {
+    /// An empty second.
+    pub fn new() -> Second {
         Second {
             requests: 0,
             errors: 0,
@@ -51,7 +58,8 @@ impl Second {
         }
     }
 
-    fn merge(&mut self, other: &Second) {
+    /// Adds another loop's (or shard's) same second to this one.
+    pub fn merge(&mut self, other: &Second) {
         self.requests += other.requests;
         self.errors += other.errors;
         self.timeouts += other.timeouts;
