@@ -5,6 +5,7 @@ use crate::conn::{Conn, Stamp, State};
 use crate::cpu::CpuTime;
 use crate::devices::{Fleet, Next};
 use crate::ledger::{Clock, Ledger};
+use crate::live::Live;
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
 use crate::schedule::Pacer;
@@ -38,6 +39,8 @@ pub struct LoopSpec<'a> {
     pub budget: Option<u64>,
     /// Set from outside (Ctrl-C) to stop the load early.
     pub interrupt: &'a AtomicBool,
+    /// Where the loop publishes its response count at each tick.
+    pub live: &'a Live,
     /// Open loop: this loop's share of the rate schedule.
     pub pacer: Option<Pacer>,
     /// Device load: this loop's devices are `offset + k * stride`.
@@ -249,9 +252,13 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     }
     let mut next_tick = now + tick;
     let mut cpu_start = None;
+    let mut published = 0;
+    let mut starved = false;
     loop {
         let mut wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
-        if let Some(due) = d.slots().next_due() {
+        // A due request with no free connection waits for I/O to free one: polling
+        // again at once would spin the loop at 100% without sending anything.
+        if let Some(due) = d.slots().next_due().filter(|_| !starved) {
             wake = wake.min(due);
         }
         if let Some(t) = d.slots().fleet.as_ref().and_then(Fleet::next_timer) {
@@ -259,7 +266,7 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         }
         d.poll(wake.saturating_sub(now), &clock);
         now = clock.now();
-        dispatch(d, now);
+        starved = dispatch(d, now);
         tend_devices(d, now);
         if cpu_start.is_none() && d.slots().ledger.measuring(now) {
             cpu_start = Some(CpuTime::thread());
@@ -267,23 +274,34 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         if now >= next_tick {
             expire_and_reconnect(d, now);
             next_tick = now + tick;
+            publish(d, spec.live, &mut published);
         }
         if d.slots().finished(spec, now) {
             break;
         }
     }
+    publish(d, spec.live, &mut published);
     finish(d, cpu_start, now)
 }
 
+/// Adds the responses seen since the last call to the shared live count.
+fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut u64) {
+    let seen = d.slots().ledger.responses_seen;
+    live.add(seen - *published);
+    *published = seen;
+}
+
 /// Open loop: starts every request that is due on connections with room; the rest wait
-/// (and their wait counts in the corrected latency).
-fn dispatch<D: Driver>(d: &mut D, now: u64) {
+/// (and their wait counts in the corrected latency). True when a due request is waiting
+/// for a connection.
+fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
     while let Some(due) = d.slots().next_due().filter(|&due| due <= now) {
         let Some(slot) = d.slots().start_due(due, now) else {
-            return;
+            return true;
         };
         d.kick(slot, now);
     }
+    false
 }
 
 /// Device load: lets devices leave, fires due timers, and brings in new devices.

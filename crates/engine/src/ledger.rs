@@ -35,6 +35,8 @@ pub const LATE_NS: u64 = 1_000_000;
 #[derive(Debug)]
 pub struct Ledger {
     pub stats: LoopStats,
+    /// Every response, warm-up included: what a progress display shows.
+    pub responses_seen: u64,
     measure_start: u64,
     /// Nanosecond at which no request may start any more (duration loads).
     end: Option<u64>,
@@ -48,6 +50,7 @@ impl Ledger {
     pub fn new(measure_start: u64, end: Option<u64>, budget: Option<u64>, timeout: u64) -> Ledger {
         Ledger {
             stats: LoopStats::default(),
+            responses_seen: 0,
             measure_start,
             end,
             budget,
@@ -102,6 +105,7 @@ impl Ledger {
     /// A response to the request stamped `started` arrived at `now`.
     #[inline]
     pub fn response(&mut self, started: Stamp, now: u64, status: u16) {
+        self.responses_seen += 1;
         if started.intended >= self.measure_start {
             let second = self.second(now);
             let corrected = now.saturating_sub(started.intended);

@@ -15,6 +15,7 @@ pub mod hdr_log;
 pub mod histcodec;
 pub mod ledger;
 pub mod limits;
+pub mod live;
 pub mod merge;
 pub mod outcome;
 pub mod request;
@@ -28,8 +29,9 @@ pub mod uring;
 
 pub use config::{ConfigError, IoChoice, LoadConfig, Shard, Stop, Target};
 pub use devices::DeviceScript;
+pub use live::Live;
 pub use merge::{merge, MergeError};
 pub use outcome::{Counts, Outcome};
 pub use result::LoadResult;
-pub use runner::{check, run, run_checked, CheckedLoad, Io, RunError};
+pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::RateSchedule;

@@ -8,6 +8,7 @@ use crate::event_loop::LoopSpec;
 use crate::histcodec;
 use crate::ledger::Clock;
 use crate::limits;
+use crate::live::Live;
 use crate::result::{
     self, Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles,
     RateSummary,
@@ -81,6 +82,15 @@ impl CheckedLoad {
 
 /// Runs a load that passed [`check`]; see [`run`].
 pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadResult, RunError> {
+    run_watched(load, interrupt, &Live::new())
+}
+
+/// Runs a load that passed [`check`], publishing its response count to `live` as it goes.
+pub fn run_watched(
+    load: &CheckedLoad,
+    interrupt: &AtomicBool,
+    live: &Live,
+) -> Result<LoadResult, RunError> {
     let (config, io) = (&load.config, load.io);
     if let Some(at) = config.start_at {
         wait_until(at, interrupt);
@@ -112,6 +122,7 @@ pub fn run_checked(load: &CheckedLoad, interrupt: &AtomicBool) -> Result<LoadRes
                 Stop::After(_) => None,
             },
             interrupt,
+            live,
             devices: config.devices.as_ref().map(|_| device_share(config, index)),
             pacer: config.rate.as_ref().map(|schedule| {
                 // Global request n belongs to shard n mod S, and within it to loop

@@ -380,3 +380,23 @@ fn interrupt_stops_the_load_and_keeps_the_counts() {
     assert!(r.duration_s < 5.0, "{}", r.duration_s);
     assert!(r.requests.ok > 0);
 }
+
+#[test]
+fn live_count_sees_every_response_warm_up_included() {
+    for io in BACKENDS {
+        let server = TestServer::start(Behavior::Hello).unwrap();
+        let mut c = config(&server, io);
+        c.warmup = Duration::from_millis(100);
+        let live = engine::Live::new();
+        let load = engine::check(&c).expect("load checks");
+        let r = engine::run_watched(&load, &AtomicBool::new(false), &live).expect("load runs");
+        let measured = r.requests.ok + r.requests.status;
+        assert!(live.responses() > measured, "{:?}: warm-up not seen", io);
+        // The server also counts the requests still in flight when the load stopped.
+        let unanswered = server.requests() - live.responses();
+        assert!(
+            unanswered <= r.requests.in_flight,
+            "{io:?}: {unanswered} unanswered"
+        );
+    }
+}

@@ -29,6 +29,7 @@ fn contestant(root: &Path, name: &str, start: &str) {
     std::fs::write(dir.join("server.py"), GOOD).unwrap();
     let manifest = format!(
         "name = \"{name}\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
+         toolchain = \"python3 --version\"\n\
          endpoints = [\"hello\"]\n[requires]\ncommands = [\"python3\"]\n[start]\ncommand = \"{start}\"\n"
     );
     std::fs::write(dir.join("contestant.toml"), manifest).unwrap();
@@ -123,6 +124,8 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
         !good["series"].as_array().unwrap().is_empty(),
         "the server was sampled"
     );
+    let versions = good["toolchain"].as_str().unwrap();
+    assert!(versions.starts_with("Python 3."), "{versions}");
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -154,8 +157,25 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
 
 #[test]
 fn ctrl_c_stops_the_experiment_keeps_what_ran_and_leaves_no_process() {
+    stops_on(libc::SIGINT);
+}
+
+#[test]
+fn sigterm_stops_the_experiment_as_ctrl_c_does() {
+    stops_on(libc::SIGTERM);
+}
+
+#[test]
+fn a_closed_terminal_sighup_stops_the_experiment_as_ctrl_c_does() {
+    stops_on(libc::SIGHUP);
+}
+
+/// Sends `signal` to a running experiment; it must stop, keep what it measured, and
+/// leave no process behind.
+fn stops_on(signal: i32) {
     use std::time::{Duration, Instant};
-    let root = std::env::temp_dir().join(format!("shootout-run-int-{}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("shootout-run-int-{}-{signal}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     contestant(&root, "good", "exec python3 server.py {port}");
     std::fs::create_dir_all(root.join("experiments")).unwrap();
@@ -174,7 +194,7 @@ fn ctrl_c_stops_the_experiment_keeps_what_ran_and_leaves_no_process() {
         .unwrap();
     std::thread::sleep(Duration::from_millis(2500));
     // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as i32, signal) };
     let deadline = Instant::now() + Duration::from_secs(20);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
@@ -203,6 +223,10 @@ fn ctrl_c_stops_the_experiment_keeps_what_ran_and_leaves_no_process() {
         first.as_u64().unwrap() > 0,
         "what was measured before Ctrl-C is kept"
     );
+    let point = &doc["runs"][0]["series"][5];
+    assert!(point["generator_cpu_s"].as_f64().unwrap() > 0.0, "{point}");
+    assert!(!point["cores"].as_array().unwrap().is_empty(), "{point}");
+    assert!(point["user_s"].is_number() && point["sys_s"].is_number());
     // No process of the experiment survives: none runs in the contestant's folder.
     let survivors = std::fs::read_dir("/proc")
         .unwrap()

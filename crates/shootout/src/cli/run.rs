@@ -3,13 +3,15 @@
 use super::{interrupt, EXIT_INTERRUPTED};
 use crate::harness::catalog::{self, Catalog, Status};
 use crate::harness::experiment::{self, Experiment};
-use crate::harness::run::{self, Label, Run};
+use crate::harness::run::{self, Cell, Event, Label, Run};
 use crate::harness::setup;
-use crate::report::spread;
+use crate::report::cells;
 use crate::store::Store;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Flags of `shootout run`.
 #[derive(Debug, Args)]
@@ -22,6 +24,9 @@ pub struct RunArgs {
     /// Seed of the run order's shuffles [default: from the clock; recorded]
     #[arg(long)]
     seed: Option<u64>,
+    /// Apply a profile of the experiment file, e.g. `full` (the article's own parameters)
+    #[arg(long)]
+    profile: Option<String>,
 }
 
 /// Runs the experiment; returns the exit code.
@@ -34,7 +39,7 @@ pub fn run(args: RunArgs) -> i32 {
         }
     };
     let path = experiment_path(&root, args.experiment.as_deref().unwrap_or("quick"));
-    let exp = match experiment::read(&path) {
+    let exp = match experiment::read(&path, args.profile.as_deref()) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: experiment {e}");
@@ -73,28 +78,36 @@ pub fn run(args: RunArgs) -> i32 {
         path.display()
     );
     let bar = progress_bar(&exp);
-    let runs = run::run(
-        &exp,
-        &cat,
-        seed,
-        &interrupt::INTERRUPTED,
-        |r, done, total| {
-            let line = progress(r, done, total);
-            // Without a terminal the bar is hidden, and so would be its lines.
-            if bar.is_hidden() {
-                println!("{line}");
-            } else {
-                bar.println(line);
+    let live = engine::Live::new();
+    let controls = run::Controls {
+        interrupt: &interrupt::INTERRUPTED,
+        live: &live,
+    };
+    let running = AtomicBool::new(true);
+    let runs = std::thread::scope(|scope| {
+        scope.spawn(|| show_live_rate(&bar, &live, &running));
+        let runs = run::run(&exp, &cat, seed, &controls, |event| match event {
+            Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
+            Event::Finished(r, done, total) => {
+                let line = progress(r, done, total);
+                // Without a terminal the bar is hidden, and so would be its lines.
+                if bar.is_hidden() {
+                    println!("{line}");
+                } else {
+                    bar.println(line);
+                }
+                bar.set_position(done as u64);
+                // Each run is stored as it ends: an interruption loses nothing measured.
+                if let Err(e) = store.add_run(id, r) {
+                    eprintln!("error: storing run {done}: {e}");
+                }
             }
-            bar.set_position(done as u64);
-            // Each run is stored as it ends: an interruption loses nothing measured.
-            if let Err(e) = store.add_run(id, r) {
-                eprintln!("error: storing run {done}: {e}");
-            }
-        },
-    );
+        });
+        running.store(false, Ordering::Relaxed);
+        runs
+    });
     bar.finish_and_clear();
-    print_tables(&runs);
+    cells::print_tables(&runs);
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
         db_path.display()
@@ -135,18 +148,37 @@ fn set_up(exp: &Experiment, cat: &Catalog) {
     }
 }
 
-/// A bar with the runs done and the time left (drawn only on a terminal).
+/// A bar with the runs done, the time left, the current run and its live requests/s
+/// (drawn only on a terminal).
 fn progress_bar(exp: &Experiment) -> ProgressBar {
-    let cells: usize = exp.endpoints.len()
-        * exp.layouts.len()
-        * exp.loads.iter().map(|l| l.connections.len()).sum::<usize>();
-    let bar = ProgressBar::new((exp.repeats * exp.contestants.len() * cells) as u64);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} spent, about {eta} left")
-    {
+    let bar = ProgressBar::new(exp.run_count() as u64);
+    let template = "{bar:24} {pos}/{len} runs, {elapsed} spent, about {eta} left | {prefix} {msg}";
+    if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar
+}
+
+/// The run that is starting, as the progress bar names it.
+fn describe(name: &str, cell: &Cell) -> String {
+    let level = match &cell.rate {
+        Some((text, _)) => format!("rate {text}"),
+        None => format!("c={}", cell.connections),
+    };
+    format!("{name} /{} {} {level}", cell.endpoint, cell.load.name)
+}
+
+/// Shows the responses/s of the last half second on the bar until `running` is cleared.
+fn show_live_rate(bar: &ProgressBar, live: &engine::Live, running: &AtomicBool) {
+    let (mut t0, mut n0) = (Instant::now(), live.responses());
+    // Bounded by `running`, which is cleared as soon as the experiment ends.
+    while running.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(500));
+        let (t, n) = (Instant::now(), live.responses());
+        let rate = (n - n0) as f64 / (t - t0).as_secs_f64().max(1e-3);
+        bar.set_message(format!("{rate:.0} req/s"));
+        (t0, n0) = (t, n);
+    }
 }
 
 /// One line about a finished run.
@@ -164,163 +196,6 @@ fn progress(r: &Run, done: usize, total: usize) -> String {
         (Some(res), Label::Ok) => format!("{what}: {:.0} req/s", res.rps),
         (Some(res), label) => format!("{what}: {:.0} req/s ({label:?}: {})", res.rps, r.reason),
         (None, label) => format!("{what}: {label:?}: {}", r.reason),
-    }
-}
-
-/// One table per endpoint × layout × load × connections, a row per contestant, ranked.
-fn print_tables(runs: &[Run]) {
-    let mut keys: Vec<(&str, &str, &str, usize)> = Vec::new();
-    for r in runs {
-        let k = (
-            r.endpoint.as_str(),
-            r.layout.as_str(),
-            r.load.as_str(),
-            r.connections,
-        );
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
-    for (endpoint, layout, load, conns) in keys {
-        println!("\n/{endpoint}, layout {layout}, {load}, {conns} connections");
-        println!(
-            "  {:>4}  {:<24} {:>10} {:>21} {:>10} {:>10} {:>9} {:>8} {:>14} {:>9}  notes",
-            "rank",
-            "contestant",
-            "req/s",
-            "95% CI",
-            "min",
-            "max",
-            "p99 ms",
-            "errors",
-            "CPU-s/1k req",
-            "RSS MiB"
-        );
-        let mut names: Vec<&str> = runs.iter().map(|r| r.contestant.as_str()).collect();
-        names.sort();
-        names.dedup();
-        let cells: Vec<(&str, Vec<&Run>)> = names
-            .into_iter()
-            .map(|name| {
-                let cell = runs
-                    .iter()
-                    .filter(|r| {
-                        r.contestant == name
-                            && (
-                                r.endpoint.as_str(),
-                                r.layout.as_str(),
-                                r.load.as_str(),
-                                r.connections,
-                            ) == (endpoint, layout, load, conns)
-                    })
-                    .collect();
-                (name, cell)
-            })
-            .collect();
-        print_cell(&cells);
-    }
-}
-
-/// Requests/s of the runs that measured the server (ok), the only ones ranked.
-fn ok_rps(cell: &[&Run]) -> Vec<f64> {
-    cell.iter()
-        .filter(|r| r.label == Label::Ok)
-        .filter_map(|r| r.result.as_ref().map(|x| x.rps))
-        .collect()
-}
-
-fn print_cell(cells: &[(&str, Vec<&Run>)]) {
-    let ranked: Vec<(&str, &Vec<&Run>, (f64, f64))> = cells
-        .iter()
-        .filter(|(_, c)| !ok_rps(c).is_empty())
-        .map(|(n, c)| (*n, c, spread::interval95(&ok_rps(c))))
-        .collect();
-    let ranks = spread::ranks(&ranked.iter().map(|r| r.2).collect::<Vec<_>>());
-    let mut order: Vec<usize> = (0..ranked.len()).collect();
-    order.sort_by(|&a, &b| {
-        ranks[a]
-            .cmp(&ranks[b])
-            .then(median(&ok_rps(ranked[b].1)).total_cmp(&median(&ok_rps(ranked[a].1))))
-    });
-    for i in order {
-        let (name, cell, ci) = ranked[i];
-        print_row(ranks[i], name, cell, ci);
-    }
-    for (name, cell) in cells.iter().filter(|(_, c)| ok_rps(c).is_empty()) {
-        println!("  {:>4}  {name:<24} {:>10}  {}", "-", "-", notes(cell));
-    }
-}
-
-fn print_row(rank: usize, name: &str, cell: &[&Run], ci: (f64, f64)) {
-    let ok: Vec<&Run> = cell
-        .iter()
-        .filter(|r| r.label == Label::Ok && r.result.is_some())
-        .copied()
-        .collect();
-    let of = |f: &dyn Fn(&Run, &engine::LoadResult) -> f64| -> Vec<f64> {
-        ok.iter()
-            .filter_map(|r| r.result.as_ref().map(|x| f(r, x)))
-            .collect()
-    };
-    let rps = of(&|_, x| x.rps);
-    let p99 = of(&|_, x| x.latency_us.p99 / 1000.0);
-    let errors = of(&|_, x| x.requests.errors() as f64);
-    let cpu =
-        of(&|r, x| r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64);
-    let rss = ok.iter().map(|r| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0;
-    let interval = if rps.len() > 1 {
-        format!("{:.0}..{:.0}", ci.0, ci.1)
-    } else {
-        "(1 run)".into()
-    };
-    println!(
-        "  {rank:>4}  {name:<24} {:>10.0} {interval:>21} {:>10.0} {:>10.0} {:>9.2} {:>8.0} {:>14.4} {:>9.1}  {}",
-        median(&rps),
-        rps.iter().cloned().fold(f64::INFINITY, f64::min),
-        rps.iter().cloned().fold(0.0, f64::max),
-        median(&p99),
-        median(&errors),
-        median(&cpu),
-        rss,
-        notes(cell)
-    );
-}
-
-/// The runs that are not ok, counted by label, with the first reason of each label.
-fn notes(cell: &[&Run]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    for label in [
-        Label::GeneratorBound,
-        Label::ServerFailed,
-        Label::VerifyFailed,
-        Label::Timeout,
-        Label::Interrupted,
-        Label::Skipped,
-    ] {
-        let these: Vec<&&Run> = cell.iter().filter(|r| r.label == label).collect();
-        if let Some(first) = these.first() {
-            let word = serde_json::to_value(&label)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
-            let why: String = first.reason.chars().take(70).collect();
-            out.push(if label == Label::GeneratorBound {
-                format!("{} {word} (not ranked)", these.len())
-            } else {
-                format!("{} {word}: {why}", these.len())
-            });
-        }
-    }
-    out.join("; ")
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    match v.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
     }
 }
 

@@ -3,10 +3,23 @@
 
 use std::collections::HashMap;
 
-/// CPU ticks of every thread of a process group, keyed by (process, thread) id, and the
-/// group's resident memory.
+/// CPU ticks (user, system) of every thread of a process group, keyed by (process,
+/// thread) id, and the group's resident memory.
 #[derive(Debug, Clone, Default)]
-pub struct Sample(HashMap<(u32, u32), u64>, u64);
+pub struct Sample(HashMap<(u32, u32), Ticks>, u64);
+
+/// User and system CPU ticks of one thread.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ticks {
+    pub user: u64,
+    pub sys: u64,
+}
+
+impl Ticks {
+    fn total(self) -> u64 {
+        self.user + self.sys
+    }
+}
 
 impl Sample {
     /// Reads every thread of every live process in process group `pgid`.
@@ -34,7 +47,17 @@ impl Sample {
 
     /// Total CPU seconds.
     pub fn seconds(&self) -> f64 {
-        self.0.values().sum::<u64>() as f64 / clock_ticks()
+        self.user_seconds() + self.sys_seconds()
+    }
+
+    /// CPU seconds in user mode.
+    pub fn user_seconds(&self) -> f64 {
+        self.0.values().map(|t| t.user).sum::<u64>() as f64 / clock_ticks()
+    }
+
+    /// CPU seconds in the kernel on the group's behalf.
+    pub fn sys_seconds(&self) -> f64 {
+        self.0.values().map(|t| t.sys).sum::<u64>() as f64 / clock_ticks()
     }
 
     /// Threads that used at least `share` of a core between `earlier` and this sample,
@@ -43,7 +66,8 @@ impl Sample {
         self.0
             .iter()
             .filter(|(k, &t)| {
-                let used = t.saturating_sub(earlier.0.get(k).copied().unwrap_or(0));
+                let before = earlier.0.get(k).copied().unwrap_or_default();
+                let used = t.total().saturating_sub(before.total());
                 used as f64 / clock_ticks() / wall.max(1e-9) >= share
             })
             .count()
@@ -70,8 +94,8 @@ fn numbers(dir: &str) -> impl Iterator<Item = u32> {
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
 }
 
-/// (process group, utime + stime in ticks) from a stat file.
-fn stat(path: &str) -> Option<(u32, u64)> {
+/// (process group, utime and stime in ticks) from a stat file.
+pub fn stat(path: &str) -> Option<(u32, Ticks)> {
     let text = std::fs::read_to_string(path).ok()?;
     // Fields after the command name, which may itself contain spaces and parentheses.
     let rest = text.rsplit_once(')')?.1;
@@ -79,10 +103,17 @@ fn stat(path: &str) -> Option<(u32, u64)> {
     let pgrp = f.get(2)?.parse().ok()?;
     let utime: u64 = f.get(11)?.parse().ok()?;
     let stime: u64 = f.get(12)?.parse().ok()?;
-    Some((pgrp, utime + stime))
+    Some((
+        pgrp,
+        Ticks {
+            user: utime,
+            sys: stime,
+        },
+    ))
 }
 
-fn clock_ticks() -> f64 {
+/// Clock ticks per second, the unit of /proc CPU times.
+pub fn clock_ticks() -> f64 {
     // SAFETY: sysconf only reads a configuration value.
     let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     if t > 0 {

@@ -13,6 +13,9 @@ pub struct Manifest {
     pub language: String,
     pub framework: String,
     pub version: String,
+    /// A command printing the toolchain's and framework's versions, run in the folder.
+    #[serde(default)]
+    pub toolchain: String,
     #[serde(default)]
     pub articles: Vec<String>,
     pub endpoints: Vec<String>,

@@ -1,6 +1,7 @@
 //! The harness: contestants as their manifests declare them, set up, started, verified.
 
 pub mod catalog;
+pub mod cores;
 pub mod experiment;
 pub mod group_cpu;
 pub mod layout;
@@ -9,4 +10,5 @@ pub mod monitor;
 pub mod process;
 pub mod run;
 pub mod setup;
+pub mod toolchain;
 pub mod verify;

@@ -1,20 +1,30 @@
-//! Watching a server while it is loaded: its process group's CPU and memory every 100 ms.
+//! Watching a run every 100 ms: the server's process-group CPU (user, system) and memory,
+//! the generator's CPU (this process, whose loops send the load), and each core's use.
 
-use super::group_cpu::Sample;
+use super::cores::CoreTicks;
+use super::group_cpu::{self, Sample};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// One point of the series.
-#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Point {
     /// Milliseconds since the monitor started.
     pub t_ms: u64,
-    /// Cumulative CPU seconds of the server's process group.
+    /// Cumulative CPU seconds of the server's process group (user + system).
     pub cpu_s: f64,
+    /// The user-mode part of `cpu_s`.
+    pub user_s: f64,
+    /// The kernel part of `cpu_s`.
+    pub sys_s: f64,
     /// Resident memory of the group, KiB.
     pub rss_kb: u64,
+    /// Cumulative CPU seconds of the generator (the shootout process).
+    pub generator_cpu_s: f64,
+    /// Each core's busy share (0..1) since the previous point.
+    pub cores: Vec<f32>,
 }
 
 /// A sampler thread, stopped by [`Monitor::finish`].
@@ -31,14 +41,12 @@ impl Monitor {
         let handle = std::thread::spawn(move || {
             let t0 = Instant::now();
             let mut points = Vec::new();
+            let mut cores = CoreTicks::take();
             // Bounded by the flag, which `finish` always sets.
             while !flag.load(Ordering::Relaxed) {
-                let s = Sample::take(pgid);
-                points.push(Point {
-                    t_ms: t0.elapsed().as_millis() as u64,
-                    cpu_s: s.seconds(),
-                    rss_kb: s.rss_kb(),
-                });
+                let now = CoreTicks::take();
+                points.push(point(pgid, t0, now.busy_since(&cores)));
+                cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
             points
@@ -50,5 +58,21 @@ impl Monitor {
     pub fn finish(self) -> Vec<Point> {
         self.stop.store(true, Ordering::Relaxed);
         self.handle.join().unwrap_or_default()
+    }
+}
+
+fn point(pgid: u32, t0: Instant, cores: Vec<f32>) -> Point {
+    let s = Sample::take(pgid);
+    let generator = group_cpu::stat("/proc/self/stat").map_or(0.0, |(_, t)| {
+        (t.user + t.sys) as f64 / group_cpu::clock_ticks()
+    });
+    Point {
+        t_ms: t0.elapsed().as_millis() as u64,
+        cpu_s: s.seconds(),
+        user_s: s.user_seconds(),
+        sys_s: s.sys_seconds(),
+        rss_kb: s.rss_kb(),
+        generator_cpu_s: generator,
+        cores,
     }
 }

@@ -8,8 +8,9 @@ use super::layout::{self, Layout};
 use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
 use super::process::{free_port, Server};
+use super::toolchain;
 use super::verify;
-use engine::LoadResult;
+use engine::{LoadResult, RateSchedule};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -40,6 +41,10 @@ pub struct Run {
     pub layout: String,
     pub load: String,
     pub connections: usize,
+    /// The rate schedule of an open-loop run, as written in the experiment.
+    pub rate: Option<String>,
+    /// The versions the contestant ran with (its manifest's `toolchain` command).
+    pub toolchain: String,
     pub repeat: usize,
     pub label: Label,
     /// Why, for every label but ok.
@@ -54,17 +59,34 @@ pub struct Run {
     pub load_s: f64,
 }
 
-/// Runs `exp`; `on_run` sees each run as it ends (progress, streaming to a store).
+/// What `run` tells its caller as it goes.
+pub enum Event<'a> {
+    /// A run is about to start.
+    Started(&'a str, &'a Cell),
+    /// A run ended: it, and how many of how many have ended.
+    Finished(&'a Run, usize, usize),
+}
+
+/// What a caller can see and do while an experiment runs.
+pub struct Controls<'a> {
+    /// Set (Ctrl-C) to stop the current load and skip the rest.
+    pub interrupt: &'a AtomicBool,
+    /// Every load publishes its responses here, for a live requests/s.
+    pub live: &'a engine::Live,
+}
+
+/// Runs `exp`; `on_event` sees each run start and end (progress, streaming to a store).
 pub fn run(
     exp: &Experiment,
     cat: &Catalog,
     seed: u64,
-    interrupt: &AtomicBool,
-    mut on_run: impl FnMut(&Run, usize, usize),
+    controls: &Controls,
+    mut on_event: impl FnMut(Event),
 ) -> Vec<Run> {
+    let interrupt = controls.interrupt;
     let cells = cells(exp);
     let total = exp.repeats * exp.contestants.len() * cells.len();
-    let mut verified: HashMap<String, Result<(), String>> = HashMap::new();
+    let mut known = Known::default();
     let mut runs = Vec::with_capacity(total);
     let mut rng = seed;
     for repeat in 0..exp.repeats {
@@ -79,9 +101,10 @@ pub fn run(
                         "stopped by Ctrl-C before it ran",
                     )
                 } else {
-                    run_cell(exp, cat, name, cell, repeat, &mut verified, interrupt)
+                    on_event(Event::Started(name, cell));
+                    run_cell(exp, cat, name, cell, repeat, &mut known, controls)
                 };
-                on_run(&r, runs.len() + 1, total);
+                on_event(Event::Finished(&r, runs.len() + 1, total));
                 runs.push(r);
             }
         }
@@ -89,13 +112,23 @@ pub fn run(
     runs
 }
 
-/// One endpoint × layout × load × connections combination.
+/// What is found out once per contestant per experiment: whether it passes verification,
+/// and the versions it runs with.
+#[derive(Default)]
+struct Known {
+    verified: HashMap<String, Result<(), String>>,
+    toolchains: HashMap<String, String>,
+}
+
+/// One endpoint × layout × load × connections (× rate) combination.
 #[derive(Debug, Clone)]
 pub struct Cell {
     pub endpoint: String,
     pub layout: Layout,
     pub load: Load,
     pub connections: usize,
+    /// The open-loop schedule, as written and parsed.
+    pub rate: Option<(String, RateSchedule)>,
 }
 
 fn cells(exp: &Experiment) -> Vec<Cell> {
@@ -104,13 +137,22 @@ fn cells(exp: &Experiment) -> Vec<Cell> {
         for l in &exp.layouts {
             let layout = Layout::parse(l).expect("layouts are checked when the file is read");
             for load in &exp.loads {
-                for &connections in &load.connections {
-                    out.push(Cell {
-                        endpoint: endpoint.clone(),
-                        layout: layout.clone(),
-                        load: load.clone(),
-                        connections,
-                    });
+                let schedules = load.schedules().expect("rates are checked when read");
+                let rates: Vec<Option<(String, RateSchedule)>> = if schedules.is_empty() {
+                    vec![None]
+                } else {
+                    load.rate.iter().cloned().zip(schedules).map(Some).collect()
+                };
+                for connections in load.levels() {
+                    for rate in &rates {
+                        out.push(Cell {
+                            endpoint: endpoint.clone(),
+                            layout: layout.clone(),
+                            load: load.clone(),
+                            connections,
+                            rate: rate.clone(),
+                        });
+                    }
                 }
             }
         }
@@ -138,6 +180,8 @@ fn skipped(name: &str, cell: &Cell, repeat: usize, label: Label, reason: &str) -
         layout: cell.layout.name.clone(),
         load: cell.load.name.clone(),
         connections: cell.connections,
+        rate: cell.rate.as_ref().map(|r| r.0.clone()),
+        toolchain: String::new(),
         repeat,
         label,
         reason: reason.to_string(),
@@ -156,8 +200,8 @@ fn run_cell(
     name: &str,
     cell: &Cell,
     repeat: usize,
-    verified: &mut HashMap<String, Result<(), String>>,
-    interrupt: &AtomicBool,
+    known: &mut Known,
+    controls: &Controls,
 ) -> Run {
     let c = match cat.get(name) {
         Ok(c) => c,
@@ -180,8 +224,13 @@ fn run_cell(
         return skipped(name, cell, repeat, Label::Skipped, &why);
     }
     let t0 = Instant::now();
-    let mut r = measure(exp, c, cell, repeat, verified, interrupt);
+    let mut r = measure(exp, c, cell, repeat, &mut known.verified, controls);
     r.wall_s = t0.elapsed().as_secs_f64();
+    r.toolchain = known
+        .toolchains
+        .entry(name.to_string())
+        .or_insert_with(|| toolchain::versions(c))
+        .clone();
     r
 }
 
@@ -192,7 +241,7 @@ fn measure(
     cell: &Cell,
     repeat: usize,
     verified: &mut HashMap<String, Result<(), String>>,
-    interrupt: &AtomicBool,
+    controls: &Controls,
 ) -> Run {
     let fail = |label, why: String| skipped(c.name(), cell, repeat, label, &why);
     let port = match free_port() {
@@ -216,7 +265,7 @@ fn measure(
         return fail(Label::VerifyFailed, e);
     }
     let mut r = fail(Label::Ok, String::new());
-    load(exp, cell, &mut server, &mut r, interrupt);
+    load(exp, cell, &mut server, &mut r, controls);
     server.stop();
     r
 }
@@ -235,16 +284,31 @@ fn verify_result(port: u16, c: &Contestant) -> Result<(), String> {
 }
 
 /// Loads the server from the generator's CPUs, watching it, and fills in `r`.
-fn load(exp: &Experiment, cell: &Cell, server: &mut Server, r: &mut Run, interrupt: &AtomicBool) {
-    let dur = |t: &str| crate::cli::duration::parse(t).unwrap_or(Duration::from_secs(1));
-    let url = format!("http://127.0.0.1:{}/{}", server.port, cell.endpoint);
-    let target = match engine::Target::parse(&url) {
-        Ok(t) => t,
+fn load(exp: &Experiment, cell: &Cell, server: &mut Server, r: &mut Run, controls: &Controls) {
+    let config = match config(exp, cell, server.port) {
+        Ok(c) => c,
         Err(e) => {
-            (r.label, r.reason) = (Label::ServerFailed, e.to_string());
+            (r.label, r.reason) = (Label::ServerFailed, e);
             return;
         }
     };
+    let pinned = cell.layout.generator.as_deref().and_then(layout::pin_self);
+    let monitor = Monitor::start(server.pid());
+    let t0 = Instant::now();
+    let result = engine::check(&config)
+        .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live));
+    r.load_s = t0.elapsed().as_secs_f64();
+    r.series = monitor.finish();
+    if let Some(old) = pinned {
+        layout::restore(old);
+    }
+    summarise(r, result, server, config.warmup, controls.interrupt);
+}
+
+/// The engine's configuration for one run of `cell` against the server on `port`.
+fn config(exp: &Experiment, cell: &Cell, port: u16) -> Result<engine::LoadConfig, String> {
+    let url = format!("http://127.0.0.1:{port}/{}", cell.endpoint);
+    let target = engine::Target::parse(&url).map_err(|e| e.to_string())?;
     let mut config = engine::LoadConfig::new(target);
     config.connections = cell.connections;
     config.threads = cell
@@ -255,19 +319,13 @@ fn load(exp: &Experiment, cell: &Cell, server: &mut Server, r: &mut Run, interru
     config.keepalive = cell.load.keepalive;
     config.http10 = cell.load.http10;
     config.pipeline = cell.load.pipeline;
-    config.timeout = dur(&cell.load.timeout);
-    config.warmup = dur(&exp.warmup);
-    config.stop = engine::Stop::After(dur(&exp.duration));
-    let pinned = cell.layout.generator.as_deref().and_then(layout::pin_self);
-    let monitor = Monitor::start(server.pid());
-    let t0 = Instant::now();
-    let result = engine::run(&config, interrupt);
-    r.load_s = t0.elapsed().as_secs_f64();
-    r.series = monitor.finish();
-    if let Some(old) = pinned {
-        layout::restore(old);
-    }
-    summarise(r, result, server, config.warmup, interrupt);
+    config.timeout = crate::cli::duration::parse(&cell.load.timeout)?;
+    config.rate = cell.rate.as_ref().map(|r| r.1.clone());
+    config.devices = cell.load.device_script()?;
+    let (warmup, measured) = exp.times(&cell.load, config.rate.as_ref());
+    config.warmup = warmup;
+    config.stop = engine::Stop::After(measured);
+    Ok(config)
 }
 
 fn summarise(

@@ -77,12 +77,13 @@ impl Store {
         let tx = self.db.transaction().map_err(|e| e.to_string())?;
         tx.execute(
             "INSERT INTO runs (experiment_id, contestant, endpoint, layout, load, connections, repeat, \
-             label, reason, rps, p99_us, server_cpu_s, peak_rss_kb, wall_s, load_s, result, series) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             label, reason, rps, p99_us, server_cpu_s, peak_rss_kb, wall_s, load_s, result, series, \
+             rate, toolchain) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             params![
                 experiment, r.contestant, r.endpoint, r.layout, r.load, r.connections as i64, r.repeat as i64,
                 label.as_str().unwrap_or_default(), r.reason, rps, p99, r.server_cpu_s, r.peak_rss_kb as i64,
-                r.wall_s, r.load_s, result, series
+                r.wall_s, r.load_s, result, series, r.rate, r.toolchain
             ],
         )
         .map_err(|e| e.to_string())?;
@@ -123,7 +124,7 @@ impl Store {
             .db
             .prepare(
                 "SELECT id, contestant, endpoint, layout, load, connections, repeat, label, reason, rps, \
-                 p99_us, server_cpu_s, peak_rss_kb, wall_s, load_s, result, series FROM runs \
+                 p99_us, server_cpu_s, peak_rss_kb, wall_s, load_s, result, series, rate, toolchain FROM runs \
                  WHERE experiment_id = ?1 ORDER BY id",
             )
             .map_err(|e| e.to_string())?;
@@ -142,6 +143,7 @@ impl Store {
                     "p99_us": row.get::<_, Option<f64>>(10)?, "server_cpu_s": row.get::<_, f64>(11)?,
                     "peak_rss_kb": row.get::<_, i64>(12)?, "wall_s": row.get::<_, f64>(13)?,
                     "load_s": row.get::<_, f64>(14)?, "result": json(15)?, "series": json(16)?,
+                    "rate": row.get::<_, Option<String>>(17)?, "toolchain": row.get::<_, String>(18)?,
                 }))
             })
             .map_err(|e| e.to_string())?;
@@ -161,6 +163,8 @@ mod tests {
             layout: "split".into(),
             load: "ka".into(),
             connections: 10,
+            rate: Some("0,500:2s".into()),
+            toolchain: "go version go1.22".into(),
             repeat: 0,
             label: Label::GeneratorBound,
             reason: "busy".into(),
@@ -198,10 +202,39 @@ mod tests {
         assert_eq!(r["label"], "generator-bound");
         assert_eq!(r["peak_rss_kb"], 2048);
         assert!(r["rps"].is_null());
+        assert_eq!(
+            (r["rate"].as_str(), r["toolchain"].as_str()),
+            (Some("0,500:2s"), Some("go version go1.22"))
+        );
         let version: i64 =
             s.db.pragma_query_value(None, "user_version", |r| r.get(0))
                 .unwrap();
         assert_eq!(version as usize, schema::VERSION);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_version_1_database_is_migrated_and_keeps_its_runs() {
+        let path = std::env::temp_dir().join(format!("shootout-v1-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let db = Connection::open(&path).unwrap();
+        db.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        db.execute_batch(
+            "PRAGMA user_version = 1;
+             INSERT INTO experiments VALUES (1, 'old', 0, 1, '', '{}');
+             INSERT INTO runs (experiment_id, contestant, endpoint, layout, load, connections, repeat, \
+             label, reason, server_cpu_s, peak_rss_kb, wall_s, load_s, series) \
+             VALUES (1, 'c', 'hello', 'split', 'ka', 5, 0, 'ok', '', 0.5, 10, 1.0, 1.0, '[]');",
+        )
+        .unwrap();
+        drop(db);
+        let s = Store::open(&path).unwrap();
+        let r = &s.runs(1).unwrap()[0];
+        assert_eq!(
+            (r["contestant"].as_str(), r["toolchain"].as_str()),
+            (Some("c"), Some(""))
+        );
+        assert!(r["rate"].is_null());
         let _ = std::fs::remove_file(&path);
     }
 }

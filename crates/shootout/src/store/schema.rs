@@ -4,7 +4,7 @@ use rusqlite::Connection;
 
 /// Migration `i` takes the database from version `i` to `i + 1`. Append only: a released
 /// migration is never edited.
-const MIGRATIONS: &[&str] = &[
+pub const MIGRATIONS: &[&str] = &[
     // 1: experiments and their runs.
     "CREATE TABLE experiments (
         id INTEGER PRIMARY KEY,
@@ -35,6 +35,9 @@ const MIGRATIONS: &[&str] = &[
         series TEXT NOT NULL
     );
     CREATE INDEX runs_by_experiment ON runs(experiment_id);",
+    // 2: open-loop rates, and the versions each contestant ran with.
+    "ALTER TABLE runs ADD COLUMN rate TEXT;
+    ALTER TABLE runs ADD COLUMN toolchain TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The version this build writes.
