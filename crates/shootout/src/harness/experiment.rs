@@ -62,6 +62,8 @@ pub struct Load {
     pub rate: Vec<String>,
     /// Device load (the 2019 Stressgrid shape); the run lasts its stages.
     pub devices: Option<Devices>,
+    /// Measured time of this load's runs, instead of the experiment's `duration`.
+    pub duration: Option<String>,
     #[serde(default = "yes")]
     pub keepalive: bool,
     #[serde(default)]
@@ -175,7 +177,8 @@ impl Experiment {
             _ => schedule.map_or(Duration::ZERO, RateSchedule::duration),
         };
         if staged.is_zero() {
-            (dur(&self.warmup), dur(&self.duration))
+            let measured = load.duration.as_deref().unwrap_or(&self.duration);
+            (dur(&self.warmup), dur(measured))
         } else {
             (Duration::ZERO, staged)
         }
@@ -269,6 +272,12 @@ fn check_load(l: &Load) -> Result<(), String> {
     if l.connections.contains(&0) {
         return Err("connections: counts must be above 0".into());
     }
+    if let Some(d) = &l.duration {
+        crate::cli::duration::parse(d).map_err(|w| format!("duration: {w}"))?;
+        if script.is_some() || schedules.iter().any(|s| !s.duration().is_zero()) {
+            return Err("duration: a staged load lasts its stages".into());
+        }
+    }
     if !l.keepalive && (script.is_some() || !schedules.is_empty()) {
         return Err("keepalive: rate and device loads keep their connections".into());
     }
@@ -336,6 +345,9 @@ mod tests {
             (Duration::ZERO, Duration::from_secs(15))
         );
         let constant = &e.loads[0].schedules().unwrap()[0];
+        let mut own = e.loads[0].clone();
+        own.duration = Some("2s".into());
+        assert_eq!(e.times(&own, Some(constant)).1, Duration::from_secs(2));
         assert_eq!(
             e.times(&e.loads[0], Some(constant)).1,
             Duration::from_secs(5)
@@ -362,5 +374,20 @@ mod tests {
             connections = [1]\n[profiles.full]\nlayouts = [\"bogus\"]\n";
         let msg = read(&write("prof.toml", bad_profile), None).unwrap_err();
         assert!(msg.contains("prof.toml: profiles.full: layouts:"), "{msg}");
+    }
+
+    #[test]
+    fn every_shipped_experiment_and_profile_reads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let e = read(&path, None).unwrap_or_else(|m| panic!("{m}"));
+            for name in e.profiles.keys() {
+                read(&path, Some(name)).unwrap_or_else(|m| panic!("{m}"));
+            }
+            seen += 1;
+        }
+        assert!(seen >= 5, "experiments/ holds quick and the four articles");
     }
 }

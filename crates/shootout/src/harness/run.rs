@@ -29,6 +29,9 @@ pub enum Label {
     VerifyFailed,
     Timeout,
     Interrupted,
+    /// The generator could not run the load here (open-file limit, configuration): the
+    /// server is not to blame.
+    LoadRefused,
     /// Not run: the contestant is blocked or not set up, or lacks the endpoint.
     Skipped,
 }
@@ -345,7 +348,10 @@ fn summarise(
     }
     r.peak_rss_kb = r.series.iter().map(|p| p.rss_kb).max().unwrap_or(0);
     match result {
-        Err(e) => (r.label, r.reason) = (Label::ServerFailed, e.to_string()),
+        Err(e @ engine::RunError::Unreachable { .. }) => {
+            (r.label, r.reason) = (Label::ServerFailed, e.to_string())
+        }
+        Err(e) => (r.label, r.reason) = (Label::LoadRefused, e.to_string()),
         Ok(res) => {
             if !server.alive() {
                 (r.label, r.reason) = (

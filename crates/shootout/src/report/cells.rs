@@ -133,6 +133,7 @@ fn notes(cell: &[&Run]) -> String {
         Label::VerifyFailed,
         Label::Timeout,
         Label::Interrupted,
+        Label::LoadRefused,
         Label::Skipped,
     ] {
         let these: Vec<&&Run> = cell.iter().filter(|r| r.label == label).collect();
