@@ -5,6 +5,7 @@ pub mod duration;
 mod interrupt;
 mod load;
 mod merge;
+mod report;
 mod results;
 mod run;
 mod scenario;
@@ -35,6 +36,8 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Run an experiment: every contestant × endpoint × layout × load, repeated
     Run(run::RunArgs),
+    /// Tables in the articles' layouts and a web page with charts, from stored results
+    Report(report::ReportArgs),
     /// List stored experiments, or the runs of one
     Results(results::ResultsArgs),
     /// Write one stored experiment, with all its runs and series, as JSON
@@ -69,6 +72,7 @@ pub fn main() -> i32 {
         Command::Load(args) => load::run(*args),
         Command::Merge(args) => merge::run(args),
         Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
         Command::Results(args) => results::results(args),
         Command::Export(args) => results::export(args),
         Command::List(args) => contestants::list(args),

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// One point of the series.
-#[derive(Debug, Clone, serde::Serialize)]
+/// One point of the series (fields after `cpu_s` are absent from schema-1 rows).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Point {
     /// Milliseconds since the monitor started.
     pub t_ms: u64,

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What a run says about the server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
     Ok,
@@ -36,8 +36,24 @@ pub enum Label {
     Skipped,
 }
 
-/// One cell of the matrix, one repeat.
-#[derive(Debug, Clone, serde::Serialize)]
+impl Label {
+    /// The word stored and shown: `ok`, `generator-bound`...
+    pub fn word(self) -> &'static str {
+        match self {
+            Label::Ok => "ok",
+            Label::GeneratorBound => "generator-bound",
+            Label::ServerFailed => "server-failed",
+            Label::VerifyFailed => "verify-failed",
+            Label::Timeout => "timeout",
+            Label::Interrupted => "interrupted",
+            Label::LoadRefused => "load-refused",
+            Label::Skipped => "skipped",
+        }
+    }
+}
+
+/// One cell of the matrix, one repeat (as run, and as read back from the store).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     pub contestant: String,
     pub endpoint: String,
@@ -47,6 +63,7 @@ pub struct Run {
     /// The rate schedule of an open-loop run, as written in the experiment.
     pub rate: Option<String>,
     /// The versions the contestant ran with (its manifest's `toolchain` command).
+    #[serde(default)]
     pub toolchain: String,
     pub repeat: usize,
     pub label: Label,

@@ -2,7 +2,16 @@
 
 pub mod ab;
 pub mod cells;
+pub mod chart;
+pub mod charts;
+pub mod document;
+pub mod html;
+pub mod matrix;
+pub mod ramp;
+pub mod servers;
 pub mod spread;
+pub mod summary;
+pub mod table;
 pub mod units;
 pub mod webbench;
 pub mod wrk;

@@ -34,6 +34,22 @@ pub fn metric(n: f64) -> String {
     }
 }
 
+/// A whole number with thousands separated by commas: `25,809`.
+pub fn grouped(n: f64) -> String {
+    let digits = format!("{:.0}", n.abs());
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    if n < -0.5 {
+        out.insert(0, '-');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +63,9 @@ mod tests {
         assert_eq!(bytes(1536.0), "1.50KB");
         assert_eq!(metric(56_200.0), "56.20k");
         assert_eq!(metric(12.0), "12.00");
+        assert_eq!(grouped(25_809.4), "25,809");
+        assert_eq!(grouped(999.0), "999");
+        assert_eq!(grouped(1_234_567.0), "1,234,567");
+        assert_eq!(grouped(-1500.0), "-1,500");
     }
 }

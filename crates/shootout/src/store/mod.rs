@@ -64,7 +64,6 @@ impl Store {
 
     /// Stores one run of experiment `experiment`, in its own transaction.
     pub fn add_run(&mut self, experiment: i64, r: &Run) -> Result<i64, String> {
-        let label = serde_json::to_value(&r.label).map_err(|e| e.to_string())?;
         let result = r
             .result
             .as_ref()
@@ -82,7 +81,7 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             params![
                 experiment, r.contestant, r.endpoint, r.layout, r.load, r.connections as i64, r.repeat as i64,
-                label.as_str().unwrap_or_default(), r.reason, rps, p99, r.server_cpu_s, r.peak_rss_kb as i64,
+                r.label.word(), r.reason, rps, p99, r.server_cpu_s, r.peak_rss_kb as i64,
                 r.wall_s, r.load_s, result, series, r.rate, r.toolchain
             ],
         )
@@ -148,6 +147,29 @@ impl Store {
             })
             .map_err(|e| e.to_string())?;
         rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
+    }
+}
+
+impl Store {
+    /// The runs of experiment `id`, read back as the harness wrote them.
+    pub fn load_runs(&self, id: i64) -> Result<Vec<Run>, String> {
+        self.runs(id)?
+            .into_iter()
+            .map(|v| {
+                let run_id = v["id"].as_i64().unwrap_or(0);
+                serde_json::from_value(v).map_err(|e| format!("run {run_id}: {e}"))
+            })
+            .collect()
+    }
+
+    /// The experiment `what` names: an id, or a name (its newest experiment).
+    pub fn find(&self, what: &str) -> Result<ExperimentRow, String> {
+        let all = self.experiments()?;
+        let found = match what.parse::<i64>() {
+            Ok(id) => all.into_iter().find(|e| e.id == id),
+            Err(_) => all.into_iter().rev().find(|e| e.name == what),
+        };
+        found.ok_or_else(|| format!("no stored experiment {what:?} (see `shootout results`)"))
     }
 }
 

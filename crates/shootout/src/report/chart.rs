@@ -1,0 +1,403 @@
+//! Hand-built SVG charts: lines over linear or logarithmic axes with an optional second
+//! y axis, and horizontal bars. Hand-written rather than `plotters` because the page
+//! must be self-contained text (no fonts or bitmaps to embed) and scale to a phone's
+//! width; a chart here is a few dozen SVG elements.
+
+use crate::report::table::escape;
+use std::fmt::Write;
+
+/// Okabe–Ito colours (safe for the common colour-vision deficiencies), yellow left out
+/// for contrast on white; dash patterns tell series apart beyond seven.
+const PALETTE: [&str; 7] = [
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000",
+];
+const DASHES: [&str; 3] = ["", "6 3", "2 3"];
+
+const WIDTH: f64 = 720.0;
+const HEIGHT: f64 = 380.0;
+const TOP: f64 = 36.0;
+const BOTTOM: f64 = 48.0;
+const LEFT: f64 = 72.0;
+
+/// One line of a chart.
+#[derive(Debug, Clone, Default)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    /// Drawn against the right-hand axis (e.g. the device count of a ramp).
+    pub right: bool,
+}
+
+/// A line chart.
+#[derive(Debug, Clone, Default)]
+pub struct Chart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    /// The right-hand axis' label; series with `right` use it.
+    pub y2_label: Option<String>,
+    pub x_log: bool,
+    pub y_log: bool,
+    /// Labelled x positions instead of computed ticks (concurrency levels, percentiles).
+    pub x_ticks: Option<Vec<(f64, String)>>,
+    pub series: Vec<Series>,
+}
+
+/// A value axis: its range, scale and ticks.
+struct Axis {
+    lo: f64,
+    hi: f64,
+    log: bool,
+}
+
+impl Axis {
+    fn fit(values: impl Iterator<Item = f64>, log: bool) -> Axis {
+        let v: Vec<f64> = values
+            .filter(|x| x.is_finite() && (!log || *x > 0.0))
+            .collect();
+        let max = v.iter().cloned().fold(f64::MIN, f64::max);
+        let min = v.iter().cloned().fold(f64::MAX, f64::min);
+        if v.is_empty() {
+            return Axis {
+                lo: if log { 1.0 } else { 0.0 },
+                hi: 1.0 + f64::from(log) * 9.0,
+                log,
+            };
+        }
+        if log {
+            let lo = 10f64.powf(min.log10().floor());
+            let hi = 10f64.powf(max.log10().ceil()).max(lo * 10.0);
+            Axis { lo, hi, log }
+        } else {
+            let lo = 0.0_f64.min(min);
+            let step = nice((max - lo).max(1e-9) / 5.0);
+            Axis {
+                lo,
+                hi: lo + step * ((max - lo) / step).ceil().max(1.0),
+                log,
+            }
+        }
+    }
+
+    /// 0..1 position of `v` along the axis.
+    fn at(&self, v: f64) -> f64 {
+        if self.log {
+            (v.max(self.lo).log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10())
+        } else {
+            (v - self.lo) / (self.hi - self.lo)
+        }
+    }
+
+    fn ticks(&self) -> Vec<f64> {
+        if self.log {
+            let (a, b) = (
+                self.lo.log10().round() as i32,
+                self.hi.log10().round() as i32,
+            );
+            return (a..=b).map(|e| 10f64.powi(e)).collect();
+        }
+        let step = nice((self.hi - self.lo) / 6.0);
+        (0..=12)
+            .map(|i| self.lo + step * i as f64)
+            .filter(|t| *t <= self.hi * 1.0001)
+            .collect()
+    }
+}
+
+/// The smallest of 1, 2, 2.5, 5 × 10^k at or above `x`.
+fn nice(x: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    let base = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * base)
+        .find(|v| *v >= x * 0.9999)
+        .unwrap_or(10.0 * base)
+}
+
+/// `12k`, `1.5M`, `250`, `0.5`: short tick labels.
+pub fn short(v: f64) -> String {
+    let a = v.abs();
+    let trim = |s: String| s.trim_end_matches(".0").to_string();
+    if a >= 1e6 {
+        trim(format!("{:.1}", v / 1e6)) + "M"
+    } else if a >= 1e3 {
+        trim(format!("{:.1}", v / 1e3)) + "k"
+    } else if a >= 10.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else {
+        trim(format!("{v:.2}"))
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    }
+}
+
+impl Chart {
+    /// The chart as an `<svg>` element (with a `<title>` for screen readers).
+    pub fn svg(&self) -> String {
+        let right_used = self.series.iter().any(|s| s.right);
+        let right_margin = if right_used { 72.0 } else { 24.0 };
+        let legend_rows = self.series.len().div_ceil(3) as f64;
+        let height = HEIGHT + legend_rows * 18.0;
+        let plot = Plot {
+            x0: LEFT,
+            x1: WIDTH - right_margin,
+            y0: TOP,
+            y1: HEIGHT - BOTTOM,
+        };
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0));
+        let x = Axis::fit(
+            xs.chain(self.x_ticks.iter().flatten().map(|t| t.0)),
+            self.x_log,
+        );
+        let y = Axis::fit(self.values(false), self.y_log);
+        let y2 = Axis::fit(self.values(true), false);
+        let mut out = format!(
+            "<svg class=\"chart\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">\
+             <title>{}</title>\n",
+            escape(&self.title)
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{LEFT}\" y=\"20\" class=\"title\">{}</text>",
+            escape(&self.title)
+        );
+        out += &self.axes(&plot, &x, &y, right_used.then_some(&y2));
+        for (i, s) in self.series.iter().enumerate() {
+            out += &line(&plot, &x, if s.right { &y2 } else { &y }, s, i);
+        }
+        out += &legend(&self.series, HEIGHT);
+        out + "</svg>\n"
+    }
+
+    fn values(&self, right: bool) -> impl Iterator<Item = f64> + '_ {
+        self.series
+            .iter()
+            .filter(move |s| s.right == right)
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+    }
+
+    fn axes(&self, p: &Plot, x: &Axis, y: &Axis, y2: Option<&Axis>) -> String {
+        let mut out = String::new();
+        for t in y.ticks() {
+            let py = p.y(y.at(t));
+            let _ = writeln!(
+                out,
+                "<line class=\"grid\" x1=\"{}\" y1=\"{py:.1}\" x2=\"{}\" y2=\"{py:.1}\"/>\
+                 <text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+                p.x0,
+                p.x1,
+                p.x0 - 6.0,
+                py + 4.0,
+                short(t)
+            );
+        }
+        if let Some(a) = y2 {
+            for t in a.ticks() {
+                let py = p.y(a.at(t));
+                let _ = writeln!(
+                    out,
+                    "<text class=\"tick\" x=\"{}\" y=\"{:.1}\">{}</text>",
+                    p.x1 + 6.0,
+                    py + 4.0,
+                    short(t)
+                );
+            }
+        }
+        let ticks: Vec<(f64, String)> = match &self.x_ticks {
+            Some(t) => t.clone(),
+            None => x.ticks().into_iter().map(|t| (t, short(t))).collect(),
+        };
+        for (t, label) in ticks {
+            let px = p.x(x.at(t));
+            let _ = writeln!(
+                out,
+                "<text class=\"tick\" x=\"{px:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                p.y1 + 16.0,
+                escape(&label)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>\
+             <line class=\"axis\" x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" y2=\"{1}\"/>\n\
+             <text class=\"label\" x=\"{4:.1}\" y=\"{5}\" text-anchor=\"middle\">{6}</text>\n\
+             <text class=\"label\" transform=\"translate(16 {7:.1}) rotate(-90)\" text-anchor=\"middle\">{8}</text>",
+            p.x0, p.y1, p.x1, p.y0, (p.x0 + p.x1) / 2.0, p.y1 + 36.0, escape(&self.x_label),
+            (p.y0 + p.y1) / 2.0, escape(&self.y_label)
+        );
+        if let (Some(label), Some(_)) = (&self.y2_label, y2) {
+            let _ = writeln!(
+                out,
+                "<text class=\"label\" transform=\"translate({:.1} {:.1}) rotate(90)\" text-anchor=\"middle\">{}</text>",
+                WIDTH - 12.0, (p.y0 + p.y1) / 2.0, escape(label)
+            );
+        }
+        out
+    }
+}
+
+/// The plotting area in SVG units.
+struct Plot {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+impl Plot {
+    fn x(&self, at: f64) -> f64 {
+        self.x0 + at.clamp(0.0, 1.0) * (self.x1 - self.x0)
+    }
+    fn y(&self, at: f64) -> f64 {
+        self.y1 - at.clamp(0.0, 1.0) * (self.y1 - self.y0)
+    }
+}
+
+/// Colour and dashes of series `i`; a right-axis series is grey and dashed, apart from
+/// the contestants.
+fn style_of(s: &Series, i: usize) -> (&'static str, &'static str) {
+    if s.right {
+        return ("#777777", "6 3");
+    }
+    (
+        PALETTE[i % PALETTE.len()],
+        DASHES[(i / PALETTE.len()) % DASHES.len()],
+    )
+}
+
+fn line(p: &Plot, x: &Axis, y: &Axis, s: &Series, i: usize) -> String {
+    if s.points.is_empty() {
+        return String::new();
+    }
+    let (colour, dash) = style_of(s, i);
+    let d: Vec<String> = s
+        .points
+        .iter()
+        .enumerate()
+        .map(|(k, (a, b))| {
+            format!(
+                "{}{:.1},{:.1}",
+                if k == 0 { 'M' } else { 'L' },
+                p.x(x.at(*a)),
+                p.y(y.at(*b))
+            )
+        })
+        .collect();
+    let mut out = format!(
+        "<path class=\"series\" data-points=\"{}\" d=\"{}\" stroke=\"{colour}\" stroke-dasharray=\"{dash}\"><title>{}</title></path>\n",
+        s.points.len(),
+        d.join(""),
+        escape(&s.name)
+    );
+    if s.points.len() <= 24 {
+        for (a, b) in &s.points {
+            let _ = write!(
+                out,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>",
+                p.x(x.at(*a)),
+                p.y(y.at(*b))
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn legend(series: &[Series], top: f64) -> String {
+    let mut out = String::new();
+    for (i, s) in series.iter().enumerate() {
+        let (colour, dash) = style_of(s, i);
+        let (col, row) = ((i % 3) as f64, (i / 3) as f64);
+        let (x, y) = (LEFT + col * 210.0, top + row * 18.0);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>\
+             <text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
+            x + 24.0, x + 30.0, y + 4.0, escape(&s.name)
+        );
+    }
+    out
+}
+
+/// Horizontal bars, one per name, longest first: a single-level cell's requests/s.
+pub fn bars(title: &str, unit: &str, items: &[(String, f64)]) -> String {
+    let row_h = 24.0;
+    let height = TOP + row_h * items.len() as f64 + 30.0;
+    let label_w = 200.0;
+    let max = nice(items.iter().map(|i| i.1).fold(0.0, f64::max));
+    let scale = (WIDTH - label_w - 90.0) / max;
+    let mut out = format!(
+        "<svg class=\"chart\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\"><title>{}</title>\n\
+         <text x=\"{LEFT}\" y=\"20\" class=\"title\">{}</text>\n",
+        escape(title),
+        escape(title)
+    );
+    for (i, (name, v)) in items.iter().enumerate() {
+        let y = TOP + row_h * i as f64;
+        let w = (v * scale).max(1.0);
+        let _ = writeln!(
+            out,
+            "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
+             <rect class=\"series\" data-points=\"1\" x=\"{label_w}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"{}\"/>\
+             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\">{} {unit}</text>",
+            label_w - 6.0, y + 16.0, escape(name), row_h - 6.0, PALETTE[0], label_w + w + 6.0, y + 16.0, short(*v)
+        );
+    }
+    out + "</svg>\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_numbers_and_short_labels() {
+        assert_eq!(nice(23_746.0), 25_000.0);
+        assert_eq!(nice(0.7), 1.0);
+        assert_eq!(short(25_000.0), "25k");
+        assert_eq!(short(1_500_000.0), "1.5M");
+        assert_eq!(short(0.5), "0.5");
+    }
+
+    #[test]
+    fn a_chart_draws_every_series_with_its_points() {
+        let c = Chart {
+            title: "req/s <by> c".into(),
+            series: vec![
+                Series {
+                    name: "a".into(),
+                    points: vec![(30.0, 100.0), (100.0, 200.0)],
+                    right: false,
+                },
+                Series {
+                    name: "devices".into(),
+                    points: vec![(0.0, 0.0), (60.0, 15_000.0)],
+                    right: true,
+                },
+            ],
+            x_log: true,
+            y2_label: Some("devices".into()),
+            ..Chart::default()
+        };
+        let svg = c.svg();
+        assert_eq!(svg.matches("<path class=\"series\"").count(), 2);
+        assert!(svg.contains("req/s &lt;by&gt; c"));
+        assert!(
+            svg.contains("stroke-dasharray=\"6 3\""),
+            "the right-axis series is dashed"
+        );
+        assert_eq!(
+            bars("t", "req/s", &[("x".into(), 5.0)])
+                .matches("<rect")
+                .count(),
+            1
+        );
+    }
+}

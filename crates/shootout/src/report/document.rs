@@ -1,0 +1,117 @@
+//! One stored experiment, ready to report: what ran, on what, and its tables in the
+//! articles' layouts.
+
+use crate::harness::run::Run;
+use crate::report::table::Table;
+use crate::report::{matrix, ramp, servers};
+use crate::store::{ExperimentRow, Store};
+
+/// An experiment and its runs, as stored.
+pub struct Document {
+    pub experiment: ExperimentRow,
+    pub runs: Vec<Run>,
+}
+
+impl Document {
+    /// Reads experiment `what` (an id or a name) from `store`.
+    pub fn load(store: &Store, what: &str) -> Result<Document, String> {
+        let experiment = store.find(what)?;
+        let runs = store.load_runs(experiment.id)?;
+        Ok(Document { experiment, runs })
+    }
+
+    /// `name` (#id), started at, on what machine, from which commit.
+    pub fn header(&self) -> Vec<String> {
+        let e = &self.experiment;
+        let m = &e.machine;
+        let text = |k: &str| m[k].as_str().unwrap_or("?").to_string();
+        vec![
+            format!(
+                "experiment {} (#{}), started {}, seed {}",
+                e.name,
+                e.id,
+                utc(e.started_unix_ms),
+                e.seed
+            ),
+            format!(
+                "machine: {}, {} cores, Linux {}; shootout {} at commit {}",
+                text("cpu"),
+                m["cores"].as_u64().unwrap_or(0),
+                text("kernel"),
+                text("shootout"),
+                text("commit")
+            ),
+        ]
+    }
+
+    /// Each contestant and the versions it ran with.
+    pub fn versions(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for r in &self.runs {
+            if !r.toolchain.is_empty() && !out.iter().any(|(n, _)| *n == r.contestant) {
+                out.push((r.contestant.clone(), r.toolchain.clone()));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The 2009 matrices and the 2017 per-server tables of the closed and open loads,
+    /// and the 2019 table of the device ramps.
+    pub fn tables(&self) -> Vec<Table> {
+        let (ramps, others) = self.split();
+        let mut out = matrix::tables(&others);
+        out.extend(servers::tables(&others));
+        out.extend(ramp::tables(&ramps));
+        out
+    }
+}
+
+impl Document {
+    /// The device-ramp runs, and the others.
+    pub fn split(&self) -> (Vec<Run>, Vec<Run>) {
+        self.runs
+            .iter()
+            .cloned()
+            .partition(|r| ramp::is_ramp(r) || is_ramp_load(r, &self.runs))
+    }
+}
+
+/// A run without a result in a cell whose other runs are device ramps (a skipped or
+/// failed contestant of the 2019 experiment) belongs with the ramps.
+fn is_ramp_load(r: &Run, all: &[Run]) -> bool {
+    r.result.is_none() && all.iter().any(|o| o.load == r.load && ramp::is_ramp(o))
+}
+
+/// `2026-11-22 04:31 UTC` from Unix milliseconds.
+pub fn utc(unix_ms: i64) -> String {
+    let secs = unix_ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (Howard Hinnant's algorithm), to avoid a date crate for one line.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_795_321_405_936), "2026-11-22 04:23 UTC");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00 UTC");
+    }
+}

@@ -1,0 +1,96 @@
+//! The web page of `shootout report --html`: one self-contained file (inline CSS and
+//! SVG, no script, no network) that opens from disk and reads on a phone.
+
+use crate::harness::run::Label;
+use crate::report::charts;
+use crate::report::document::Document;
+use crate::report::table::{escape, Table};
+use std::fmt::Write;
+
+const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1000px;padding:0 12px;color:#111}\
+h1,h2,h3{line-height:1.2}.table{overflow-x:auto;margin:1em 0}table{border-collapse:collapse;font-size:13px}\
+caption{text-align:left;font-weight:600;padding:4px 0}th,td{padding:3px 8px;border-bottom:1px solid #ddd;white-space:nowrap}\
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.note{font-size:12px;color:#444;margin:2px 0}\
+svg.chart{width:100%;height:auto;max-width:900px;display:block;margin:1em 0}\
+svg .title{font-size:15px;font-weight:600}svg .tick,svg .legend{font-size:12px}svg .label{font-size:13px}\
+svg .grid{stroke:#e3e3e3}svg .axis{stroke:#333}svg path.series{fill:none;stroke-width:2.2}\
+.warn{background:#fff4e0;border-left:4px solid #E69F00;padding:4px 8px}pre{overflow-x:auto;background:#f6f6f6;padding:8px}";
+
+/// The page for `docs`.
+pub fn page(docs: &[Document]) -> String {
+    let title = docs
+        .iter()
+        .map(|d| d.experiment.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>shootout: {}</title><style>{STYLE}</style></head><body>\n<h1>shootout: {}</h1>\n",
+        escape(&title),
+        escape(&title)
+    );
+    for d in docs {
+        out += &section(d);
+    }
+    out + "</body></html>\n"
+}
+
+fn section(d: &Document) -> String {
+    let mut out = format!("<section><h2>{}</h2>\n", escape(&d.experiment.name));
+    for line in d.header() {
+        let _ = writeln!(out, "<p>{}</p>", escape(&line));
+    }
+    out += &labels(d);
+    out += "<h3>Tables</h3>\n";
+    for t in d.tables() {
+        out += &t.html();
+    }
+    out += "<h3>Charts</h3>\n";
+    for f in charts::figures(d) {
+        let _ = writeln!(out, "<figure id=\"{}\">{}</figure>", f.id, f.svg);
+    }
+    out += &details(d);
+    out + "</section>\n"
+}
+
+/// The runs that did not measure the server, where everyone sees them.
+fn labels(d: &Document) -> String {
+    let mut t = Table::new(
+        "Runs that are not ok",
+        &["contestant", "cell", "repeat", "label", "reason"],
+        5,
+    );
+    for r in d.runs.iter().filter(|r| r.label != Label::Ok) {
+        let cell = format!(
+            "/{} {} {} c={}",
+            r.endpoint, r.layout, r.load, r.connections
+        );
+        let reason: String = r.reason.chars().take(200).collect();
+        t.rows.push(vec![
+            r.contestant.clone(),
+            cell,
+            (r.repeat + 1).to_string(),
+            r.label.word().into(),
+            reason,
+        ]);
+    }
+    if t.rows.is_empty() {
+        return "<p>Every run measured the server (label ok).</p>\n".into();
+    }
+    t.notes.push(
+        "generator-bound runs describe the generator, not the server: they are never ranked".into(),
+    );
+    format!("<div class=\"warn\">{}</div>\n", t.html())
+}
+
+/// Versions and the experiment file as run.
+fn details(d: &Document) -> String {
+    let mut out = String::from("<h3>Versions</h3>\n<ul>\n");
+    for (name, v) in d.versions() {
+        let _ = writeln!(out, "<li><b>{}</b>: {}</li>", escape(&name), escape(&v));
+    }
+    out += "</ul>\n<h3>Parameters (the experiment file as run)</h3>\n";
+    let _ = writeln!(out, "<pre>{}</pre>", escape(&d.experiment.definition));
+    out
+}
