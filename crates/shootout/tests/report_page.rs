@@ -95,6 +95,18 @@ fn report_tables_and_a_page_that_renders_in_chromium() {
         );
     }
     check_in_chromium(&page);
+    let same = shootout(&root, &["compare", "1", "two", "--fail-above", "5"]);
+    let text = String::from_utf8_lossy(&same.stdout);
+    assert_eq!(same.status.code(), Some(0), "{text}");
+    assert!(text.contains("+0.0% (p=1.000)"), "{text}");
+    assert!(
+        text.contains("no significant regression beyond 5%"),
+        "{text}"
+    );
+    assert_eq!(
+        shootout(&root, &["compare", "1", "9"]).status.code(),
+        Some(2)
+    );
     let _ = std::fs::remove_dir_all(&root);
 }
 

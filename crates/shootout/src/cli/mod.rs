@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch.
 
+mod compare;
 mod contestants;
 pub mod duration;
 mod interrupt;
@@ -38,6 +39,8 @@ enum Command {
     Run(run::RunArgs),
     /// Tables in the articles' layouts and a web page with charts, from stored results
     Report(report::ReportArgs),
+    /// Two stored experiments cell by cell: changes and their significance
+    Compare(compare::CompareArgs),
     /// List stored experiments, or the runs of one
     Results(results::ResultsArgs),
     /// Write one stored experiment, with all its runs and series, as JSON
@@ -73,6 +76,7 @@ pub fn main() -> i32 {
         Command::Merge(args) => merge::run(args),
         Command::Run(args) => run::run(args),
         Command::Report(args) => report::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Results(args) => results::results(args),
         Command::Export(args) => results::export(args),
         Command::List(args) => contestants::list(args),

@@ -1,0 +1,177 @@
+//! Two experiments side by side (before and after a change): per cell and contestant,
+//! the change in requests/s, p99 and server CPU per request, and whether it is
+//! significant given the repeats (Mann-Whitney U, two-sided, 5%).
+
+use crate::harness::run::Run;
+use crate::report::significance::mann_whitney;
+use crate::report::summary::{self, median, CellKey, Row};
+use crate::report::table::Table;
+use crate::report::units;
+
+/// The level below which a difference is called significant.
+pub const ALPHA: f64 = 0.05;
+
+/// One measure of one cell, before and after.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub before: Vec<f64>,
+    pub after: Vec<f64>,
+    /// True when higher is better (requests/s), false for latency and CPU.
+    pub higher_is_better: bool,
+}
+
+impl Change {
+    /// Change of the median, in percent of the median before.
+    pub fn percent(&self) -> f64 {
+        let (a, b) = (median(&self.before), median(&self.after));
+        if a == 0.0 {
+            0.0
+        } else {
+            100.0 * (b - a) / a
+        }
+    }
+
+    pub fn p(&self) -> f64 {
+        mann_whitney(&self.before, &self.after)
+    }
+
+    /// Significantly worse by more than `pct` percent.
+    pub fn regressed(&self, pct: f64) -> bool {
+        let worse = if self.higher_is_better {
+            -self.percent()
+        } else {
+            self.percent()
+        };
+        worse > pct && self.p() < ALPHA
+    }
+
+    fn text(&self) -> String {
+        if self.before.is_empty() || self.after.is_empty() {
+            return "-".into();
+        }
+        let mark = if self.p() < ALPHA { " *" } else { "" };
+        format!("{:+.1}% (p={:.3}){mark}", self.percent(), self.p())
+    }
+}
+
+/// A cell present in both experiments.
+pub struct Compared {
+    pub contestant: String,
+    pub key: CellKey,
+    pub rps: Change,
+    pub p99: Change,
+    pub cpu: Change,
+}
+
+/// Matches the cells of `before` and `after` by contestant and cell.
+pub fn compare(before: &[Run], after: &[Run]) -> Vec<Compared> {
+    let old = summary::cells(before);
+    let mut out = Vec::new();
+    for (key, rows) in summary::cells(after) {
+        for row in &rows {
+            let Some(prev) = old
+                .iter()
+                .filter(|(k, _)| *k == key)
+                .flat_map(|(_, r)| r.iter())
+                .find(|r| r.contestant == row.contestant)
+            else {
+                continue;
+            };
+            out.push(Compared {
+                contestant: row.contestant.to_string(),
+                key: key.clone(),
+                rps: change(prev, row, true, |_, x| x.rps),
+                p99: change(prev, row, false, |_, x| x.latency_us.p99),
+                cpu: change(prev, row, false, |r, x| {
+                    r.server_cpu_s * 1e6 / (x.requests.ok + x.requests.status).max(1) as f64
+                }),
+            });
+        }
+    }
+    out
+}
+
+fn change(
+    a: &Row,
+    b: &Row,
+    higher_is_better: bool,
+    f: fn(&Run, &engine::LoadResult) -> f64,
+) -> Change {
+    Change {
+        before: a.values(f),
+        after: b.values(f),
+        higher_is_better,
+    }
+}
+
+/// The comparison as a table.
+pub fn table(rows: &[Compared]) -> Table {
+    let mut t = Table::new(
+        "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)",
+        &[
+            "contestant",
+            "cell",
+            "runs",
+            "req/s before",
+            "req/s after",
+            "req/s",
+            "p99",
+            "CPU/request",
+        ],
+        2,
+    );
+    for c in rows {
+        t.rows.push(vec![
+            c.contestant.clone(),
+            c.key.title(),
+            format!("{}→{}", c.rps.before.len(), c.rps.after.len()),
+            units::grouped(median(&c.rps.before)),
+            units::grouped(median(&c.rps.after)),
+            c.rps.text(),
+            c.p99.text(),
+            c.cpu.text(),
+        ]);
+    }
+    let fewest = rows
+        .iter()
+        .map(|c| c.rps.before.len().min(c.rps.after.len()))
+        .min()
+        .unwrap_or(0);
+    if fewest < 4 {
+        t.notes.push(format!(
+            "with {fewest} ok run(s) on a side no difference can be significant at 5% \
+             (the exact test needs 4 against 4: p = 0.029 at best); use repeats = 5"
+        ));
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regression_is_significant_and_beyond_the_threshold() {
+        let slower = Change {
+            before: vec![100.0, 101.0, 102.0, 103.0, 104.0],
+            after: vec![80.0, 81.0, 82.0, 83.0, 84.0],
+            higher_is_better: true,
+        };
+        assert!((slower.percent() + 19.6).abs() < 0.1);
+        assert!(slower.regressed(10.0) && !slower.regressed(25.0));
+        let cpu_down = Change {
+            higher_is_better: false,
+            ..slower.clone()
+        };
+        assert!(!cpu_down.regressed(10.0), "less CPU is better");
+        let noisy = Change {
+            before: vec![100.0, 80.0],
+            after: vec![70.0, 60.0],
+            higher_is_better: true,
+        };
+        assert!(
+            !noisy.regressed(5.0),
+            "two runs a side cannot be significant"
+        );
+    }
+}
