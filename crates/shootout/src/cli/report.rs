@@ -2,10 +2,10 @@
 //! layouts, for a terminal or as Markdown, and as a self-contained web page.
 
 use crate::report::document::Document;
-use crate::report::html;
+use crate::report::{charts, html};
 use crate::store::Store;
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Flags of `shootout report`.
 #[derive(Debug, Args)]
@@ -18,6 +18,9 @@ pub struct ReportArgs {
     /// Also write a self-contained web page with the tables and charts
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Also write each chart as its own SVG file in DIR (for docs; see scripts/report-docs)
+    #[arg(long, value_name = "DIR")]
+    svg_dir: Option<PathBuf>,
 }
 
 /// Table formats.
@@ -48,7 +51,26 @@ pub fn run(args: ReportArgs) -> i32 {
         }
         println!("web page: {}", path.display());
     }
+    if let Some(dir) = &args.svg_dir {
+        if let Err(e) = write_svgs(&docs, dir) {
+            eprintln!("error: report: --svg-dir {}: {e}", dir.display());
+            return 1;
+        }
+    }
     0
+}
+
+/// Each chart as `DIR/<experiment>-<chart>.svg`, a standalone file with the page's style.
+fn write_svgs(docs: &[Document], dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for d in docs {
+        for f in charts::figures(d) {
+            let name = format!("{}-{}.svg", d.experiment.name.replace(':', "-"), f.id);
+            std::fs::write(dir.join(&name), html::standalone(&f.svg))?;
+            println!("chart: {}", dir.join(name).display());
+        }
+    }
+    Ok(())
 }
 
 fn load(which: &[String]) -> Result<Vec<Document>, String> {

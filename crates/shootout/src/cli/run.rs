@@ -6,6 +6,8 @@ use crate::harness::experiment::{self, Experiment};
 use crate::harness::run::{self, Cell, Event, Label, Run};
 use crate::harness::setup;
 use crate::report::cells;
+use crate::report::document::Document;
+use crate::report::html;
 use crate::store::Store;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -112,11 +114,24 @@ pub fn run(args: RunArgs) -> i32 {
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
         db_path.display()
     );
+    let page = root
+        .join("results")
+        .join(format!("{}-{id}.html", exp.name.replace(':', "-")));
+    match write_page(&store, id, &page) {
+        Ok(()) => println!("report: {} (shootout report {id})", page.display()),
+        Err(e) => eprintln!("error: report page {}: {e}", page.display()),
+    }
     if interrupt::requested() {
         EXIT_INTERRUPTED
     } else {
         0
     }
+}
+
+/// The experiment's web page, as `shootout report ID --html PAGE` writes it.
+fn write_page(store: &Store, id: i64, page: &Path) -> Result<(), String> {
+    let doc = Document::load(store, &id.to_string())?;
+    std::fs::write(page, html::page(&[doc])).map_err(|e| e.to_string())
 }
 
 fn experiment_path(root: &Path, name: &str) -> PathBuf {

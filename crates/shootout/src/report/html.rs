@@ -1,7 +1,7 @@
 //! The web page of `shootout report --html`: one self-contained file (inline CSS and
 //! SVG, no script, no network) that opens from disk and reads on a phone.
 
-use crate::harness::run::Label;
+use crate::harness::run::{Label, Run};
 use crate::report::charts;
 use crate::report::document::Document;
 use crate::report::table::{escape, Table};
@@ -15,6 +15,20 @@ svg.chart{width:100%;height:auto;max-width:900px;display:block;margin:1em 0}\
 svg .title{font-size:15px;font-weight:600}svg .tick,svg .legend{font-size:12px}svg .label{font-size:13px}\
 svg .grid{stroke:#e3e3e3}svg .axis{stroke:#333}svg path.series{fill:none;stroke-width:2.2}\
 .warn{background:#fff4e0;border-left:4px solid #E69F00;padding:4px 8px}pre{overflow-x:auto;background:#f6f6f6;padding:8px}";
+
+/// One chart as a standalone SVG file: the page's chart style inlined, white behind.
+pub fn standalone(svg: &str) -> String {
+    let css = STYLE
+        .split('}')
+        .filter(|rule| rule.starts_with("svg "))
+        .map(|r| format!("{}}}", &r[4..]))
+        .collect::<String>();
+    svg.replacen(
+        "xmlns=\"http://www.w3.org/2000/svg\">",
+        &format!("xmlns=\"http://www.w3.org/2000/svg\" style=\"background:#fff;font-family:sans-serif\"><style>{css}</style>"),
+        1,
+    )
+}
 
 /// The page for `docs`.
 pub fn page(docs: &[Document]) -> String {
@@ -54,19 +68,25 @@ fn section(d: &Document) -> String {
     out + "</section>\n"
 }
 
-/// The runs that did not measure the server, where everyone sees them.
+/// The runs that did not measure the server, and the generator's warnings, where
+/// everyone sees them.
 fn labels(d: &Document) -> String {
     let mut t = Table::new(
-        "Runs that are not ok",
-        &["contestant", "cell", "repeat", "label", "reason"],
+        "Runs that are not ok, and the generator's warnings",
+        &["contestant", "cell", "repeat", "label", "reason or warning"],
         5,
     );
-    for r in d.runs.iter().filter(|r| r.label != Label::Ok) {
+    let warned = |r: &&Run| r.result.as_ref().is_some_and(|x| !x.warnings.is_empty());
+    for r in d.runs.iter().filter(|r| r.label != Label::Ok || warned(r)) {
         let cell = format!(
             "/{} {} {} c={}",
             r.endpoint, r.layout, r.load, r.connections
         );
-        let reason: String = r.reason.chars().take(200).collect();
+        let why = match (&r.label, &r.result) {
+            (Label::Ok, Some(x)) => x.warnings.join("; "),
+            _ => r.reason.clone(),
+        };
+        let reason: String = why.chars().take(240).collect();
         t.rows.push(vec![
             r.contestant.clone(),
             cell,
