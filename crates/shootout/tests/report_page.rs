@@ -30,10 +30,11 @@ fn shootout(root: &Path, args: &[&str]) -> Output {
 }
 
 /// A checkout with two small contestants and an experiment at two levels, twice, run.
+/// The second is named as the ceiling (contestants/c-epoll), so tables compare to it.
 fn measured_checkout() -> PathBuf {
     let root = std::env::temp_dir().join(format!("shootout-report-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    for name in ["py-one", "py-two"] {
+    for name in ["py-one", "c-epoll"] {
         let dir = root.join("contestants").join(name);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("server.py"), SERVER).unwrap();
@@ -48,7 +49,7 @@ fn measured_checkout() -> PathBuf {
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::write(
         root.join("experiments/two.toml"),
-        "name = \"two\"\ncontestants = [\"py-one\", \"py-two\"]\nlayouts = [\"shared\"]\nrepeats = 2\n\
+        "name = \"two\"\ncontestants = [\"py-one\", \"c-epoll\"]\nlayouts = [\"shared\"]\nrepeats = 2\n\
          warmup = \"0.2s\"\nduration = \"1s\"\nseed = 3\n[[loads]]\nname = \"ka\"\nconnections = [2, 8]\n",
     )
     .unwrap();
@@ -78,6 +79,11 @@ fn report_tables_and_a_page_that_renders_in_chromium() {
         "{md}"
     );
     assert!(md.contains("py-one: Python 3."), "versions: {md}");
+    assert!(md.contains("| % of ceiling | CPU/req vs ceiling |"), "{md}");
+    assert!(
+        md.contains("| 100% | ×1.00 |"),
+        "the ceiling against itself: {md}"
+    );
     let missing = shootout(&root, &["report", "nope"]);
     assert_eq!(missing.status.code(), Some(2));
     let page = root.join("page.html");

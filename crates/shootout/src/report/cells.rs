@@ -30,6 +30,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
             );
             t.rows = rows.iter().map(row).collect();
             t.notes.push(LEGEND.into());
+            with_ceiling(&mut t, &rows);
             t
         })
         .collect()
@@ -71,6 +72,26 @@ fn row(r: &Row) -> Vec<String> {
         format!("{:.1}", r.rss_mib()),
         r.notes(),
     ]
+}
+
+/// Adds "of ceiling" columns (req/s as % of c-epoll's, CPU per request as a multiple of
+/// its) before the notes, when the ceiling ran in the cell.
+pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
+    let Some(top) = summary::ceiling(rows) else {
+        return;
+    };
+    let at = t.headers.len() - 1;
+    t.headers.insert(at, "CPU/req vs ceiling".into());
+    t.headers.insert(at, "% of ceiling".into());
+    for (line, r) in t.rows.iter_mut().zip(rows) {
+        let [pct, cpu] = r.against(top);
+        line.insert(at, cpu);
+        line.insert(at, pct);
+    }
+    t.notes.push(format!(
+        "ceiling: {} (contestants/{0}), the best this machine allows",
+        summary::CEILING
+    ));
 }
 
 /// Prints every cell's table (what `shootout run` ends with).

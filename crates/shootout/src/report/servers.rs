@@ -4,7 +4,7 @@
 use crate::harness::run::Run;
 use crate::report::summary::{self, Row};
 use crate::report::table::Table;
-use crate::report::units;
+use crate::report::{cells, units};
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[Run]) -> Vec<Table> {
@@ -29,6 +29,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
                 1,
             );
             t.rows = rows.iter().map(row).collect();
+            cells::with_ceiling(&mut t, &rows);
             t.notes.push(
                 "latency and thread columns: the median run; req/s: median ±half its 95% \
                  interval; a shared rank is a tie"

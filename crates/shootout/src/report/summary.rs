@@ -133,6 +133,34 @@ impl<'a> Row<'a> {
     }
 }
 
+/// The reference server whose row every table measures the others against (issue 7):
+/// the best this machine allows.
+pub const CEILING: &str = "c-epoll";
+
+/// The ceiling's row in a cell, when it ran and measured ok there.
+pub fn ceiling<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
+    rows.iter()
+        .find(|r| r.contestant == CEILING && !r.rps().is_empty())
+}
+
+impl Row<'_> {
+    /// Requests/s as a percentage of the ceiling's, and server CPU per request as a
+    /// multiple of the ceiling's (medians both); empty without ok runs.
+    pub fn against(&self, ceiling: &Row) -> [String; 2] {
+        let (mine, top) = (median(&self.rps()), median(&ceiling.rps()));
+        if self.rps().is_empty() || top <= 0.0 {
+            return [String::new(), String::new()];
+        }
+        let (cpu, top_cpu) = (self.cpu_per_1k(), ceiling.cpu_per_1k());
+        let cpu_text = if top_cpu > 0.0 {
+            format!("×{:.2}", cpu / top_cpu)
+        } else {
+            "-".into()
+        };
+        [format!("{:.0}%", 100.0 * mine / top), cpu_text]
+    }
+}
+
 /// Labels other than ok, in the order notes list them.
 const NOT_OK: [Label; 7] = [
     Label::GeneratorBound,
