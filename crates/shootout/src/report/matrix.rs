@@ -51,8 +51,11 @@ fn table(title: &str, cells: &[&(CellKey, Vec<Row>)], text: CellText) -> Table {
             }
         }
     }
+    // The article's order: each server's rows together (1C, then multi-core).
+    lines.sort();
     let layouts = {
         let mut l: Vec<&str> = lines.iter().map(|x| x.1).collect();
+        l.sort_unstable();
         l.dedup();
         l.len()
     };
