@@ -42,6 +42,24 @@ impl Document {
                 text("commit")
             ),
         ]
+        .into_iter()
+        .chain(self.overhead().map(|(median, max)| {
+            format!("harness overhead per run (wall time minus time under load): median {median:.2} s, max {max:.2} s")
+        }))
+        .collect()
+    }
+
+    /// Harness overhead per measured run: its wall time minus the time under load
+    /// (start, ready, verify, stop), as median and max seconds.
+    pub fn overhead(&self) -> Option<(f64, f64)> {
+        let v: Vec<f64> = self
+            .runs
+            .iter()
+            .filter(|r| r.result.is_some())
+            .map(|r| (r.wall_s - r.load_s).max(0.0))
+            .collect();
+        let max = v.iter().cloned().fold(0.0, f64::max);
+        (!v.is_empty()).then(|| (crate::report::summary::median(&v), max))
     }
 
     /// Each contestant and the versions it ran with.
