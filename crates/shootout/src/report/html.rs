@@ -11,7 +11,7 @@ const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-
 h1,h2,h3{line-height:1.2}.table{overflow-x:auto;margin:1em 0}table{border-collapse:collapse;font-size:13px}\
 caption{text-align:left;font-weight:600;padding:4px 0}th,td{padding:3px 8px;border-bottom:1px solid #ddd;white-space:nowrap}\
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.note{font-size:12px;color:#444;margin:2px 0}\
-svg.chart{width:100%;height:auto;max-width:900px;display:block;margin:1em 0}\
+figure{margin:1em 0}svg.chart{width:100%;height:auto;max-width:900px;display:block;margin:1em 0}\
 svg .title{font-size:15px;font-weight:600}svg .tick,svg .legend{font-size:12px}svg .label{font-size:13px}\
 svg .grid{stroke:#e3e3e3}svg .axis{stroke:#333}svg path.series{fill:none;stroke-width:2.2}\
 .warn{background:#fff4e0;border-left:4px solid #E69F00;padding:4px 8px}pre{overflow-x:auto;background:#f6f6f6;padding:8px}";
