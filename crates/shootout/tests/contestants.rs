@@ -158,3 +158,62 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `shootout run` end to end against real servers: a checkout whose contestants are the
+/// real nginx-static and go-nethttp folders (linked), so its results and builds stay out
+/// of the repository's own.
+#[test]
+fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
+    let root = std::env::temp_dir().join(format!("shootout-life-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("contestants")).unwrap();
+    std::fs::create_dir_all(root.join("experiments")).unwrap();
+    for name in ["nginx-static", "go-nethttp"] {
+        let real = self::root().join("contestants").join(name);
+        std::os::unix::fs::symlink(
+            real.canonicalize().unwrap(),
+            root.join("contestants").join(name),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        root.join("experiments/life.toml"),
+        "name = \"life\"\ncontestants = [\"nginx-static\", \"go-nethttp\"]\nlayouts = [\"split\"]\n\
+         warmup = \"0.2s\"\nduration = \"1s\"\n[[loads]]\nname = \"ka\"\nconnections = [10]\n\
+         [[loads]]\nname = \"new connection\"\nconnections = [10]\nkeepalive = false\n",
+    )
+    .unwrap();
+    let out = shootout_in(&root, &["run", "life", "--setup"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let export = shootout_in(&root, &["export", "1", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4, "{text}");
+    for r in runs {
+        let label = r["label"].as_str().unwrap();
+        assert!(["ok", "generator-bound"].contains(&label), "{r}");
+        assert!(r["result"]["requests"]["ok"].as_u64().unwrap() > 0, "{r}");
+        assert!(
+            r["server_cpu_s"].as_f64().unwrap() > 0.0,
+            "the server was sampled: {r}"
+        );
+        assert!(!r["toolchain"].as_str().unwrap().is_empty(), "{r}");
+    }
+    assert!(
+        text.contains("report: "),
+        "the run ends with its web page: {text}"
+    );
+    let build = root.join("target");
+    let survivors = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .filter(|cmd| String::from_utf8_lossy(cmd).contains(build.to_str().unwrap()))
+        .count();
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(survivors, 0, "a server outlived its experiment");
+}
