@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// Set up and verified in CI: one of each runtime whose setup takes seconds, not minutes.
-const QUICK: [&str; 5] = [
+const QUICK: [&str; 6] = [
+    "c-epoll",
     "nginx-static",
     "go-nethttp",
     "node-http",

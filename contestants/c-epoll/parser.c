@@ -1,0 +1,368 @@
+/*
+ * Incremental HTTP/1.x request parser (RFC 9112), one byte at a time: a state
+ * machine whose whole memory is struct http_parser, so a request may arrive in
+ * any number of pieces.  Strict where framing is at stake (Content-Length,
+ * Transfer-Encoding, line endings), tolerant where RFC 9112 allows it (empty
+ * lines before a request, a bare LF ending a line).
+ */
+#include "parser.h"
+
+#include <string.h>
+
+enum state {
+    S_START,        /* before the method; empty lines are skipped */
+    S_METHOD,
+    S_TARGET,       /* first byte of the request target */
+    S_PATH,         /* origin-form path, kept in word[] for routing */
+    S_TARGET_REST,  /* the query, or a target that is not a path: skipped */
+    S_VERSION,      /* "HTTP/x.y"; pos counts its bytes */
+    S_LINE_END,     /* after the version: CR or LF */
+    S_LINE_LF,      /* after a CR: LF ends the line */
+    S_FIELD,        /* start of a header line, or of the empty line */
+    S_NAME,
+    S_OWS,          /* whitespace between the colon and the value */
+    S_VALUE,
+    S_HEAD_LF,      /* CR of the empty line seen */
+    S_BODY,
+    S_DONE,
+    S_ERROR,
+};
+
+/* The header fields that matter here; every other one is only checked. */
+enum field { F_OTHER, F_HOST, F_CONNECTION, F_CONTENT_LENGTH, F_TRANSFER_ENCODING };
+
+/* flags */
+#define SEEN_LENGTH 1u
+#define SEEN_TE 2u
+#define CONN_CLOSE 4u
+#define CONN_KEEP_ALIVE 8u
+
+#define WORD_MAX sizeof(((struct http_parser *)0)->word)
+
+/* Digits of Content-Length beyond this would overflow. */
+#define MAX_LENGTH (UINT64_MAX / 10 - 1)
+
+void http_parser_init(struct http_parser *p)
+{
+    memset(p, 0, sizeof *p);
+    p->state = S_START;
+}
+
+static int is_tchar(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || (c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+}
+
+/* Bytes of a request target: visible ASCII. */
+static int is_vchar(unsigned char c)
+{
+    return c > 0x20 && c < 0x7f;
+}
+
+/* Bytes of a field value: visible, space, tab, and obs-text (>= 0x80). */
+static int is_value_char(unsigned char c)
+{
+    return c == '\t' || (c >= 0x20 && c != 0x7f);
+}
+
+static int lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+static enum http_result fail(struct http_parser *p, int status)
+{
+    p->state = S_ERROR;
+    p->error = (uint16_t)status;
+    return HTTP_ERROR;
+}
+
+/* Appends c to the current token; past word[] only the count grows (so a long
+ * token never equals a short word). */
+static void keep(struct http_parser *p, unsigned char c)
+{
+    if (p->pos < WORD_MAX)
+        p->word[p->pos] = (char)c;
+    if (p->pos <= WORD_MAX)
+        p->pos++;
+}
+
+static int word_is(const struct http_parser *p, const char *s)
+{
+    size_t n = strlen(s);
+    return p->pos == n && memcmp(p->word, s, n) == 0;
+}
+
+static void end_path(struct http_parser *p)
+{
+    if (word_is(p, "/hello"))
+        p->route = ROUTE_HELLO;
+    else if (word_is(p, "/app"))
+        p->route = ROUTE_APP;
+    else
+        p->route = ROUTE_NONE;
+}
+
+static enum http_result version_byte(struct http_parser *p, unsigned char c)
+{
+    static const char http[] = "HTTP/";
+    unsigned i = p->pos++;
+
+    if (i < 5)
+        return c == (unsigned char)http[i] ? HTTP_MORE : fail(p, 400);
+    if (i == 5) /* major */
+        return c == '1' ? HTTP_MORE : c >= '0' && c <= '9' ? fail(p, 505) : fail(p, 400);
+    if (i == 6)
+        return c == '.' ? HTTP_MORE : fail(p, 400);
+    /* minor: 1.1 and any later 1.x are spoken as 1.1 */
+    if (c < '0' || c > '9')
+        return fail(p, 400);
+    p->minor = c != '0';
+    p->state = S_LINE_END;
+    return HTTP_MORE;
+}
+
+/* A header name ended (at its colon): which field, and set up for its value. */
+static enum http_result start_value(struct http_parser *p)
+{
+    p->field = F_OTHER;
+    if (word_is(p, "host")) {
+        p->field = F_HOST;
+        if (p->hosts < 2)
+            p->hosts++;
+    } else if (word_is(p, "connection")) {
+        p->field = F_CONNECTION;
+    } else if (word_is(p, "content-length")) {
+        /* a second one, even equal, is refused rather than reconciled */
+        if (p->flags & SEEN_LENGTH)
+            return fail(p, 400);
+        p->flags |= SEEN_LENGTH;
+        p->field = F_CONTENT_LENGTH;
+    } else if (word_is(p, "transfer-encoding")) {
+        p->flags |= SEEN_TE;
+        p->field = F_TRANSFER_ENCODING;
+    }
+    p->pos = 0;
+    p->state = S_OWS;
+    return HTTP_MORE;
+}
+
+/* Content-Length: digits, then only whitespace.  pos: 0 none yet, 1 in the
+ * digits, 2 after them. */
+static enum http_result length_byte(struct http_parser *p, unsigned char c)
+{
+    if (c >= '0' && c <= '9' && p->pos < 2) {
+        if (p->body_left > MAX_LENGTH)
+            return fail(p, 400);
+        p->body_left = p->body_left * 10 + (c - '0');
+        p->pos = 1;
+        return HTTP_MORE;
+    }
+    if (c == ' ' || c == '\t') {
+        p->pos = 2;
+        return HTTP_MORE;
+    }
+    return fail(p, 400);
+}
+
+/* Connection: a comma-separated list of tokens, of which close and
+ * keep-alive matter. */
+static void end_connection_token(struct http_parser *p)
+{
+    if (word_is(p, "close"))
+        p->flags |= CONN_CLOSE;
+    else if (word_is(p, "keep-alive"))
+        p->flags |= CONN_KEEP_ALIVE;
+    p->pos = 0;
+}
+
+static enum http_result value_byte(struct http_parser *p, unsigned char c)
+{
+    if (!is_value_char(c))
+        return fail(p, 400);
+    if (p->field == F_CONTENT_LENGTH)
+        return length_byte(p, c);
+    if (p->field == F_CONNECTION) {
+        if (is_tchar(c))
+            keep(p, (unsigned char)lower(c));
+        else
+            end_connection_token(p);
+    }
+    return HTTP_MORE;
+}
+
+/* A header line ended (at its CR or LF). */
+static enum http_result end_value(struct http_parser *p, enum state next)
+{
+    if (p->field == F_CONTENT_LENGTH && p->pos == 0)
+        return fail(p, 400);
+    if (p->field == F_CONNECTION)
+        end_connection_token(p);
+    p->state = next;
+    return HTTP_MORE;
+}
+
+/* The empty line after the headers: is the request acceptable, and is there
+ * a body to skip? */
+static enum http_result end_head(struct http_parser *p)
+{
+    /* Request bodies are only taken with Content-Length; closing the
+     * connection after the 501 keeps a chunked body from being read as
+     * requests. */
+    if (p->flags & SEEN_TE)
+        return fail(p, 501);
+    if (p->hosts > 1 || (p->minor == 1 && p->hosts == 0))
+        return fail(p, 400);
+    if (p->flags & CONN_CLOSE)
+        p->keep_alive = 0;
+    else
+        p->keep_alive = p->minor == 1 || (p->flags & CONN_KEEP_ALIVE);
+    if (p->body_left > 0) {
+        p->state = S_BODY;
+        return HTTP_MORE;
+    }
+    p->state = S_DONE;
+    return HTTP_DONE;
+}
+
+static enum http_result request_line_byte(struct http_parser *p, unsigned char c)
+{
+    switch (p->state) {
+    case S_START:
+        if (c == '\r' || c == '\n')
+            return HTTP_MORE;
+        if (!is_tchar(c))
+            return fail(p, 400);
+        keep(p, c);
+        p->state = S_METHOD;
+        return HTTP_MORE;
+    case S_METHOD:
+        if (c == ' ') {
+            p->method = word_is(p, "GET") ? METHOD_GET
+                      : word_is(p, "HEAD") ? METHOD_HEAD : METHOD_OTHER;
+            p->pos = 0;
+            p->state = S_TARGET;
+            return HTTP_MORE;
+        }
+        if (!is_tchar(c))
+            return fail(p, 400);
+        keep(p, c);
+        return HTTP_MORE;
+    case S_TARGET:
+        /* absolute-form and "*" are accepted but route nowhere (404) */
+        if (!is_vchar(c))
+            return fail(p, 400);
+        p->state = c == '/' ? S_PATH : S_TARGET_REST;
+        keep(p, c);
+        return HTTP_MORE;
+    case S_PATH:
+        if (c == ' ' || c == '?') {
+            end_path(p);
+            p->pos = 0;
+            p->state = c == ' ' ? S_VERSION : S_TARGET_REST;
+            return HTTP_MORE;
+        }
+        if (!is_vchar(c))
+            return fail(p, 400);
+        keep(p, c);
+        return HTTP_MORE;
+    case S_TARGET_REST:
+        if (c == ' ') {
+            p->pos = 0;
+            p->state = S_VERSION;
+            return HTTP_MORE;
+        }
+        return is_vchar(c) ? HTTP_MORE : fail(p, 400);
+    case S_VERSION:
+        return version_byte(p, c);
+    default: /* S_LINE_END */
+        if (c == '\r')
+            p->state = S_LINE_LF;
+        else if (c == '\n')
+            p->state = S_FIELD;
+        else
+            return fail(p, 400);
+        return HTTP_MORE;
+    }
+}
+
+static enum http_result header_byte(struct http_parser *p, unsigned char c)
+{
+    switch (p->state) {
+    case S_LINE_LF:
+        if (c != '\n')
+            return fail(p, 400);
+        p->state = S_FIELD;
+        return HTTP_MORE;
+    case S_FIELD:
+        if (c == '\r') {
+            p->state = S_HEAD_LF;
+            return HTTP_MORE;
+        }
+        if (c == '\n')
+            return end_head(p);
+        /* also refuses obs-fold (a line starting with whitespace) */
+        if (!is_tchar(c))
+            return fail(p, 400);
+        p->pos = 0;
+        keep(p, (unsigned char)lower(c));
+        p->state = S_NAME;
+        return HTTP_MORE;
+    case S_NAME:
+        if (c == ':')
+            return start_value(p);
+        if (!is_tchar(c)) /* also whitespace before the colon */
+            return fail(p, 400);
+        keep(p, (unsigned char)lower(c));
+        return HTTP_MORE;
+    case S_OWS:
+    case S_VALUE:
+        if (c == '\r')
+            return end_value(p, S_LINE_LF);
+        if (c == '\n')
+            return end_value(p, S_FIELD);
+        if (p->state == S_OWS && (c == ' ' || c == '\t'))
+            return HTTP_MORE;
+        p->state = S_VALUE;
+        return value_byte(p, c);
+    default: /* S_HEAD_LF */
+        return c == '\n' ? end_head(p) : fail(p, 400);
+    }
+}
+
+static enum http_result skip_body(struct http_parser *p, size_t avail, size_t *i)
+{
+    size_t n = avail < p->body_left ? avail : (size_t)p->body_left;
+    *i += n;
+    p->body_left -= n;
+    if (p->body_left > 0)
+        return HTTP_MORE;
+    p->state = S_DONE;
+    return HTTP_DONE;
+}
+
+enum http_result http_parse(struct http_parser *p, const char *buf, size_t len, size_t *used)
+{
+    enum http_result r = HTTP_MORE;
+    size_t i = 0;
+
+    if (p->state == S_ERROR || p->state == S_DONE) {
+        *used = 0;
+        return p->state == S_ERROR ? HTTP_ERROR : HTTP_DONE;
+    }
+    while (r == HTTP_MORE && i < len) {
+        if (p->state == S_BODY) {
+            r = skip_body(p, len - i, &i);
+            continue;
+        }
+        if (++p->head_len > HTTP_MAX_HEAD) {
+            r = fail(p, 431);
+            break;
+        }
+        unsigned char c = (unsigned char)buf[i++];
+        r = p->state < S_LINE_LF ? request_line_byte(p, c) : header_byte(p, c);
+    }
+    *used = i;
+    return r;
+}

@@ -1,0 +1,55 @@
+/*
+ * Incremental HTTP/1.x request parser.
+ *
+ * It takes the bytes of a connection in pieces of any size, split anywhere, and
+ * keeps no copy of them: what it needs (the method, the path for routing, the
+ * values of Content-Length and Connection) is folded into this small struct
+ * byte by byte.  So a connection needs no read buffer of its own.
+ */
+#ifndef PARSER_H
+#define PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest request head (request line + header lines) accepted; longer is 431. */
+#define HTTP_MAX_HEAD 8192
+
+enum http_result {
+    HTTP_MORE,    /* every byte given was used; the request is not complete yet */
+    HTTP_DONE,    /* one request complete (head and body); read the fields below */
+    HTTP_ERROR,   /* malformed: answer `error` and close the connection */
+};
+
+enum http_method { METHOD_GET, METHOD_HEAD, METHOD_OTHER };
+enum http_route { ROUTE_NONE, ROUTE_HELLO, ROUTE_APP };
+
+struct http_parser {
+    uint64_t body_left;  /* Content-Length, then the body bytes still to skip */
+    uint16_t head_len;   /* bytes of the head so far */
+    uint16_t error;      /* status to answer on HTTP_ERROR: 400, 431, 501 or 505 */
+    uint8_t state;
+    uint8_t flags;       /* headers seen, see parser.c */
+    uint8_t hosts;       /* Host fields seen (1.1 needs exactly one) */
+    uint8_t field;       /* the header whose value is being read */
+    uint8_t pos;         /* bytes of the current token (saturates past word[]) */
+    char word[17];       /* start of the current token: method, path, name, value */
+    /* results, valid after HTTP_DONE */
+    uint8_t method;      /* enum http_method */
+    uint8_t route;       /* enum http_route: /hello, /app or anything else */
+    uint8_t minor;       /* HTTP/1.0 -> 0, HTTP/1.1 (or a later 1.x) -> 1 */
+    uint8_t keep_alive;  /* 1 if the connection stays open after the response */
+};
+
+/* Prepares `p` for a new request (also after HTTP_DONE, for the next one). */
+void http_parser_init(struct http_parser *p);
+
+/*
+ * Feeds buf[0..len).  Stops after the byte that completes a request (HTTP_DONE)
+ * or makes it invalid (HTTP_ERROR); *used says how many bytes it took.  After
+ * HTTP_DONE call http_parser_init before feeding the rest; after HTTP_ERROR
+ * every call returns HTTP_ERROR again and uses nothing.
+ */
+enum http_result http_parse(struct http_parser *p, const char *buf, size_t len, size_t *used);
+
+#endif
