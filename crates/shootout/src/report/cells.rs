@@ -39,23 +39,13 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
 /// What the columns mean, under every table.
 pub const LEGEND: &str =
     "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
-(overlapping intervals); CPU-s/1k req: server CPU seconds per 1,000 responses; RSS: peak";
+(overlapping intervals); CPU-s/1k req: server CPU seconds per 1,000 responses; RSS: peak; \
+* generator-bound runs only: not ranked";
 
 fn row(r: &Row) -> Vec<String> {
     let rps = r.rps();
     if rps.is_empty() {
-        return vec![
-            "-".into(),
-            r.contestant.into(),
-            "-".into(),
-            "".into(),
-            "".into(),
-            "".into(),
-            "".into(),
-            "".into(),
-            "".into(),
-            r.notes(),
-        ];
+        return unranked(r);
     }
     vec![
         r.rank.map_or("-".into(), |k| k.to_string()),
@@ -92,6 +82,19 @@ pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
         "ceiling: {} (contestants/{0}), the best this machine allows",
         summary::CEILING
     ));
+}
+
+/// A row without ok runs: its generator-bound medians marked `*`, else blanks.
+fn unranked(r: &Row) -> Vec<String> {
+    let (rps, cpu) = r
+        .bound_medians()
+        .map_or(("-".into(), String::new()), |(rps, cpu)| {
+            (format!("{}*", units::grouped(rps)), format!("{cpu:.4}*"))
+        });
+    let mut line = vec!["-".into(), r.contestant.into(), rps];
+    line.extend(std::iter::repeat_n(String::new(), 4));
+    line.extend([cpu, String::new(), r.notes()]);
+    line
 }
 
 /// Prints every cell's table (what `shootout run` ends with).

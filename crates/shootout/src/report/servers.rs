@@ -32,7 +32,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
             cells::with_ceiling(&mut t, &rows);
             t.notes.push(
                 "latency and thread columns: the median run; req/s: median ±half its 95% \
-                 interval; a shared rank is a tie"
+                 interval; a shared rank is a tie; * generator-bound runs only: not ranked"
                     .into(),
             );
             t
@@ -42,9 +42,21 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
 
 fn row(r: &Row) -> Vec<String> {
     let Some((_, m)) = r.median_run() else {
+        let (rps, cpu) = r
+            .bound_medians()
+            .map_or(("-".into(), String::new()), |(rps, cpu)| {
+                (format!("{}*", units::grouped(rps)), format!("{cpu:.4}*"))
+            });
         let mut line = vec![r.contestant.to_string()];
-        line.extend(std::iter::repeat_n(String::new(), 6));
-        line.extend(["-".into(), String::new(), String::new(), r.notes()]);
+        line.extend(std::iter::repeat_n(String::new(), 4));
+        line.extend([
+            rps,
+            String::new(),
+            "-".into(),
+            cpu,
+            String::new(),
+            r.notes(),
+        ]);
         return line;
     };
     vec![
