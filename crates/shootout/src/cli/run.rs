@@ -209,8 +209,13 @@ fn progress(r: &Run, done: usize, total: usize) -> String {
     );
     match (&r.result, &r.label) {
         (Some(res), Label::Ok) => format!("{what}: {:.0} req/s", res.rps),
-        (Some(res), label) => format!("{what}: {:.0} req/s ({label:?}: {})", res.rps, r.reason),
-        (None, label) => format!("{what}: {label:?}: {}", r.reason),
+        (Some(res), label) => format!(
+            "{what}: {:.0} req/s ({}: {})",
+            res.rps,
+            label.word(),
+            r.reason
+        ),
+        (None, label) => format!("{what}: {}: {}", label.word(), r.reason),
     }
 }
 
