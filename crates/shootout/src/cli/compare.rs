@@ -9,7 +9,7 @@ use clap::Args;
 /// Flags of `shootout compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The experiment before (an id, or a name: its newest run)
+    /// The experiment before (an id, or a name: its newest run of it; or run:ID)
     before: String,
     /// The experiment after
     after: String,

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 /// Flags of `shootout report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Experiment ids or names (a name means its newest run) [default: the newest]
+    /// Experiment ids or names (a name means its newest run of it), or single runs as
+    /// run:ID [default: the newest experiment]
     experiments: Vec<String>,
     /// How to print the tables
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -13,8 +13,19 @@ pub struct Document {
 }
 
 impl Document {
-    /// Reads experiment `what` (an id or a name) from `store`.
+    /// Reads experiment `what` (an id or a name) from `store`, or one run of it
+    /// (`run:ID`, the ids `shootout results EXPERIMENT` lists).
     pub fn load(store: &Store, what: &str) -> Result<Document, String> {
+        if let Some(id) = what.strip_prefix("run:") {
+            let id = id
+                .parse()
+                .map_err(|_| format!("{what:?}: a run is run:ID"))?;
+            let (experiment, run) = store.find_run(id)?;
+            return Ok(Document {
+                experiment,
+                runs: vec![run],
+            });
+        }
         let experiment = store.find(what)?;
         let runs = store.load_runs(experiment.id)?;
         Ok(Document { experiment, runs })

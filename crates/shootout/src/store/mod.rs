@@ -162,6 +162,23 @@ impl Store {
             .collect()
     }
 
+    /// Run `id` and the experiment it belongs to.
+    pub fn find_run(&self, id: i64) -> Result<(ExperimentRow, Run), String> {
+        let experiment: i64 = self
+            .db
+            .query_row("SELECT experiment_id FROM runs WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .map_err(|_| format!("no stored run {id} (see `shootout results EXPERIMENT`)"))?;
+        let row = self.runs(experiment)?.into_iter().find(|v| v["id"] == id);
+        let run = row
+            .map(serde_json::from_value)
+            .transpose()
+            .map_err(|e| format!("run {id}: {e}"))?
+            .ok_or(format!("no stored run {id}"))?;
+        Ok((self.find(&experiment.to_string())?, run))
+    }
+
     /// The experiment `what` names: an id, or a name (its newest experiment).
     pub fn find(&self, what: &str) -> Result<ExperimentRow, String> {
         let all = self.experiments()?;
