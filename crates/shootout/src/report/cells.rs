@@ -86,11 +86,7 @@ pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
 
 /// A row without ok runs: its generator-bound medians marked `*`, else blanks.
 fn unranked(r: &Row) -> Vec<String> {
-    let (rps, cpu) = r
-        .bound_medians()
-        .map_or(("-".into(), String::new()), |(rps, cpu)| {
-            (format!("{}*", units::grouped(rps)), format!("{cpu:.4}*"))
-        });
+    let (rps, cpu) = r.bound_texts();
     let mut line = vec!["-".into(), r.contestant.into(), rps];
     line.extend(std::iter::repeat_n(String::new(), 4));
     line.extend([cpu, String::new(), r.notes()]);

@@ -1,7 +1,7 @@
 //! The 2009 article's layout: a row per contestant and layout, a column per concurrency
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
-use crate::harness::run::{Label, Run};
+use crate::harness::run::Run;
 use crate::report::summary::{self, median, CellKey, Row};
 use crate::report::table::Table;
 use crate::report::units;
@@ -125,11 +125,6 @@ fn p99_cell(r: &Row) -> String {
 }
 
 fn bound_median(r: &Row, f: impl Fn(&engine::LoadResult) -> f64) -> Option<f64> {
-    let v: Vec<f64> = r
-        .runs
-        .iter()
-        .filter(|x| x.label == Label::GeneratorBound)
-        .filter_map(|x| x.result.as_ref().map(&f))
-        .collect();
+    let v = r.bound_values(|_, x| f(x));
     (!v.is_empty()).then(|| median(&v))
 }

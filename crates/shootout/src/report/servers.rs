@@ -42,11 +42,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
 
 fn row(r: &Row) -> Vec<String> {
     let Some((_, m)) = r.median_run() else {
-        let (rps, cpu) = r
-            .bound_medians()
-            .map_or(("-".into(), String::new()), |(rps, cpu)| {
-                (format!("{}*", units::grouped(rps)), format!("{cpu:.4}*"))
-            });
+        let (rps, cpu) = r.bound_texts();
         let mut line = vec![r.contestant.to_string()];
         line.extend(std::iter::repeat_n(String::new(), 4));
         line.extend([

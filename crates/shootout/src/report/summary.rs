@@ -61,23 +61,30 @@ impl<'a> Row<'a> {
             .collect()
     }
 
-    /// Median req/s and server CPU-s per 1,000 responses of the generator-bound runs,
-    /// if any (the server's CPU per request is its own whatever saturated the generator).
-    pub fn bound_medians(&self) -> Option<(f64, f64)> {
-        let bound: Vec<(&Run, &LoadResult)> = self
-            .runs
+    /// `f` of every generator-bound run.
+    pub fn bound_values(&self, f: impl Fn(&Run, &LoadResult) -> f64) -> Vec<f64> {
+        self.runs
             .iter()
             .filter(|r| r.label == Label::GeneratorBound)
-            .filter_map(|r| r.result.as_ref().map(|x| (*r, x)))
-            .collect();
-        let cpu: Vec<f64> = bound
-            .iter()
-            .map(|(r, x)| {
-                r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
-            })
-            .collect();
-        let rps: Vec<f64> = bound.iter().map(|(_, x)| x.rps).collect();
-        (!bound.is_empty()).then(|| (median(&rps), median(&cpu)))
+            .filter_map(|r| r.result.as_ref().map(|x| f(r, x)))
+            .collect()
+    }
+
+    /// Median req/s and server CPU-s per 1,000 responses of the generator-bound runs,
+    /// marked `*` (the server's CPU per request is its own whatever saturated the
+    /// generator); `-` and blank without such runs.
+    pub fn bound_texts(&self) -> (String, String) {
+        let rps = self.bound_values(|_, x| x.rps);
+        if rps.is_empty() {
+            return ("-".into(), String::new());
+        }
+        let cpu = self.bound_values(|r, x| {
+            r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
+        });
+        (
+            format!("{}*", units::grouped(median(&rps))),
+            format!("{:.4}*", median(&cpu)),
+        )
     }
 
     /// `f` of every ok run.
