@@ -79,7 +79,8 @@ pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
         line.insert(at, pct);
     }
     t.notes.push(format!(
-        "ceiling: {} (contestants/{0}), the best this machine allows",
+        "ceiling: {} (contestants/{0}), the best this machine allows; its req/s counts \
+         its generator-bound runs too (a lower bound of what it can do)",
         summary::CEILING
     ));
 }

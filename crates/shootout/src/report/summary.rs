@@ -163,27 +163,43 @@ impl<'a> Row<'a> {
 /// the best this machine allows.
 pub const CEILING: &str = "c-epoll";
 
-/// The ceiling's row in a cell, when it ran and measured ok there.
+/// The ceiling's row in a cell, when it measured there (ok or generator-bound).
 pub fn ceiling<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
     rows.iter()
-        .find(|r| r.contestant == CEILING && !r.rps().is_empty())
+        .find(|r| r.contestant == CEILING && !r.measured(|_, x| x.rps).is_empty())
 }
 
 impl Row<'_> {
+    /// `f` of every run that measured something: ok and generator-bound. For the ceiling
+    /// a generator-bound run still bounds what it can do from below.
+    fn measured(&self, f: impl Fn(&Run, &LoadResult) -> f64 + Copy) -> Vec<f64> {
+        [self.values(f), self.bound_values(f)].concat()
+    }
+
     /// Requests/s as a percentage of the ceiling's, and server CPU per request as a
-    /// multiple of the ceiling's (medians both); empty without ok runs.
+    /// multiple of the ceiling's (medians; the ceiling's over its ok and generator-bound
+    /// runs); empty without ok runs.
     pub fn against(&self, ceiling: &Row) -> [String; 2] {
-        let (mine, top) = (median(&self.rps()), median(&ceiling.rps()));
+        if self.contestant == ceiling.contestant {
+            return ["100%".into(), "×1.00".into()];
+        }
+        let top = median(&ceiling.measured(|_, x| x.rps));
         if self.rps().is_empty() || top <= 0.0 {
             return [String::new(), String::new()];
         }
-        let (cpu, top_cpu) = (self.cpu_per_1k(), ceiling.cpu_per_1k());
+        let per_1k = |r: &Run, x: &LoadResult| {
+            r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
+        };
+        let top_cpu = median(&ceiling.measured(per_1k));
         let cpu_text = if top_cpu > 0.0 {
-            format!("×{:.2}", cpu / top_cpu)
+            format!("×{:.2}", self.cpu_per_1k() / top_cpu)
         } else {
             "-".into()
         };
-        [format!("{:.0}%", 100.0 * mine / top), cpu_text]
+        [
+            format!("{:.0}%", 100.0 * median(&self.rps()) / top),
+            cpu_text,
+        ]
     }
 }
 
