@@ -95,6 +95,15 @@ const struct response *response_get(const struct responses *rs, enum response_ki
     return &rs->keepable[kind][conn];
 }
 
+void response_for_request(const struct http_parser *p, enum response_kind *kind,
+                          enum connection_header *conn)
+{
+    *conn = !p->keep_alive ? CONN_CLOSE : p->minor == 0 ? CONN_KEEP_ALIVE : CONN_DEFAULT;
+    *kind = p->route == ROUTE_NONE ? RESP_NOT_FOUND
+          : p->method == METHOD_OTHER ? RESP_NOT_ALLOWED
+          : p->route == ROUTE_HELLO ? RESP_HELLO : RESP_APP;
+}
+
 enum response_kind response_for_error(int status)
 {
     switch (status) {

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "parser.h"
+
 enum response_kind {
     /* answers that may keep the connection open */
     RESP_HELLO,
@@ -54,6 +56,11 @@ void responses_tick(struct responses *rs, time_t now);
 /* The response to send: for kinds past RESP_KEEPABLE `conn` is ignored. */
 const struct response *response_get(const struct responses *rs, enum response_kind kind,
                                     enum connection_header conn);
+
+/* The answer to a complete request: 404 for an unknown path, 405 for a method
+ * other than GET and HEAD, else its route; and what to say about the connection. */
+void response_for_request(const struct http_parser *p, enum response_kind *kind,
+                          enum connection_header *conn);
 
 /* The error response for a parser status (400, 431, 501, 505). */
 enum response_kind response_for_error(int status);

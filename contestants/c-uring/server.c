@@ -309,11 +309,9 @@ static void start_app(struct loop *l, int fd, struct conn *c, const struct respo
 static void answer(struct loop *l, int fd, struct conn *c)
 {
     const struct http_parser *p = &c->p;
-    enum connection_header h = !p->keep_alive ? CONN_CLOSE
-                             : p->minor == 0 ? CONN_KEEP_ALIVE : CONN_DEFAULT;
-    enum response_kind k = p->route == ROUTE_NONE ? RESP_NOT_FOUND
-                         : p->method == METHOD_OTHER ? RESP_NOT_ALLOWED
-                         : p->route == ROUTE_HELLO ? RESP_HELLO : RESP_APP;
+    enum response_kind k;
+    enum connection_header h;
+    response_for_request(p, &k, &h);
     const struct response *r = response_get(&l->resp, k, h);
     int head_only = p->method == METHOD_HEAD;
 
