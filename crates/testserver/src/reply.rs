@@ -1,6 +1,6 @@
 //! The bytes of each reply: a pure function of the behavior and the request.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use crate::request::Request;
 use crate::Behavior;
@@ -205,37 +205,13 @@ fn reason(status: u16) -> &'static str {
 
 /// Formats a time as an IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
 pub(crate) fn http_date(t: SystemTime) -> String {
-    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = secs / 86_400;
-    let (year, month, day) = civil_from_days(days);
-    let (h, m, s) = (secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
-    let weekday = DAYS[(days % 7) as usize]; // 1970-01-01 was a Thursday
-    let month = MONTHS[month as usize - 1];
-    format!("{weekday}, {day:02} {month} {year} {h:02}:{m:02}:{s:02} GMT")
-}
-
-/// Days since 1970-01-01 to (year, month 1-12, day 1-31): Howard Hinnant's algorithm.
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+    httpdate::fmt_http_date(t)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     fn at(secs: u64) -> String {
         http_date(UNIX_EPOCH + Duration::from_secs(secs))

@@ -112,25 +112,12 @@ fn is_ramp_load(r: &Run, all: &[Run]) -> bool {
     r.result.is_none() && all.iter().any(|o| o.load == r.load && ramp::is_ramp(o))
 }
 
-/// `2026-11-22 04:31 UTC` from Unix milliseconds.
+/// `2026-11-22 04:31 UTC` from Unix milliseconds (times before 1970 read as 1970).
 pub fn utc(unix_ms: i64) -> String {
-    let secs = unix_ms.div_euclid(1000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil from days (Howard Hinnant's algorithm), to avoid a date crate for one line.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        rest / 3600,
-        rest % 3600 / 60
-    )
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(unix_ms.max(0) as u64);
+    // RFC 3339, `2026-11-22T04:31:05Z`, cut to the minute.
+    let text = humantime::format_rfc3339_seconds(at).to_string();
+    format!("{} {} UTC", &text[..10], &text[11..16])
 }
 
 #[cfg(test)]
