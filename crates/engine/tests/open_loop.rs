@@ -75,3 +75,21 @@ fn a_schedule_beyond_the_connections_warns_that_it_was_missed() {
         r.warnings
     );
 }
+
+#[test]
+fn a_rate_beyond_the_connections_waits_for_io_instead_of_spinning() {
+    // 4 connections to a 100 ms server carry 40 requests/s; 2,000/s are scheduled, so a
+    // due request always waits for a free connection. The loop must sleep in its poll
+    // meanwhile: spinning showed as ~100% of a core for the generator thread.
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let server = TestServer::start(Behavior::Delay(Duration::from_millis(100))).unwrap();
+        let r = rate_load(&server, io, 2000.0, 4, 1);
+        assert!(r.requests.ok > 0, "{io:?}: {:?}", r.requests);
+        let busy = r.generator.cpu_seconds / r.duration_s;
+        assert!(
+            busy < 0.5,
+            "{io:?}: the generator was {:.0}% busy",
+            busy * 100.0
+        );
+    }
+}

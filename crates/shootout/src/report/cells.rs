@@ -37,8 +37,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
 }
 
 /// What the columns mean, under every table.
-pub const LEGEND: &str =
-    "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
+const LEGEND: &str = "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
 (overlapping intervals); CPU-s/1k req: server CPU seconds per 1,000 responses; RSS: peak; \
 * generator-bound runs only: not ranked";
 
