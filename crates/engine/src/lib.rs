@@ -9,6 +9,7 @@ pub mod config;
 pub mod conn;
 pub mod cpu;
 pub mod devices;
+pub mod duration;
 pub mod epoll;
 pub mod event_loop;
 pub mod hdr_log;

@@ -1,11 +1,8 @@
 //! `shootout`: a web-server shoot-out people can trust. This binary is a thin shell over
-//! the `engine` library; see `cli` for the commands.
+//! the `shootout` library (harness, record, store, report) and the `engine`; see `cli`
+//! for the commands.
 
 mod cli;
-mod harness;
-mod report;
-mod store;
-mod toml_file;
 
 fn main() {
     // Like any Unix tool, end quietly when a reader such as `head` closes stdout

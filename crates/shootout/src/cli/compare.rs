@@ -1,10 +1,10 @@
 //! `shootout compare A B`: two stored experiments, cell by cell, with a verdict that can
 //! gate CI (`--fail-above PCT`).
 
-use crate::report::comparison;
-use crate::report::document::Document;
-use crate::store::Store;
 use clap::Args;
+use shootout::report::comparison;
+use shootout::report::document::Document;
+use shootout::store::Store;
 
 /// Flags of `shootout compare`.
 #[derive(Debug, Args)]
@@ -21,7 +21,7 @@ pub struct CompareArgs {
 
 /// Compares; returns the exit code (1 on a significant regression beyond the threshold).
 pub fn run(args: CompareArgs) -> i32 {
-    let docs = crate::harness::catalog::root()
+    let docs = shootout::harness::catalog::root()
         .and_then(|root| Store::open(&root.join("results").join("shootout.db")))
         .and_then(|s| {
             Ok((

@@ -1,11 +1,11 @@
 //! `shootout list | setup | verify | start`: the catalog of contestants.
 
 use super::interrupt;
-use crate::harness::catalog::{self, Catalog, Status};
-use crate::harness::manifest::Contestant;
-use crate::harness::process::{free_port, Server};
-use crate::harness::{group_cpu, setup, verify};
 use clap::Args;
+use shootout::harness::catalog::{self, Catalog, Status};
+use shootout::harness::manifest::Contestant;
+use shootout::harness::process::{free_port, Server};
+use shootout::harness::{group_cpu, setup, verify};
 use std::time::{Duration, Instant};
 
 /// How long a contestant may take to start listening (JVMs, BEAM).

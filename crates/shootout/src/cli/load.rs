@@ -1,13 +1,14 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
 use super::scenario::{self, Scenario};
-use super::{duration, interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
-use crate::report;
+use super::{interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use engine::duration;
 use engine::{
     DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, RunError, Shard, Stop, Target,
 };
+use shootout::report;
 use std::time::Duration;
 
 /// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.

@@ -2,7 +2,7 @@
 
 mod compare;
 mod contestants;
-pub mod duration;
+
 mod interrupt;
 mod load;
 mod merge;

@@ -1,10 +1,10 @@
 //! `shootout report [EXPERIMENT...]`: the stored experiments' tables in the articles'
 //! layouts, for a terminal or as Markdown, and as a self-contained web page.
 
-use crate::report::document::Document;
-use crate::report::{charts, html};
-use crate::store::Store;
 use clap::{Args, ValueEnum};
+use shootout::report::document::Document;
+use shootout::report::{charts, html};
+use shootout::store::Store;
 use std::path::{Path, PathBuf};
 
 /// Flags of `shootout report`.
@@ -75,7 +75,7 @@ fn write_svgs(docs: &[Document], dir: &Path) -> std::io::Result<()> {
 }
 
 fn load(which: &[String]) -> Result<Vec<Document>, String> {
-    let root = crate::harness::catalog::root()?;
+    let root = shootout::harness::catalog::root()?;
     let store = Store::open(&root.join("results").join("shootout.db"))?;
     let newest = match which.is_empty() {
         true => vec![store

@@ -1,8 +1,8 @@
 //! `shootout results [ID]` and `shootout export ID`: what the store holds.
 
-use crate::harness::catalog;
-use crate::store::Store;
 use clap::Args;
+use shootout::harness::catalog;
+use shootout::store::Store;
 
 /// Flags of `shootout results`.
 #[derive(Debug, Args)]

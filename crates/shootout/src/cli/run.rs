@@ -1,16 +1,16 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
 use super::{interrupt, EXIT_INTERRUPTED};
-use crate::harness::catalog::{self, Catalog, Status};
-use crate::harness::experiment::{self, Experiment};
-use crate::harness::run::{self, Cell, Event, Label, Run};
-use crate::harness::setup;
-use crate::report::cells;
-use crate::report::document::Document;
-use crate::report::html;
-use crate::store::Store;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use shootout::harness::catalog::{self, Catalog, Status};
+use shootout::harness::experiment::{self, Experiment};
+use shootout::harness::run::{self, Cell, Event, Label, Run};
+use shootout::harness::setup;
+use shootout::report::cells;
+use shootout::report::document::Document;
+use shootout::report::html;
+use shootout::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -41,7 +41,7 @@ pub struct Devices {
 
 /// Reads a scenario; the error names the file, and the line and field when TOML does.
 pub fn read(path: &Path) -> Result<Scenario, String> {
-    crate::toml_file::read(path)
+    shootout::toml_file::read(path)
 }
 
 #[cfg(test)]

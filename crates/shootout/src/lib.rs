@@ -1,0 +1,9 @@
+//! shootout as a library: the harness that runs experiments, the typed run record it
+//! writes, the store that keeps records, and the reports that read them. The `shootout`
+//! binary is a thin shell over this crate (arguments and printing only); the load
+//! generator itself is the `engine` crate.
+
+pub mod harness;
+pub mod report;
+pub mod store;
+pub mod toml_file;
