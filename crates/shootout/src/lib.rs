@@ -4,6 +4,7 @@
 //! generator itself is the `engine` crate.
 
 pub mod harness;
+pub mod record;
 pub mod report;
 pub mod store;
 pub mod toml_file;

@@ -35,8 +35,8 @@ fn contestant(root: &Path, name: &str, start: &str) {
     std::fs::write(dir.join("contestant.toml"), manifest).unwrap();
 }
 
-fn fake_checkout() -> PathBuf {
-    let root = std::env::temp_dir().join(format!("shootout-run-{}", std::process::id()));
+fn fake_checkout(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("shootout-run-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     contestant(&root, "good", "exec python3 server.py {port}");
     // Serves files, not /hello: it answers 404, so verify fails.
@@ -51,10 +51,19 @@ fn fake_checkout() -> PathBuf {
         "dies",
         "python3 server.py {port} & pid=$!; sleep 1.5; kill -9 $pid; wait",
     );
+    // Needs a command this machine lacks: not set up, so its runs are skipped.
+    contestant(&root, "lacking", "exec python3 server.py {port}");
+    let manifest = root.join("contestants/lacking/contestant.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("[\"python3\"]", "[\"shootout-no-such-command\"]"),
+    )
+    .unwrap();
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::write(
         root.join("experiments/t.toml"),
-        "name = \"t\"\ncontestants = [\"good\", \"wrong\", \"dies\", \"missing\"]\nlayouts = [\"shared\"]\n\
+        "name = \"t\"\ncontestants = [\"good\", \"wrong\", \"dies\", \"lacking\"]\nlayouts = [\"shared\"]\n\
          warmup = \"0.2s\"\nduration = \"1s\"\nseed = 42\n[[loads]]\nname = \"ka\"\nconnections = [4]\n",
     )
     .unwrap();
@@ -82,7 +91,7 @@ fn export(root: &Path) -> serde_json::Value {
 
 #[test]
 fn runs_are_labelled_and_the_experiment_goes_on() {
-    let root = fake_checkout();
+    let root = fake_checkout("labels");
     for name in ["good", "wrong", "dies"] {
         assert!(run(&root, &["setup", name]).status.success(), "{name}");
     }
@@ -112,7 +121,7 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     );
     assert_eq!(label("wrong"), "verify-failed", "{text}");
     assert_eq!(label("dies"), "server-failed", "{text}");
-    assert_eq!(label("missing"), "skipped", "{text}");
+    assert_eq!(label("lacking"), "skipped", "{text}");
     let good = doc["runs"]
         .as_array()
         .unwrap()
@@ -146,6 +155,29 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("x.toml: line 3, column 1: unknown field `repeat`"),
+        "{err}"
+    );
+    assert!(
+        !root.join("results").exists(),
+        "nothing started, nothing stored"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
+    let root = fake_checkout("unknown");
+    std::fs::write(
+        root.join("experiments/typo.toml"),
+        "name = \"typo\"\ncontestants = [\"good\", \"godo\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n",
+    )
+    .unwrap();
+    let out = run(&root, &["run", "typo"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("typo.toml: contestants: unknown contestant \"godo\""),
         "{err}"
     );
     assert!(

@@ -1,10 +1,12 @@
 //! `shootout compare A B`: two stored experiments, cell by cell, with a verdict that can
 //! gate CI (`--fail-above PCT`).
 
+use super::results::open_store;
+use anyhow::{bail, Context};
 use clap::Args;
 use shootout::report::comparison;
 use shootout::report::document::Document;
-use shootout::store::Store;
+use std::process::ExitCode;
 
 /// Flags of `shootout compare`.
 #[derive(Debug, Args)]
@@ -19,35 +21,25 @@ pub struct CompareArgs {
     fail_above: Option<f64>,
 }
 
-/// Compares; returns the exit code (1 on a significant regression beyond the threshold).
-pub fn run(args: CompareArgs) -> i32 {
-    let docs = shootout::harness::catalog::root()
-        .and_then(|root| Store::open(&root.join("results").join("shootout.db")))
-        .and_then(|s| {
-            Ok((
-                Document::load(&s, &args.before)?,
-                Document::load(&s, &args.after)?,
-            ))
-        });
-    let (before, after) = match docs {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: compare: {e}");
-            return 2;
-        }
-    };
+/// Compares: exit 1 on a significant regression beyond the threshold.
+pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
+    let store = open_store().context("compare")?;
+    let before = Document::load(&store, &args.before).context("compare")?;
+    let after = Document::load(&store, &args.after).context("compare")?;
     let rows = comparison::compare(&before.runs, &after.runs);
     if rows.is_empty() {
-        eprintln!(
-            "error: compare: experiments {} and {} share no cell",
-            args.before, args.after
+        bail!(
+            "compare: experiments {} and {} share no cell",
+            args.before,
+            args.after
         );
-        return 2;
     }
     println!("before: {}", before.header()[0]);
     println!("after:  {}\n", after.header()[0]);
     print!("{}", comparison::table(&rows).text());
-    let Some(pct) = args.fail_above else { return 0 };
+    let Some(pct) = args.fail_above else {
+        return Ok(ExitCode::SUCCESS);
+    };
     let worse: Vec<String> = rows
         .iter()
         .filter(|c| c.rps.regressed(pct) || c.p99.regressed(pct) || c.cpu.regressed(pct))
@@ -55,12 +47,12 @@ pub fn run(args: CompareArgs) -> i32 {
         .collect();
     if worse.is_empty() {
         println!("\nno significant regression beyond {pct}%");
-        0
+        Ok(ExitCode::SUCCESS)
     } else {
         println!(
             "\nsignificant regression beyond {pct}% in: {}",
             worse.join("; ")
         );
-        1
+        Ok(ExitCode::FAILURE)
     }
 }

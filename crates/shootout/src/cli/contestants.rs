@@ -1,15 +1,15 @@
 //! `shootout list | setup | verify | start`: the catalog of contestants.
 
-use super::interrupt;
+use super::{interrupt, WorkFailed};
+use anyhow::{bail, Context};
 use clap::Args;
 use shootout::harness::catalog::{self, Catalog, Status};
+use shootout::harness::launch::{launch, LaunchSpec};
 use shootout::harness::manifest::Contestant;
-use shootout::harness::process::{free_port, Server};
+use shootout::harness::process::Server;
 use shootout::harness::{group_cpu, setup, verify};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// How long a contestant may take to start listening (JVMs, BEAM).
-const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Flags of `shootout list`.
 #[derive(Debug, Args)]
@@ -59,32 +59,17 @@ pub struct StartArgs {
     cpus: Option<Vec<usize>>,
 }
 
-fn catalog() -> Result<Catalog, i32> {
-    catalog::root()
-        .and_then(|r| Catalog::load(&r))
-        .map_err(|e| {
-            eprintln!("error: contestants: {e}");
-            2
-        })
+fn catalog() -> anyhow::Result<Catalog> {
+    let root = catalog::root().context("contestants")?;
+    Catalog::load(&root).context("contestants")
 }
 
 /// `shootout list`.
-pub fn list(args: ListArgs) -> i32 {
-    let Ok(cat) = catalog() else { return 2 };
+pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
+    let cat = catalog()?;
     if args.json {
-        let rows: Vec<serde_json::Value> = cat.contestants.iter().map(|c| {
-            let s = catalog::status(c);
-            let m = &c.manifest;
-            serde_json::json!({
-                "name": m.name, "status": s.word(), "reason": s.reason(), "language": m.language,
-                "framework": m.framework, "version": m.version, "endpoints": m.endpoints,
-                "threads": m.start.threads, "articles": m.articles, "parses_http": m.parses_http,
-                "note": m.note,
-            })
-        }).chain(cat.broken.iter().map(|(n, e)| serde_json::json!({"name": n, "status": "broken", "reason": e})))
-        .collect();
-        println!("{}", serde_json::Value::Array(rows));
-        return 0;
+        println!("{}", serde_json::to_string(&listing(&cat))?);
+        return Ok(ExitCode::SUCCESS);
     }
     println!(
         "{:<24} {:<12} {:<11} {:<26} {:<10} reason / note",
@@ -110,11 +95,63 @@ pub fn list(args: ListArgs) -> i32 {
     for (name, e) in &cat.broken {
         println!("{name:<24} {:<12} {e}", "broken");
     }
-    0
+    Ok(ExitCode::SUCCESS)
 }
 
-/// The selected contestants, or exit code 2 with one line per unknown name.
-fn select<'c>(cat: &'c Catalog, which: &Selection) -> Result<Vec<&'c Contestant>, i32> {
+/// One contestant as `shootout list --json` shows it.
+#[derive(serde::Serialize)]
+struct Listed<'a> {
+    name: &'a str,
+    status: &'static str,
+    reason: String,
+    #[serde(flatten)]
+    manifest: Option<ListedManifest<'a>>,
+}
+
+/// The manifest fields `list --json` shows (absent for a broken manifest).
+#[derive(serde::Serialize)]
+struct ListedManifest<'a> {
+    language: &'a str,
+    framework: &'a str,
+    version: &'a str,
+    endpoints: &'a [String],
+    threads: &'a str,
+    articles: &'a [String],
+    parses_http: bool,
+    note: &'a str,
+}
+
+fn listing(cat: &Catalog) -> Vec<Listed<'_>> {
+    let mut rows: Vec<Listed> = Vec::new();
+    for c in &cat.contestants {
+        let (m, s) = (&c.manifest, catalog::status(c));
+        rows.push(Listed {
+            name: &m.name,
+            status: s.word(),
+            reason: s.reason().to_string(),
+            manifest: Some(ListedManifest {
+                language: &m.language,
+                framework: &m.framework,
+                version: &m.version,
+                endpoints: &m.endpoints,
+                threads: &m.start.threads,
+                articles: &m.articles,
+                parses_http: m.parses_http,
+                note: &m.note,
+            }),
+        });
+    }
+    rows.extend(cat.broken.iter().map(|(name, why)| Listed {
+        name,
+        status: "broken",
+        reason: why.clone(),
+        manifest: None,
+    }));
+    rows
+}
+
+/// The selected contestants (an unknown name is bad input: exit 2).
+fn select<'c>(cat: &'c Catalog, which: &Selection) -> anyhow::Result<Vec<&'c Contestant>> {
     if which.all {
         return Ok(cat
             .contestants
@@ -123,25 +160,16 @@ fn select<'c>(cat: &'c Catalog, which: &Selection) -> Result<Vec<&'c Contestant>
             .collect());
     }
     if which.names.is_empty() {
-        eprintln!("error: name at least one contestant, or --all (see shootout list)");
-        return Err(2);
+        bail!("name at least one contestant, or --all (see shootout list)");
     }
-    which
-        .names
-        .iter()
-        .map(|n| {
-            cat.get(n).map_err(|e| {
-                eprintln!("error: {e}");
-                2
-            })
-        })
-        .collect()
+    let chosen = which.names.iter().map(|n| cat.get(n));
+    Ok(chosen.collect::<Result<_, _>>()?)
 }
 
-fn set_up(c: &Contestant) -> Result<(), String> {
-    std::fs::create_dir_all(&c.build).map_err(|e| format!("{}: {e}", c.build.display()))?;
+fn set_up(c: &Contestant) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&c.build).with_context(|| c.build.display().to_string())?;
     let t0 = Instant::now();
-    setup::setup(c, &c.build.join("setup.log"))?;
+    setup::setup(c, &c.build.join("setup.log")).map_err(anyhow::Error::msg)?;
     println!(
         "{}: ready (setup {:.1}s)",
         c.name(),
@@ -150,55 +178,55 @@ fn set_up(c: &Contestant) -> Result<(), String> {
     Ok(())
 }
 
-/// `shootout setup`.
-pub fn setup(which: Selection) -> i32 {
-    let Ok(cat) = catalog() else { return 2 };
-    let Ok(chosen) = select(&cat, &which) else {
-        return 2;
-    };
-    let mut failed = 0;
+/// Runs `each` on every chosen contestant; a failure is one line naming it, and the
+/// others go on. Exit 1 when any failed.
+fn for_each(
+    chosen: Vec<&Contestant>,
+    mut each: impl FnMut(&Contestant) -> anyhow::Result<()>,
+) -> ExitCode {
+    let mut failed = false;
     for c in chosen {
-        if let Err(e) = set_up(c) {
-            eprintln!("error: {}: setup: {e}", c.name());
-            failed += 1;
+        if let Err(e) = each(c) {
+            eprintln!("error: {}: {e:#}", c.name());
+            failed = true;
         }
     }
-    i32::from(failed > 0)
+    match failed {
+        true => ExitCode::FAILURE,
+        false => ExitCode::SUCCESS,
+    }
+}
+
+/// `shootout setup`.
+pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
+    let cat = catalog()?;
+    let chosen = select(&cat, &which)?;
+    Ok(for_each(chosen, |c| set_up(c).context("setup")))
 }
 
 /// `shootout verify`.
-pub fn verify(args: VerifyArgs) -> i32 {
-    let Ok(cat) = catalog() else { return 2 };
-    let Ok(chosen) = select(&cat, &args.which) else {
-        return 2;
-    };
-    let mut failed = 0;
-    for c in chosen {
-        if let Err(e) = verify_one(c, &args) {
-            eprintln!("error: {}: {e}", c.name());
-            failed += 1;
-        }
-    }
-    i32::from(failed > 0)
+pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let cat = catalog()?;
+    let chosen = select(&cat, &args.which)?;
+    Ok(for_each(chosen, |c| verify_one(c, &args)))
 }
 
-fn verify_one(c: &Contestant, args: &VerifyArgs) -> Result<(), String> {
+fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
     match catalog::status(c) {
         Status::Ready => {}
-        Status::NeedsSetup(_) if args.setup => set_up(c).map_err(|e| format!("setup: {e}"))?,
-        s => return Err(format!("verify: {}: {}", s.word(), s.reason())),
+        Status::NeedsSetup(_) if args.setup => set_up(c).context("setup")?,
+        s => bail!("verify: {}: {}", s.word(), s.reason()),
     }
-    let port = free_port()?;
-    let mut server = Server::start(c, port, args.threads, None, &c.build.join("server.log"))
-        .map_err(|e| format!("start: {e}"))?;
-    server
-        .wait_ready(START_TIMEOUT)
-        .map_err(|e| format!("start: {e}"))?;
-    let checks = verify::run(port, c.serves("app"), c.manifest.parses_http);
+    let spec = LaunchSpec {
+        threads: args.threads,
+        ..LaunchSpec::default()
+    };
+    let mut server = launch(c, &spec)?;
+    let checks = verify::run(server.port, c.serves("app"), c.manifest.parses_http);
     if args.load {
         match load_check(&server, args.threads) {
             Ok(line) => println!("{}: {:<16} {line}", c.name(), "load"),
-            Err(e) => eprintln!("error: {}: load: {e}", c.name()),
+            Err(e) => eprintln!("error: {}: load: {e:#}", c.name()),
         }
     }
     server.stop();
@@ -216,18 +244,16 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> Result<(), String> {
             bad.push(k.name);
         }
     }
-    if bad.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("verify: failed {}", bad.join(", ")))
+    match bad.is_empty() {
+        true => Ok(()),
+        false => bail!("verify: failed {}", bad.join(", ")),
     }
 }
 
 /// Loads /hello briefly with the engine in-process and measures the server's cores.
-fn load_check(server: &Server, threads: usize) -> Result<String, String> {
+fn load_check(server: &Server, threads: usize) -> anyhow::Result<String> {
     let url = format!("http://127.0.0.1:{}/hello", server.port);
-    let mut config =
-        engine::LoadConfig::new(engine::Target::parse(&url).map_err(|e| e.to_string())?);
+    let mut config = engine::LoadConfig::new(engine::Target::parse(&url)?);
     config.connections = 64;
     config.threads = 1;
     config.warmup = Duration::from_millis(500);
@@ -235,7 +261,7 @@ fn load_check(server: &Server, threads: usize) -> Result<String, String> {
     config.keepalive = true;
     let before = group_cpu::Sample::take(server.pid());
     let t0 = Instant::now();
-    let r = engine::run(&config, &interrupt::INTERRUPTED).map_err(|e| e.to_string())?;
+    let r = engine::run(&config, &interrupt::INTERRUPTED)?;
     let after = group_cpu::Sample::take(server.pid());
     let wall = t0.elapsed().as_secs_f64();
     let busy = (after.seconds() - before.seconds()) / wall;
@@ -254,43 +280,31 @@ fn load_check(server: &Server, threads: usize) -> Result<String, String> {
     ))
 }
 
-/// `shootout start`: runs one contestant in the foreground until Ctrl-C.
-pub fn start(args: StartArgs) -> i32 {
-    let Ok(cat) = catalog() else { return 2 };
-    let c = match cat.get(&args.name) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
+/// `shootout start`: runs one contestant in the foreground until Ctrl-C (exit 1 when
+/// it cannot start, or exits by itself).
+pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
+    let cat = catalog()?;
+    let c = cat.get(&args.name)?;
+    let name = c.name();
     if let s @ (Status::Blocked(_) | Status::NeedsSetup(_)) = catalog::status(c) {
-        eprintln!(
-            "error: {}: start: {}: {} (run shootout setup {})",
-            c.name(),
-            s.word(),
-            s.reason(),
-            c.name()
-        );
-        return 1;
+        let why = format!("{}: {} (run shootout setup {name})", s.word(), s.reason());
+        return Err(anyhow::Error::new(WorkFailed(anyhow::Error::msg(why)))
+            .context(format!("{name}: start")));
     }
     interrupt::install();
-    let log = c.build.join("server.log");
-    let mut server = match Server::start(c, args.port, args.threads, args.cpus.as_deref(), &log)
-        .and_then(|mut s| s.wait_ready(START_TIMEOUT).map(|_| s))
-    {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {}: start: {e}", c.name());
-            return 1;
-        }
+    let spec = LaunchSpec {
+        port: Some(args.port),
+        threads: args.threads,
+        cpus: args.cpus.as_deref(),
     };
+    let mut server = launch(c, &spec)
+        .map_err(|e| WorkFailed(e.into()))
+        .context(name.to_string())?;
     println!(
-        "{} listening on http://127.0.0.1:{}/ (pid {}, log {}); Ctrl-C stops it",
-        c.name(),
+        "{name} listening on http://127.0.0.1:{}/ (pid {}, log {}); Ctrl-C stops it",
         args.port,
         server.pid(),
-        log.display()
+        server.log.display()
     );
     while !interrupt::requested() && server.alive() {
         std::thread::sleep(Duration::from_millis(100));
@@ -298,12 +312,10 @@ pub fn start(args: StartArgs) -> i32 {
     let died = !server.alive();
     server.stop();
     if died {
-        eprintln!(
-            "error: {}: the server exited; log: {}",
-            c.name(),
-            log.display()
+        let why = format!("the server exited; log: {}", server.log.display());
+        return Err(
+            anyhow::Error::new(WorkFailed(anyhow::Error::msg(why))).context(name.to_string())
         );
-        return 1;
     }
-    0
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
 use super::scenario::{self, Scenario};
-use super::{interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use engine::duration;
@@ -9,6 +9,7 @@ use engine::{
     DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, RunError, Shard, Stop, Target,
 };
 use shootout::report;
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.
@@ -113,15 +114,9 @@ pub enum Format {
     Webbench,
 }
 
-/// Runs the load and prints it; returns the exit code.
-pub fn run(args: LoadArgs) -> i32 {
-    let config = match config(&args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: load: {e:#}");
-            return EXIT_USAGE;
-        }
-    };
+/// Runs the load and prints it: exit 0, or 130 when Ctrl-C stopped it.
+pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
+    let config = config(&args).context("load")?;
     let result = engine::check(&config).and_then(|load| {
         interrupt::install();
         if !args.json && args.format == Format::Text {
@@ -131,52 +126,38 @@ pub fn run(args: LoadArgs) -> i32 {
     });
     let result = match result {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: load: {e}");
-            return match e {
-                RunError::Loop { .. } => 1,
-                _ => EXIT_USAGE,
-            };
-        }
+        // A loop that failed is the generator's failure, not the user's input.
+        Err(e @ RunError::Loop { .. }) => return Err(WorkFailed(e.into()).into()),
+        Err(e) => return Err(anyhow::Error::new(e).context("load")),
     };
-    if let Err(code) = print(&result, args.json, args.format, args.hdr_log.as_deref()) {
-        return code;
-    }
-    if interrupt::requested() {
-        EXIT_INTERRUPTED
-    } else {
-        0
-    }
+    print(&result, args.json, args.format, args.hdr_log.as_deref())?;
+    Ok(match interrupt::requested() {
+        true => ExitCode::from(EXIT_INTERRUPTED),
+        false => ExitCode::SUCCESS,
+    })
 }
 
-/// Prints a result in the asked format and writes its interval log; Err(exit code).
+/// Prints a result in the asked format and writes its interval log (a failure to write
+/// either is a failure of the work: exit 1).
 pub fn print(
     result: &LoadResult,
     json: bool,
     format: Format,
     hdr_log: Option<&std::path::Path>,
-) -> Result<(), i32> {
+) -> anyhow::Result<()> {
     // The log first: whatever happens to stdout, the measurements are on disk.
     if let Some(path) = hdr_log {
-        let written = std::fs::File::create(path)
+        std::fs::File::create(path)
             .map(std::io::BufWriter::new)
-            .and_then(|mut f| engine::hdr_log::write(result, &mut f));
-        if let Err(e) = written {
-            eprintln!(
-                "error: writing the HdrHistogram log {}: {e}",
-                path.display()
-            );
-            return Err(1);
-        }
+            .and_then(|mut f| engine::hdr_log::write(result, &mut f))
+            .map_err(|e| WorkFailed(e.into()))
+            .with_context(|| format!("writing the HdrHistogram log {}", path.display()))?;
     }
     if json {
-        match serde_json::to_string_pretty(result) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("error: writing JSON: {e}");
-                return Err(1);
-            }
-        }
+        let text = serde_json::to_string_pretty(result)
+            .map_err(|e| WorkFailed(e.into()))
+            .context("writing JSON")?;
+        println!("{text}");
         return Ok(());
     }
     match format {
@@ -190,7 +171,7 @@ pub fn print(
 /// Turns the flags into an engine load, with one-line errors for bad input.
 fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     let file = match &args.scenario {
-        Some(path) => scenario::read(path).map_err(anyhow::Error::msg)?,
+        Some(path) => scenario::read(path)?,
         None => Scenario::default(),
     };
     let args = &with_scenario(args, file)?;

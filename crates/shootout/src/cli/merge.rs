@@ -1,10 +1,11 @@
 //! `shootout merge FILES...`: one result from the JSON results of a load's shards.
 
 use super::load::{self, Format};
-use super::EXIT_USAGE;
+use anyhow::Context;
 use clap::Args;
 use engine::LoadResult;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 /// Flags of `shootout merge`.
 #[derive(Debug, Args)]
@@ -23,35 +24,21 @@ pub struct MergeArgs {
     hdr_log: Option<PathBuf>,
 }
 
-/// Reads, merges and prints; returns the exit code.
-pub fn run(args: MergeArgs) -> i32 {
-    let mut parts = Vec::with_capacity(args.files.len());
-    for path in &args.files {
-        match read(path) {
-            Ok(r) => parts.push(r),
-            Err(e) => {
-                eprintln!("error: merge: {}: {e}", path.display());
-                return EXIT_USAGE;
-            }
-        }
-    }
-    let merged = match engine::merge(&parts) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: merge: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    match load::print(&merged, args.json, args.format, args.hdr_log.as_deref()) {
-        Ok(()) => 0,
-        Err(code) => code,
-    }
+/// Reads, merges and prints.
+pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let parts = args
+        .files
+        .iter()
+        .map(|path| read(path).with_context(|| format!("merge: {}", path.display())))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let merged = engine::merge(&parts).context("merge")?;
+    load::print(&merged, args.json, args.format, args.hdr_log.as_deref())?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn read(path: &PathBuf) -> Result<LoadResult, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut r: LoadResult =
-        serde_json::from_str(&text).map_err(|e| format!("not a shootout.load result: {e}"))?;
-    r.latency = engine::histcodec::decode(&r.histograms.latency)?;
+fn read(path: &Path) -> anyhow::Result<LoadResult> {
+    let text = std::fs::read_to_string(path)?;
+    let mut r: LoadResult = serde_json::from_str(&text).context("not a shootout.load result")?;
+    r.latency = engine::histcodec::decode(&r.histograms.latency).map_err(anyhow::Error::msg)?;
     Ok(r)
 }

@@ -12,11 +12,27 @@ mod run;
 mod scenario;
 
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
-/// Exit code for bad input: flags, URLs, a target that refuses connections.
-pub const EXIT_USAGE: i32 = 2;
+/// Exit code for bad input (flags, files, names, a target that refuses connections):
+/// every error that reaches `main` unless it is a [`WorkFailed`].
+pub const EXIT_USAGE: u8 = 2;
 /// Exit code when the user stopped the load early (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The work itself failed, not its input (a store that cannot be written, a build that
+/// failed): the process exits 1 instead of 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:#}")]
+pub struct WorkFailed(pub anyhow::Error);
+
+/// The exit code for an error that reached `main`.
+pub fn exit_code(e: &anyhow::Error) -> ExitCode {
+    match e.downcast_ref::<WorkFailed>() {
+        Some(_) => ExitCode::FAILURE,
+        None => ExitCode::from(EXIT_USAGE),
+    }
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -55,20 +71,21 @@ enum Command {
     Start(contestants::StartArgs),
 }
 
-/// Parses the command line, runs the command, and returns the process exit code.
-pub fn main() -> i32 {
+/// Parses the command line and runs the command: its exit code, or the error that
+/// stopped it (which `main` prints as one line).
+pub fn run() -> anyhow::Result<ExitCode> {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        // One line, as for every other bad input; --help has the details.
         Err(e) if e.use_stderr() => {
-            // One line, as for every other bad input; --help has the details.
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{first} (see shootout --help)");
-            return EXIT_USAGE;
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            anyhow::bail!("{first} (see shootout --help)");
         }
         Err(e) => {
             let _ = e.print();
-            return 0;
+            return Ok(ExitCode::SUCCESS);
         }
     };
     match cli.command {

@@ -1,11 +1,14 @@
 //! `shootout report [EXPERIMENT...]`: the stored experiments' tables in the articles'
 //! layouts, for a terminal or as Markdown, and as a self-contained web page.
 
+use super::results::open_store;
+use super::WorkFailed;
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use shootout::report::document::Document;
 use shootout::report::{charts, html};
-use shootout::store::Store;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 /// Flags of `shootout report`.
 #[derive(Debug, Args)]
@@ -33,32 +36,24 @@ pub enum Format {
     Markdown,
 }
 
-/// Prints the report; returns the exit code.
-pub fn run(args: ReportArgs) -> i32 {
-    let docs = match load(&args.experiments) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: report: {e}");
-            return 2;
-        }
-    };
+/// Prints the report, and writes the page and charts when asked.
+pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    let docs = load(&args.experiments).context("report")?;
     for d in &docs {
         print(d, args.format);
     }
     if let Some(path) = &args.html {
-        if let Err(e) = std::fs::write(path, html::page(&docs)) {
-            eprintln!("error: report: writing {}: {e}", path.display());
-            return 1;
-        }
+        std::fs::write(path, html::page(&docs))
+            .map_err(|e| WorkFailed(e.into()))
+            .with_context(|| format!("report: writing {}", path.display()))?;
         println!("web page: {}", path.display());
     }
     if let Some(dir) = &args.svg_dir {
-        if let Err(e) = write_svgs(&docs, dir) {
-            eprintln!("error: report: --svg-dir {}: {e}", dir.display());
-            return 1;
-        }
+        write_svgs(&docs, dir)
+            .map_err(|e| WorkFailed(e.into()))
+            .with_context(|| format!("report: --svg-dir {}", dir.display()))?;
     }
-    0
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Each chart as `DIR/<experiment>-<chart>.svg`, a standalone file with the page's style.
@@ -74,18 +69,18 @@ fn write_svgs(docs: &[Document], dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn load(which: &[String]) -> Result<Vec<Document>, String> {
-    let root = shootout::harness::catalog::root()?;
-    let store = Store::open(&root.join("results").join("shootout.db"))?;
+fn load(which: &[String]) -> anyhow::Result<Vec<Document>> {
+    let store = open_store()?;
     let newest = match which.is_empty() {
         true => vec![store
             .experiments()?
             .last()
             .map(|e| e.id.to_string())
-            .ok_or("no stored experiment yet (run `shootout run` first)")?],
+            .context("no stored experiment yet (run `shootout run` first)")?],
         false => which.to_vec(),
     };
-    newest.iter().map(|w| Document::load(&store, w)).collect()
+    let docs = newest.iter().map(|w| Document::load(&store, w));
+    Ok(docs.collect::<Result<_, _>>()?)
 }
 
 fn print(d: &Document, format: Format) {

@@ -1,8 +1,13 @@
 //! `shootout results [ID]` and `shootout export ID`: what the store holds.
 
+use super::WorkFailed;
+use anyhow::Context;
 use clap::Args;
+use engine::LoadResult;
 use shootout::harness::catalog;
-use shootout::store::Store;
+use shootout::record::Point;
+use shootout::store::{ExperimentRow, Store, StoredRun};
+use std::process::ExitCode;
 
 /// Flags of `shootout results`.
 #[derive(Debug, Args)]
@@ -21,85 +26,124 @@ pub struct ExportArgs {
     json: bool,
 }
 
-fn open() -> Result<Store, i32> {
-    let root = catalog::root().map_err(|e| {
-        eprintln!("error: results: {e}");
-        2
-    })?;
-    Store::open(&root.join("results").join("shootout.db")).map_err(|e| {
-        eprintln!("error: results: {e}");
-        1
-    })
+/// The checkout's results store; failing to open it is a failure of the work (exit 1).
+pub fn open_store() -> anyhow::Result<Store> {
+    let root = catalog::root()?;
+    Store::open(&root.join("results").join("shootout.db")).map_err(|e| WorkFailed(e.into()).into())
 }
 
 /// `shootout results`.
-pub fn results(args: ResultsArgs) -> i32 {
-    let Ok(store) = open() else { return 1 };
-    let shown = match args.id {
-        None => store.experiments().map(|rows| {
-            println!(
-                "{:>4}  {:<20} {:>14}  {:>5}  commit",
-                "id", "experiment", "started (ms)", "runs"
-            );
-            for e in rows {
-                println!(
-                    "{:>4}  {:<20} {:>14}  {:>5}  {}",
-                    e.id,
-                    e.name,
-                    e.started_unix_ms,
-                    e.runs,
-                    e.machine["commit"].as_str().unwrap_or("")
-                );
-            }
-        }),
-        Some(id) => store.runs(id).map(|runs| {
-            for r in runs {
-                println!(
-                    "{:>6}  {:<24} /{:<5} {:<8} {:<16} c={:<6} #{}  {:<15} {:>10}",
-                    r["id"],
-                    r["contestant"].as_str().unwrap_or(""),
-                    r["endpoint"].as_str().unwrap_or(""),
-                    r["layout"].as_str().unwrap_or(""),
-                    r["load"].as_str().unwrap_or(""),
-                    r["connections"],
-                    r["repeat"].as_i64().unwrap_or(0) + 1,
-                    r["label"].as_str().unwrap_or(""),
-                    r["rps"]
-                        .as_f64()
-                        .map_or("-".into(), |x| format!("{x:.0} req/s")),
-                );
-            }
-        }),
-    };
-    match shown {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: results: {e}");
-            1
-        }
+pub fn results(args: ResultsArgs) -> anyhow::Result<ExitCode> {
+    let store = open_store().context("results")?;
+    match args.id {
+        None => print_experiments(&store.experiments().context("results")?),
+        Some(id) => print_runs(&store.runs(id).context("results")?),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_experiments(rows: &[ExperimentRow]) {
+    println!(
+        "{:>4}  {:<20} {:>14}  {:>5}  commit",
+        "id", "experiment", "started (ms)", "runs"
+    );
+    for e in rows {
+        println!(
+            "{:>4}  {:<20} {:>14}  {:>5}  {}",
+            e.id, e.name, e.started_unix_ms, e.runs, e.machine.commit
+        );
+    }
+}
+
+fn print_runs(runs: &[StoredRun]) {
+    for StoredRun { id, record: r } in runs {
+        let c = &r.cell;
+        println!(
+            "{:>6}  {:<24} /{:<5} {:<8} {:<16} c={:<6} #{}  {:<15} {:>10}",
+            id,
+            c.contestant,
+            c.endpoint,
+            c.layout,
+            c.load,
+            c.connections,
+            c.repeat + 1,
+            r.label().word(),
+            r.result()
+                .map_or("-".into(), |x| format!("{:.0} req/s", x.rps)),
+        );
     }
 }
 
 /// `shootout export`.
-pub fn export(args: ExportArgs) -> i32 {
+pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let _ = args.json;
-    let Ok(store) = open() else { return 1 };
-    let doc = store.experiments().and_then(|all| {
-        let e = all
-            .into_iter()
-            .find(|e| e.id == args.id)
-            .ok_or(format!("no experiment {}", args.id))?;
-        let runs = store.runs(e.id)?;
-        Ok(serde_json::json!({"schema": "shootout.experiment/1", "experiment": e, "runs": runs}))
-    });
-    match doc {
-        Ok(d) => {
-            println!("{d}");
-            0
-        }
-        Err(e) => {
-            eprintln!("error: export: {e}");
-            2
+    let store = open_store().context("export")?;
+    let experiment = store
+        .find(&args.id.to_string())
+        .map_err(|_| anyhow::anyhow!("no experiment {}", args.id))
+        .context("export")?;
+    let runs = store.runs(experiment.id).context("export")?;
+    let doc = Export {
+        schema: "shootout.experiment/1",
+        runs: runs.iter().map(ExportedRun::of).collect(),
+        experiment,
+    };
+    println!("{}", serde_json::to_string(&doc)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON document `shootout export` writes (schema `shootout.experiment/1`).
+#[derive(serde::Serialize)]
+struct Export<'a> {
+    schema: &'static str,
+    experiment: ExperimentRow,
+    runs: Vec<ExportedRun<'a>>,
+}
+
+/// One run in the export: the store's columns, flat, as scripts read them.
+#[derive(serde::Serialize)]
+struct ExportedRun<'a> {
+    id: i64,
+    #[serde(flatten)]
+    cell: &'a shootout::record::Cell,
+    load_kind: &'static str,
+    /// The open-loop schedule (rate loads only).
+    rate: Option<&'a str>,
+    /// A device ramp's stages (device loads only).
+    stages: Option<&'a str>,
+    label: &'static str,
+    reason: &'a str,
+    rps: Option<f64>,
+    p99_us: Option<f64>,
+    server_cpu_s: f64,
+    peak_rss_kb: u64,
+    wall_s: f64,
+    load_s: f64,
+    result: Option<&'a LoadResult>,
+    series: &'a [Point],
+    toolchain: &'a str,
+}
+
+impl<'a> ExportedRun<'a> {
+    fn of(run: &'a StoredRun) -> Self {
+        let r = &run.record;
+        ExportedRun {
+            id: run.id,
+            cell: &r.cell,
+            load_kind: r.kind.word(),
+            rate: r.rate(),
+            stages: r.is_ramp().then(|| r.kind.schedule()).flatten(),
+            label: r.label().word(),
+            reason: r.reason(),
+            rps: r.result().map(|x| x.rps),
+            p99_us: r.result().map(|x| x.latency_us.p99),
+            server_cpu_s: r.server_cpu_s,
+            peak_rss_kb: r.peak_rss_kb,
+            wall_s: r.wall_s,
+            load_s: r.load_s,
+            result: r.result(),
+            series: &r.series,
+            toolchain: &r.toolchain,
         }
     }
 }

@@ -1,17 +1,20 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
-use super::{interrupt, EXIT_INTERRUPTED};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
+use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
-use shootout::harness::experiment::{self, Experiment};
-use shootout::harness::run::{self, Cell, Event, Label, Run};
+use shootout::harness::experiment::{self, Experiment, MatrixCell};
+use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
+use shootout::record::{Label, LoadKind, Machine, RunRecord};
 use shootout::report::cells;
 use shootout::report::document::Document;
 use shootout::report::html;
 use shootout::store::Store;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -31,30 +34,13 @@ pub struct RunArgs {
     profile: Option<String>,
 }
 
-/// Runs the experiment; returns the exit code.
-pub fn run(args: RunArgs) -> i32 {
-    let root = match catalog::root() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: run: {e}");
-            return 2;
-        }
-    };
+/// Runs the experiment: exit 0, or 130 when Ctrl-C stopped it.
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let root = catalog::root().context("run")?;
     let path = experiment_path(&root, args.experiment.as_deref().unwrap_or("quick"));
-    let exp = match experiment::read(&path, args.profile.as_deref()) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: experiment {e}");
-            return 2;
-        }
-    };
-    let cat = match Catalog::load(&root) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: contestants: {e}");
-            return 2;
-        }
-    };
+    let exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
+    let cat = Catalog::load(&root).context("contestants")?;
+    known_contestants(&exp, &cat).with_context(|| format!("experiment {}", path.display()))?;
     if args.setup {
         set_up(&exp, &cat);
     }
@@ -62,16 +48,11 @@ pub fn run(args: RunArgs) -> i32 {
     let db_path = root.join("results").join("shootout.db");
     let definition = std::fs::read_to_string(&path).unwrap_or_default();
     let stored = Store::open(&db_path).and_then(|mut s| {
-        s.begin(&exp.name, seed, &definition, &machine(&root))
-            .map(|id| (s, id))
+        let id = s.begin(&exp.name, seed, &definition, &Machine::here(&root))?;
+        Ok((s, id))
     });
-    let (mut store, id) = match stored {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: results store: {e}");
-            return 1;
-        }
-    };
+    let (mut store, id) =
+        stored.map_err(|e| WorkFailed(anyhow::Error::new(e).context("results store")))?;
     interrupt::install();
     println!(
         "experiment {}: {} ({}), seed {seed}",
@@ -79,7 +60,47 @@ pub fn run(args: RunArgs) -> i32 {
         exp.description,
         path.display()
     );
-    let bar = progress_bar(&exp);
+    let runs = run_with_progress(&exp, &cat, seed, &mut store, id);
+    cells::print_tables(&runs);
+    println!(
+        "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
+        db_path.display()
+    );
+    let page = root
+        .join("results")
+        .join(format!("{}-{id}.html", exp.name.replace(':', "-")));
+    match write_page(&store, id, &page) {
+        Ok(()) => println!("report: {} (shootout report {id})", page.display()),
+        Err(e) => eprintln!("error: report page {}: {e:#}", page.display()),
+    }
+    Ok(match interrupt::requested() {
+        true => ExitCode::from(EXIT_INTERRUPTED),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// Every contestant the experiment names is in the catalog (a broken manifest counts:
+/// its runs say why they were skipped).
+fn known_contestants(exp: &Experiment, cat: &Catalog) -> anyhow::Result<()> {
+    let known = |name: &String| {
+        cat.contestants.iter().any(|c| c.name() == name)
+            || cat.broken.iter().any(|(n, _)| n == name)
+    };
+    match exp.contestants.iter().find(|n| !known(n)) {
+        None => Ok(()),
+        Some(name) => bail!("contestants: unknown contestant {name:?} (see shootout list)"),
+    }
+}
+
+/// Runs the experiment under a progress bar, storing each run as it ends.
+fn run_with_progress(
+    exp: &Experiment,
+    cat: &Catalog,
+    seed: u64,
+    store: &mut Store,
+    id: i64,
+) -> Vec<RunRecord> {
+    let bar = progress_bar(exp);
     let live = engine::Live::new();
     let controls = run::Controls {
         interrupt: &interrupt::INTERRUPTED,
@@ -88,7 +109,7 @@ pub fn run(args: RunArgs) -> i32 {
     let running = AtomicBool::new(true);
     let runs = std::thread::scope(|scope| {
         scope.spawn(|| show_live_rate(&bar, &live, &running));
-        let runs = run::run(&exp, &cat, seed, &controls, |event| match event {
+        let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Finished(r, done, total) => {
                 let line = progress(r, done, total);
@@ -109,29 +130,14 @@ pub fn run(args: RunArgs) -> i32 {
         runs
     });
     bar.finish_and_clear();
-    cells::print_tables(&runs);
-    println!(
-        "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
-        db_path.display()
-    );
-    let page = root
-        .join("results")
-        .join(format!("{}-{id}.html", exp.name.replace(':', "-")));
-    match write_page(&store, id, &page) {
-        Ok(()) => println!("report: {} (shootout report {id})", page.display()),
-        Err(e) => eprintln!("error: report page {}: {e}", page.display()),
-    }
-    if interrupt::requested() {
-        EXIT_INTERRUPTED
-    } else {
-        0
-    }
+    runs
 }
 
 /// The experiment's web page, as `shootout report ID --html PAGE` writes it.
-fn write_page(store: &Store, id: i64, page: &Path) -> Result<(), String> {
+fn write_page(store: &Store, id: i64, page: &Path) -> anyhow::Result<()> {
     let doc = Document::load(store, &id.to_string())?;
-    std::fs::write(page, html::page(&[doc])).map_err(|e| e.to_string())
+    std::fs::write(page, html::page(&[doc]))?;
+    Ok(())
 }
 
 fn experiment_path(root: &Path, name: &str) -> PathBuf {
@@ -175,10 +181,10 @@ fn progress_bar(exp: &Experiment) -> ProgressBar {
 }
 
 /// The run that is starting, as the progress bar names it.
-fn describe(name: &str, cell: &Cell) -> String {
-    let level = match &cell.rate {
-        Some((text, _)) => format!("rate {text}"),
-        None => format!("c={}", cell.connections),
+fn describe(name: &str, cell: &MatrixCell) -> String {
+    let level = match &cell.kind {
+        LoadKind::Rate { schedule } => format!("rate {schedule}"),
+        _ => format!("c={}", cell.connections),
     };
     format!("{name} /{} {} {level}", cell.endpoint, cell.load.name)
 }
@@ -197,50 +203,25 @@ fn show_live_rate(bar: &ProgressBar, live: &engine::Live, running: &AtomicBool) 
 }
 
 /// One line about a finished run.
-fn progress(r: &Run, done: usize, total: usize) -> String {
+fn progress(r: &RunRecord, done: usize, total: usize) -> String {
+    let c = &r.cell;
     let what = format!(
         "[{done}/{total}] {} /{} {} {} c={} #{}",
-        r.contestant,
-        r.endpoint,
-        r.layout,
-        r.load,
-        r.connections,
-        r.repeat + 1
+        c.contestant,
+        c.endpoint,
+        c.layout,
+        c.load,
+        c.connections,
+        c.repeat + 1
     );
-    match (&r.result, &r.label) {
+    match (r.result(), r.label()) {
         (Some(res), Label::Ok) => format!("{what}: {:.0} req/s", res.rps),
         (Some(res), label) => format!(
             "{what}: {:.0} req/s ({}: {})",
             res.rps,
             label.word(),
-            r.reason
+            r.reason()
         ),
-        (None, label) => format!("{what}: {}: {}", label.word(), r.reason),
+        (None, label) => format!("{what}: {}: {}", label.word(), r.reason()),
     }
-}
-
-/// The machine and the software, recorded with every experiment.
-fn machine(root: &Path) -> serde_json::Value {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("model name")
-                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
-        })
-        .unwrap_or_default();
-    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-    let commit = std::process::Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(root)
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
-    serde_json::json!({
-        "cpu": cpu,
-        "cores": engine::cpu::allowed_cpus(),
-        "kernel": kernel.trim(),
-        "shootout": env!("CARGO_PKG_VERSION"),
-        "commit": commit,
-    })
 }

@@ -40,7 +40,7 @@ pub struct Devices {
 }
 
 /// Reads a scenario; the error names the file, and the line and field when TOML does.
-pub fn read(path: &Path) -> Result<Scenario, String> {
+pub fn read(path: &Path) -> Result<Scenario, shootout::toml_file::TomlFileError> {
     shootout::toml_file::read(path)
 }
 
@@ -66,7 +66,7 @@ mod tests {
             "url = \"x\"\n[devices]\nstages = \"1\"\nthinks = \"1s\"\n",
         )
         .unwrap();
-        let e = read(&bad).unwrap_err();
+        let e = read(&bad).unwrap_err().to_string();
         assert!(
             e.contains("bad.toml: line 4, column 1: unknown field `thinks`"),
             "{e}"

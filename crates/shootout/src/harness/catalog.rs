@@ -33,6 +33,22 @@ impl Status {
     }
 }
 
+/// Why the catalog, or a contestant in it, cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("no contestants/ folder here or above (run inside a shootout checkout, or set SHOOTOUT_ROOT)")]
+    NoRoot,
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{name}: manifest: {why}")]
+    Broken { name: String, why: String },
+    #[error("no contestant {name:?} (known: {})", known.join(", "))]
+    Unknown { name: String, known: Vec<String> },
+}
+
 /// The contestants of a checkout: `root/contestants/*` built into `root/target/contestants`.
 #[derive(Debug)]
 pub struct Catalog {
@@ -43,9 +59,12 @@ pub struct Catalog {
 
 impl Catalog {
     /// Reads every `contestants/*/contestant.toml` under `root`, sorted by name.
-    pub fn load(root: &Path) -> Result<Catalog, String> {
+    pub fn load(root: &Path) -> Result<Catalog, CatalogError> {
         let dir = root.join("contestants");
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let entries = std::fs::read_dir(&dir).map_err(|source| CatalogError::Read {
+            path: dir.clone(),
+            source,
+        })?;
         let build_root = root.join("target").join("contestants");
         let mut folders: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -66,16 +85,23 @@ impl Catalog {
     }
 
     /// The contestant called `name`, or a one-line error listing the known names.
-    pub fn get(&self, name: &str) -> Result<&Contestant, String> {
+    pub fn get(&self, name: &str) -> Result<&Contestant, CatalogError> {
         if let Some((_, why)) = self.broken.iter().find(|(n, _)| n == name) {
-            return Err(format!("{name}: manifest: {why}"));
+            return Err(CatalogError::Broken {
+                name: name.to_string(),
+                why: why.clone(),
+            });
         }
         self.contestants
             .iter()
             .find(|c| c.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.contestants.iter().map(|c| c.name()).collect();
-                format!("no contestant {name:?} (known: {})", names.join(", "))
+            .ok_or_else(|| CatalogError::Unknown {
+                name: name.to_string(),
+                known: self
+                    .contestants
+                    .iter()
+                    .map(|c| c.name().to_string())
+                    .collect(),
             })
     }
 }
@@ -117,13 +143,16 @@ pub fn status(c: &Contestant) -> Status {
 
 /// The checkout root: `SHOOTOUT_ROOT`, else the nearest ancestor of the current folder
 /// that has a `contestants/` folder.
-pub fn root() -> Result<PathBuf, String> {
+pub fn root() -> Result<PathBuf, CatalogError> {
     if let Ok(r) = std::env::var("SHOOTOUT_ROOT") {
         return Ok(PathBuf::from(r));
     }
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let cwd = std::env::current_dir().map_err(|source| CatalogError::Read {
+        path: ".".into(),
+        source,
+    })?;
     cwd.ancestors()
         .find(|d| d.join("contestants").is_dir())
         .map(Path::to_path_buf)
-        .ok_or_else(|| "no contestants/ folder here or above (run inside a shootout checkout, or set SHOOTOUT_ROOT)".into())
+        .ok_or(CatalogError::NoRoot)
 }

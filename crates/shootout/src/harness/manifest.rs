@@ -90,7 +90,7 @@ impl Contestant {
     /// Reads `dir/contestant.toml`; `build_root` holds every contestant's build folder.
     pub fn load(dir: &Path, build_root: &Path) -> Result<Contestant, String> {
         let path = dir.join("contestant.toml");
-        let manifest: Manifest = crate::toml_file::read(&path)?;
+        let manifest: Manifest = crate::toml_file::read(&path).map_err(|e| e.to_string())?;
         let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if manifest.name != folder {
             return Err(format!(

@@ -4,6 +4,7 @@ pub mod catalog;
 pub mod cores;
 pub mod experiment;
 pub mod group_cpu;
+pub mod launch;
 pub mod layout;
 pub mod manifest;
 pub mod monitor;

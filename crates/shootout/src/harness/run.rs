@@ -3,88 +3,26 @@
 //! watched, and stopped.
 
 use super::catalog::{self, Catalog, Status};
-use super::experiment::{Experiment, Load};
-use super::layout::{self, Layout};
+use super::experiment::{Experiment, MatrixCell};
+use super::launch::{launch, LaunchError, LaunchSpec};
+use super::layout;
 use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
-use super::process::{free_port, Server};
+use super::process::Server;
 use super::toolchain;
 use super::verify;
-use engine::{LoadResult, RateSchedule};
+use crate::record::{Cell, Label, Outcome, RunRecord};
+use engine::{LoadResult, Pace};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long a contestant may take to start listening.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// What a run says about the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Label {
-    Ok,
-    /// The generator was saturated: the numbers describe it, not the server.
-    GeneratorBound,
-    ServerFailed,
-    VerifyFailed,
-    Timeout,
-    Interrupted,
-    /// The generator could not run the load here (open-file limit, configuration): the
-    /// server is not to blame.
-    LoadRefused,
-    /// Not run: the contestant is blocked or not set up, or lacks the endpoint.
-    Skipped,
-}
-
-impl Label {
-    /// The word stored and shown: `ok`, `generator-bound`...
-    pub fn word(self) -> &'static str {
-        match self {
-            Label::Ok => "ok",
-            Label::GeneratorBound => "generator-bound",
-            Label::ServerFailed => "server-failed",
-            Label::VerifyFailed => "verify-failed",
-            Label::Timeout => "timeout",
-            Label::Interrupted => "interrupted",
-            Label::LoadRefused => "load-refused",
-            Label::Skipped => "skipped",
-        }
-    }
-}
-
-/// One cell of the matrix, one repeat (as run, and as read back from the store).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Run {
-    pub contestant: String,
-    pub endpoint: String,
-    pub layout: String,
-    pub load: String,
-    pub connections: usize,
-    /// The rate schedule of an open-loop run, as written in the experiment.
-    pub rate: Option<String>,
-    /// The versions the contestant ran with (its manifest's `toolchain` command).
-    #[serde(default)]
-    pub toolchain: String,
-    pub repeat: usize,
-    pub label: Label,
-    /// Why, for every label but ok.
-    pub reason: String,
-    pub result: Option<LoadResult>,
-    /// Server process-group CPU seconds during the measured load.
-    pub server_cpu_s: f64,
-    pub peak_rss_kb: u64,
-    pub series: Vec<Point>,
-    /// Wall seconds of the whole run (start to stop) and of the load itself.
-    pub wall_s: f64,
-    pub load_s: f64,
-}
-
 /// What `run` tells its caller as it goes.
 pub enum Event<'a> {
-    /// A run is about to start.
-    Started(&'a str, &'a Cell),
+    /// A run is about to start: the contestant, and the cell.
+    Started(&'a str, &'a MatrixCell),
     /// A run ended: it, and how many of how many have ended.
-    Finished(&'a Run, usize, usize),
+    Finished(&'a RunRecord, usize, usize),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -102,27 +40,26 @@ pub fn run(
     seed: u64,
     controls: &Controls,
     mut on_event: impl FnMut(Event),
-) -> Vec<Run> {
-    let interrupt = controls.interrupt;
-    let cells = cells(exp);
-    let total = exp.repeats * exp.contestants.len() * cells.len();
+) -> Vec<RunRecord> {
+    let cells = exp.cells();
+    let total = exp.run_count();
     let mut known = Known::default();
     let mut runs = Vec::with_capacity(total);
     let mut rng = seed;
     for repeat in 0..exp.repeats {
         for name in shuffled(&exp.contestants, &mut rng) {
             for cell in &cells {
-                let r = if interrupt.load(Ordering::Relaxed) {
-                    skipped(
-                        name,
-                        cell,
-                        repeat,
+                let r = if controls.interrupt.load(Ordering::Relaxed) {
+                    let why = "stopped by Ctrl-C before it ran";
+                    RunRecord::not_run(
+                        named(name, cell, repeat),
+                        cell.kind.clone(),
                         Label::Interrupted,
-                        "stopped by Ctrl-C before it ran",
+                        why,
                     )
                 } else {
                     on_event(Event::Started(name, cell));
-                    run_cell(exp, cat, name, cell, repeat, &mut known, controls)
+                    run_cell(cat, name, cell, repeat, &mut known, controls)
                 };
                 on_event(Event::Finished(&r, runs.len() + 1, total));
                 runs.push(r);
@@ -140,44 +77,16 @@ struct Known {
     toolchains: HashMap<String, String>,
 }
 
-/// One endpoint × layout × load × connections (× rate) combination.
-#[derive(Debug, Clone)]
-pub struct Cell {
-    pub endpoint: String,
-    pub layout: Layout,
-    pub load: Load,
-    pub connections: usize,
-    /// The open-loop schedule, as written and parsed.
-    pub rate: Option<(String, RateSchedule)>,
-}
-
-fn cells(exp: &Experiment) -> Vec<Cell> {
-    let mut out = Vec::new();
-    for endpoint in &exp.endpoints {
-        for l in &exp.layouts {
-            let layout = Layout::parse(l).expect("layouts are checked when the file is read");
-            for load in &exp.loads {
-                let schedules = load.schedules().expect("rates are checked when read");
-                let rates: Vec<Option<(String, RateSchedule)>> = if schedules.is_empty() {
-                    vec![None]
-                } else {
-                    load.rate.iter().cloned().zip(schedules).map(Some).collect()
-                };
-                for connections in load.levels() {
-                    for rate in &rates {
-                        out.push(Cell {
-                            endpoint: endpoint.clone(),
-                            layout: layout.clone(),
-                            load: load.clone(),
-                            connections,
-                            rate: rate.clone(),
-                        });
-                    }
-                }
-            }
-        }
+/// The record's names for contestant `name` in `cell`, repeat `repeat`.
+fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
+    Cell {
+        contestant: name.to_string(),
+        endpoint: cell.endpoint.clone(),
+        layout: cell.layout.name.clone(),
+        load: cell.load.name.clone(),
+        connections: cell.connections,
+        repeat,
     }
-    out
 }
 
 /// Fisher-Yates with splitmix64: the same seed, the same order.
@@ -193,101 +102,97 @@ fn shuffled<'a>(names: &'a [String], state: &mut u64) -> Vec<&'a String> {
     v
 }
 
-fn skipped(name: &str, cell: &Cell, repeat: usize, label: Label, reason: &str) -> Run {
-    Run {
-        contestant: name.to_string(),
-        endpoint: cell.endpoint.clone(),
-        layout: cell.layout.name.clone(),
-        load: cell.load.name.clone(),
-        connections: cell.connections,
-        rate: cell.rate.as_ref().map(|r| r.0.clone()),
-        toolchain: String::new(),
-        repeat,
-        label,
-        reason: reason.to_string(),
-        result: None,
-        server_cpu_s: 0.0,
-        peak_rss_kb: 0,
-        series: Vec::new(),
-        wall_s: 0.0,
-        load_s: 0.0,
-    }
-}
-
+/// One run of `name` in `cell`: skipped when the contestant cannot run it, else measured.
 fn run_cell(
-    exp: &Experiment,
     cat: &Catalog,
     name: &str,
-    cell: &Cell,
+    cell: &MatrixCell,
     repeat: usize,
     known: &mut Known,
     controls: &Controls,
-) -> Run {
+) -> RunRecord {
+    let names = named(name, cell, repeat);
+    let kind = cell.kind.clone();
     let c = match cat.get(name) {
         Ok(c) => c,
-        Err(e) => return skipped(name, cell, repeat, Label::Skipped, &e),
+        Err(e) => return RunRecord::not_run(names, kind, Label::Skipped, e.to_string()),
     };
-    match catalog::status(c) {
-        Status::Ready => {}
-        s => {
-            return skipped(
-                name,
-                cell,
-                repeat,
-                Label::Skipped,
-                &format!("{}: {}", s.word(), s.reason()),
-            )
-        }
+    if let s @ (Status::NeedsSetup(_) | Status::Blocked(_)) = catalog::status(c) {
+        let why = format!("{}: {}", s.word(), s.reason());
+        return RunRecord::not_run(names, kind, Label::Skipped, why);
     }
     if !c.serves(&cell.endpoint) {
         let why = format!("does not implement /{}", cell.endpoint);
-        return skipped(name, cell, repeat, Label::Skipped, &why);
+        return RunRecord::not_run(names, kind, Label::Skipped, why);
     }
     let t0 = Instant::now();
-    let mut r = measure(exp, c, cell, repeat, &mut known.verified, controls);
-    r.wall_s = t0.elapsed().as_secs_f64();
-    r.toolchain = known
+    let measured = measure(c, cell, &mut known.verified, controls);
+    let toolchain = known
         .toolchains
         .entry(name.to_string())
         .or_insert_with(|| toolchain::versions(c))
         .clone();
-    r
+    let mut record = match measured {
+        Ok(m) => m.into_record(names, kind),
+        Err((label, why)) => RunRecord::not_run(names, kind, label, why),
+    };
+    record.toolchain = toolchain;
+    record.wall_s = t0.elapsed().as_secs_f64();
+    record
 }
 
-/// Start, verify (once per contestant), load with monitoring, stop.
+/// What one load measured, and the server's side of it.
+struct Measurement {
+    outcome: Outcome,
+    series: Vec<Point>,
+    server_cpu_s: f64,
+    peak_rss_kb: u64,
+    load_s: f64,
+}
+
+impl Measurement {
+    fn into_record(self, cell: Cell, kind: crate::record::LoadKind) -> RunRecord {
+        RunRecord {
+            cell,
+            kind,
+            toolchain: String::new(),
+            outcome: self.outcome,
+            server_cpu_s: self.server_cpu_s,
+            peak_rss_kb: self.peak_rss_kb,
+            series: self.series,
+            wall_s: 0.0,
+            load_s: self.load_s,
+        }
+    }
+}
+
+/// Start, verify (once per contestant), load with monitoring, stop. A failure before
+/// the load is its label and reason.
 fn measure(
-    exp: &Experiment,
     c: &Contestant,
-    cell: &Cell,
-    repeat: usize,
+    cell: &MatrixCell,
     verified: &mut HashMap<String, Result<(), String>>,
     controls: &Controls,
-) -> Run {
-    let fail = |label, why: String| skipped(c.name(), cell, repeat, label, &why);
-    let port = match free_port() {
-        Ok(p) => p,
-        Err(e) => return fail(Label::ServerFailed, e),
+) -> Result<Measurement, (Label, String)> {
+    let spec = LaunchSpec {
+        port: None,
+        threads: cell.layout.server_threads(),
+        cpus: cell.layout.server.as_deref(),
     };
-    let log = c.build.join("server.log");
-    let threads = cell.layout.server_threads();
-    let mut server = match Server::start(c, port, threads, cell.layout.server.as_deref(), &log) {
-        Ok(s) => s,
-        Err(e) => return fail(Label::ServerFailed, format!("start: {e}")),
-    };
-    if let Err(e) = server.wait_ready(START_TIMEOUT) {
-        return fail(Label::Timeout, format!("start: {e}"));
-    }
-    let check = verified
+    let mut server = launch(c, &spec).map_err(|e| match e {
+        LaunchError::Start(_) => (Label::ServerFailed, e.to_string()),
+        LaunchError::NotReady(_) => (Label::Timeout, e.to_string()),
+    })?;
+    let port = server.port;
+    verified
         .entry(c.name().to_string())
         .or_insert_with(|| verify_result(port, c))
-        .clone();
-    if let Err(e) = check {
-        return fail(Label::VerifyFailed, e);
-    }
-    let mut r = fail(Label::Ok, String::new());
-    load(exp, cell, &mut server, &mut r, controls);
+        .clone()
+        .map_err(|e| (Label::VerifyFailed, e))?;
+    let config = config(cell, port).map_err(|e| (Label::ServerFailed, e))?;
+    let m = load(cell, &config, &mut server, controls);
     server.stop();
-    r
+    Ok(m)
 }
 
 fn verify_result(port: u16, c: &Contestant) -> Result<(), String> {
@@ -303,30 +208,36 @@ fn verify_result(port: u16, c: &Contestant) -> Result<(), String> {
     }
 }
 
-/// Loads the server from the generator's CPUs, watching it, and fills in `r`.
-fn load(exp: &Experiment, cell: &Cell, server: &mut Server, r: &mut Run, controls: &Controls) {
-    let config = match config(exp, cell, server.port) {
-        Ok(c) => c,
-        Err(e) => {
-            (r.label, r.reason) = (Label::ServerFailed, e);
-            return;
-        }
-    };
+/// Loads the server from the generator's CPUs, watching it.
+fn load(
+    cell: &MatrixCell,
+    config: &engine::LoadConfig,
+    server: &mut Server,
+    controls: &Controls,
+) -> Measurement {
     let pinned = cell.layout.generator.as_deref().and_then(layout::pin_self);
     let monitor = Monitor::start(server.pid());
     let t0 = Instant::now();
-    let result = engine::check(&config)
+    let result = engine::check(config)
         .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live));
-    r.load_s = t0.elapsed().as_secs_f64();
-    r.series = monitor.finish();
+    let load_s = t0.elapsed().as_secs_f64();
+    let series = monitor.finish();
     if let Some(old) = pinned {
         layout::restore(old);
     }
-    summarise(r, result, server, config.warmup, controls.interrupt);
+    let outcome = judge(result, server.alive(), controls.interrupt);
+    let (server_cpu_s, peak_rss_kb) = server_usage(&series, cell.warmup);
+    Measurement {
+        outcome,
+        series,
+        server_cpu_s,
+        peak_rss_kb,
+        load_s,
+    }
 }
 
 /// The engine's configuration for one run of `cell` against the server on `port`.
-fn config(exp: &Experiment, cell: &Cell, port: u16) -> Result<engine::LoadConfig, String> {
+fn config(cell: &MatrixCell, port: u16) -> Result<engine::LoadConfig, String> {
     let url = format!("http://127.0.0.1:{port}/{}", cell.endpoint);
     let target = engine::Target::parse(&url).map_err(|e| e.to_string())?;
     let mut config = engine::LoadConfig::new(target);
@@ -339,49 +250,65 @@ fn config(exp: &Experiment, cell: &Cell, port: u16) -> Result<engine::LoadConfig
     config.keepalive = cell.load.keepalive;
     config.http10 = cell.load.http10;
     config.pipeline = cell.load.pipeline;
-    config.timeout = engine::duration::parse(&cell.load.timeout)?;
-    config.rate = cell.rate.as_ref().map(|r| r.1.clone());
-    config.devices = cell.load.device_script()?;
-    let (warmup, measured) = exp.times(&cell.load, config.rate.as_ref());
-    config.warmup = warmup;
-    config.stop = engine::Stop::After(measured);
+    config.timeout = cell.load.timeout;
+    (config.rate, config.devices) = match &cell.pace {
+        Pace::Closed => (None, None),
+        Pace::Open(schedule) => (Some(schedule.clone()), None),
+        Pace::Devices(script) => (None, Some(script.clone())),
+    };
+    config.warmup = cell.warmup;
+    config.stop = engine::Stop::After(cell.measured);
     Ok(config)
 }
 
-fn summarise(
-    r: &mut Run,
+/// Server CPU seconds over the measured part (from the first sample after the warm-up
+/// to the last) and its peak memory.
+fn server_usage(series: &[Point], warmup: Duration) -> (f64, u64) {
+    let after_warmup = series.iter().find(|p| p.t_ms as u128 >= warmup.as_millis());
+    let cpu_s = match (after_warmup, series.last()) {
+        (Some(first), Some(last)) => last.cpu_s - first.cpu_s,
+        _ => 0.0,
+    };
+    (cpu_s, series.iter().map(|p| p.rss_kb).max().unwrap_or(0))
+}
+
+/// What the load's result says of the server.
+fn judge(
     result: Result<LoadResult, engine::RunError>,
-    server: &mut Server,
-    warmup: Duration,
+    server_alive: bool,
     interrupt: &AtomicBool,
-) {
-    // CPU over the measured part: from the first sample after the warm-up to the last.
-    let after_warmup = r
-        .series
-        .iter()
-        .find(|p| p.t_ms as f64 >= warmup.as_millis() as f64);
-    if let (Some(first), Some(last)) = (after_warmup, r.series.last()) {
-        r.server_cpu_s = last.cpu_s - first.cpu_s;
-    }
-    r.peak_rss_kb = r.series.iter().map(|p| p.rss_kb).max().unwrap_or(0);
-    match result {
+) -> Outcome {
+    let res = match result {
+        Ok(res) => res,
         Err(e @ engine::RunError::Unreachable { .. }) => {
-            (r.label, r.reason) = (Label::ServerFailed, e.to_string())
-        }
-        Err(e) => (r.label, r.reason) = (Label::LoadRefused, e.to_string()),
-        Ok(res) => {
-            if !server.alive() {
-                (r.label, r.reason) = (
-                    Label::ServerFailed,
-                    "the server exited during the load".into(),
-                );
-            } else if res.interrupted || interrupt.load(Ordering::Relaxed) {
-                (r.label, r.reason) = (Label::Interrupted, "stopped by Ctrl-C".into());
-            } else if res.generator.bound {
-                (r.label, r.reason) = (Label::GeneratorBound, res.warnings.join("; "));
+            return Outcome::NotRun {
+                label: Label::ServerFailed,
+                reason: e.to_string(),
             }
-            r.result = Some(res);
         }
+        Err(e) => {
+            return Outcome::NotRun {
+                label: Label::LoadRefused,
+                reason: e.to_string(),
+            }
+        }
+    };
+    let (label, reason) = if !server_alive {
+        (
+            Label::ServerFailed,
+            "the server exited during the load".into(),
+        )
+    } else if res.interrupted || interrupt.load(Ordering::Relaxed) {
+        (Label::Interrupted, "stopped by Ctrl-C".into())
+    } else if res.generator.bound {
+        (Label::GeneratorBound, res.warnings.join("; "))
+    } else {
+        (Label::Ok, String::new())
+    };
+    Outcome::Measured {
+        label,
+        reason,
+        result: Box::new(res),
     }
 }
 

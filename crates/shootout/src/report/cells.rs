@@ -2,13 +2,13 @@
 //! contestant, ranked, with spread, latency, errors and efficiency. `shootout run` prints
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
-use crate::harness::run::Run;
+use crate::record::RunRecord;
 use crate::report::summary::{self, median, Row};
 use crate::report::table::Table;
 use crate::report::units;
 
 /// One table per cell of `runs`.
-pub fn tables(runs: &[Run]) -> Vec<Table> {
+pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     summary::cells(runs)
         .into_iter()
         .map(|(key, rows)| {
@@ -94,7 +94,7 @@ fn unranked(r: &Row) -> Vec<String> {
 }
 
 /// Prints every cell's table (what `shootout run` ends with).
-pub fn print_tables(runs: &[Run]) {
+pub fn print_tables(runs: &[RunRecord]) {
     for t in tables(runs) {
         println!("\n{}", t.text());
     }

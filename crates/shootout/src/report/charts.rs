@@ -1,8 +1,8 @@
 //! The charts of one experiment: requests/s by concurrency, latency percentiles, the
 //! 2019 ramp graphs, and per-core CPU over a run (the 2012 article's screenshots).
 
-use crate::harness::monitor::Point;
-use crate::harness::run::{Label, Run};
+use crate::record::Point;
+use crate::record::{Label, RunRecord};
 use crate::report::chart::{self, Chart, Series};
 use crate::report::document::Document;
 use crate::report::summary::{self, median, CellKey, Row};
@@ -41,7 +41,7 @@ fn slug(text: &str) -> String {
 }
 
 /// Requests/s by concurrency per contestant (a line each), or bars for a single level.
-fn throughput(runs: &[Run]) -> Vec<Figure> {
+fn throughput(runs: &[RunRecord]) -> Vec<Figure> {
     let cells = summary::cells(runs);
     let mut groups: Vec<(String, String, String, Option<String>)> = Vec::new();
     for (k, _) in &cells {
@@ -134,7 +134,7 @@ fn by_level(title: &str, cells: &[&(CellKey, Vec<Row>)]) -> String {
 }
 
 /// Latency percentile curves (p50 … p99.99) per contestant, from each one's median run.
-fn percentiles(runs: &[Run]) -> Vec<Figure> {
+fn percentiles(runs: &[RunRecord]) -> Vec<Figure> {
     const NINES: [(&str, f64); 6] = [
         ("p50", 50.0),
         ("p75", 75.0),
@@ -185,15 +185,15 @@ fn percentiles(runs: &[Run]) -> Vec<Figure> {
 
 /// The 2019 graphs: responses/s, p90 latency and timeouts/s against time, with the
 /// device count on a second axis.
-fn ramp_graphs(runs: &[Run]) -> Vec<Figure> {
+fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
     type Pick = fn(&engine::result::SecondSummary) -> f64;
     let graphs: [(&str, &str, Pick); 3] = [
         ("Responses/s", "responses/s", |s| s.requests as f64),
         ("p90 latency", "p90 latency, ms", |s| s.p90_us / 1000.0),
         ("Timeouts/s", "timeouts/s", |s| s.timeouts as f64),
     ];
-    let with_result: Vec<&Run> = runs.iter().filter(|r| r.result.is_some()).collect();
-    let Some(first) = with_result.first().and_then(|r| r.result.as_ref()) else {
+    let with_result: Vec<&RunRecord> = runs.iter().filter(|r| r.result().is_some()).collect();
+    let Some(first) = with_result.first().and_then(|r| r.result()) else {
         return Vec::new();
     };
     let devices = Series {
@@ -211,9 +211,9 @@ fn ramp_graphs(runs: &[Run]) -> Vec<Figure> {
             let mut series: Vec<Series> = with_result
                 .iter()
                 .map(|r| Series {
-                    name: r.contestant.clone(),
+                    name: r.cell.contestant.clone(),
                     points: r
-                        .result
+                        .result()
                         .iter()
                         .flat_map(|x| x.per_second.iter().map(|s| (s.second as f64, pick(s))))
                         .collect(),
@@ -240,19 +240,19 @@ fn ramp_graphs(runs: &[Run]) -> Vec<Figure> {
 
 /// Per-core use, server CPU and generator CPU over one run of each contestant (its
 /// first measured run).
-fn cpu(runs: &[Run]) -> Vec<Figure> {
+fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
     let mut seen: Vec<&str> = Vec::new();
     let mut out = Vec::new();
     for r in runs
         .iter()
-        .filter(|r| r.series.len() > 2 && r.label != Label::Skipped)
+        .filter(|r| r.series.len() > 2 && r.label() != Label::Skipped)
     {
-        if seen.contains(&r.contestant.as_str()) {
+        if seen.contains(&r.cell.contestant.as_str()) {
             continue;
         }
-        seen.push(&r.contestant);
+        seen.push(&r.cell.contestant);
         out.push(Figure {
-            id: slug(&format!("cpu {}", r.contestant)),
+            id: slug(&format!("cpu {}", r.cell.contestant)),
             svg: cpu_chart(r),
         });
     }
@@ -263,7 +263,7 @@ fn cpu(runs: &[Run]) -> Vec<Figure> {
 /// and a 100 ms share jumps by ±10% from tick rounding alone.
 const SMOOTH: usize = 5;
 
-fn cpu_chart(r: &Run) -> String {
+fn cpu_chart(r: &RunRecord) -> String {
     let t = |p: &Point| p.t_ms as f64 / 1000.0;
     let chunks: Vec<&[Point]> = r.series.chunks(SMOOTH).filter(|c| c.len() > 1).collect();
     let rate = |f: fn(&Point) -> f64| -> Vec<(f64, f64)> {
@@ -310,7 +310,7 @@ fn cpu_chart(r: &Run) -> String {
     Chart {
         title: format!(
             "CPU during a run — {} ({}, {}, c={})",
-            r.contestant, r.layout, r.load, r.connections
+            r.cell.contestant, r.cell.layout, r.cell.load, r.cell.connections
         ),
         x_label: "time, s (warm-up included; 0.5 s means)".into(),
         y_label: "% of one core".into(),

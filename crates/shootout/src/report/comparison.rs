@@ -2,7 +2,7 @@
 //! the change in requests/s, p99 and server CPU per request, and whether it is
 //! significant given the repeats (Mann-Whitney U, two-sided, 5%).
 
-use crate::harness::run::Run;
+use crate::record::RunRecord;
 use crate::report::significance::mann_whitney;
 use crate::report::summary::{self, median, CellKey, Row};
 use crate::report::table::Table;
@@ -64,7 +64,7 @@ pub struct Compared {
 }
 
 /// Matches the cells of `before` and `after` by contestant and cell.
-pub fn compare(before: &[Run], after: &[Run]) -> Vec<Compared> {
+pub fn compare(before: &[RunRecord], after: &[RunRecord]) -> Vec<Compared> {
     let old = summary::cells(before);
     let mut out = Vec::new();
     for (key, rows) in summary::cells(after) {
@@ -95,7 +95,7 @@ fn change(
     a: &Row,
     b: &Row,
     higher_is_better: bool,
-    f: fn(&Run, &engine::LoadResult) -> f64,
+    f: fn(&RunRecord, &engine::LoadResult) -> f64,
 ) -> Change {
     Change {
         before: a.values(f),

@@ -1,29 +1,38 @@
 //! One stored experiment, ready to report: what ran, on what, and its tables in the
 //! articles' layouts.
 
-use crate::harness::run::Run;
+use crate::record::RunRecord;
 use crate::report::table::Table;
 use crate::report::{matrix, ramp, servers};
-use crate::store::{ExperimentRow, Store};
+use crate::store::{ExperimentRow, Store, StoreError};
+
+/// Why an experiment could not be read for a report.
+#[derive(Debug, thiserror::Error)]
+pub enum DocumentError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0:?}: a run is run:ID")]
+    RunId(String),
+}
 
 /// An experiment and its runs, as stored.
 pub struct Document {
     pub experiment: ExperimentRow,
-    pub runs: Vec<Run>,
+    pub runs: Vec<RunRecord>,
 }
 
 impl Document {
     /// Reads experiment `what` (an id or a name) from `store`, or one run of it
     /// (`run:ID`, the ids `shootout results EXPERIMENT` lists).
-    pub fn load(store: &Store, what: &str) -> Result<Document, String> {
+    pub fn load(store: &Store, what: &str) -> Result<Document, DocumentError> {
         if let Some(id) = what.strip_prefix("run:") {
             let id = id
                 .parse()
-                .map_err(|_| format!("{what:?}: a run is run:ID"))?;
+                .map_err(|_| DocumentError::RunId(what.to_string()))?;
             let (experiment, run) = store.find_run(id)?;
             return Ok(Document {
                 experiment,
-                runs: vec![run],
+                runs: vec![run.record],
             });
         }
         let experiment = store.find(what)?;
@@ -35,7 +44,7 @@ impl Document {
     pub fn header(&self) -> Vec<String> {
         let e = &self.experiment;
         let m = &e.machine;
-        let text = |k: &str| m[k].as_str().unwrap_or("?").to_string();
+        let text = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
         vec![
             format!(
                 "experiment {} (#{}), started {}, seed {}",
@@ -46,11 +55,11 @@ impl Document {
             ),
             format!(
                 "machine: {}, {} cores, Linux {}; shootout {} at commit {}",
-                text("cpu"),
-                m["cores"].as_u64().unwrap_or(0),
-                text("kernel"),
-                text("shootout"),
-                text("commit")
+                text(&m.cpu),
+                m.cores,
+                text(&m.kernel),
+                text(&m.shootout),
+                text(&m.commit)
             ),
         ]
         .into_iter()
@@ -66,7 +75,7 @@ impl Document {
         let v: Vec<f64> = self
             .runs
             .iter()
-            .filter(|r| r.result.is_some())
+            .filter(|r| r.result().is_some())
             .map(|r| (r.wall_s - r.load_s).max(0.0))
             .collect();
         let max = v.iter().cloned().fold(0.0, f64::max);
@@ -77,8 +86,8 @@ impl Document {
     pub fn versions(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for r in &self.runs {
-            if !r.toolchain.is_empty() && !out.iter().any(|(n, _)| *n == r.contestant) {
-                out.push((r.contestant.clone(), r.toolchain.clone()));
+            if !r.toolchain.is_empty() && !out.iter().any(|(n, _)| *n == r.cell.contestant) {
+                out.push((r.cell.contestant.clone(), r.toolchain.clone()));
             }
         }
         out.sort();
@@ -98,18 +107,9 @@ impl Document {
 
 impl Document {
     /// The device-ramp runs, and the others.
-    pub fn split(&self) -> (Vec<Run>, Vec<Run>) {
-        self.runs
-            .iter()
-            .cloned()
-            .partition(|r| ramp::is_ramp(r) || is_ramp_load(r, &self.runs))
+    pub fn split(&self) -> (Vec<RunRecord>, Vec<RunRecord>) {
+        self.runs.iter().cloned().partition(RunRecord::is_ramp)
     }
-}
-
-/// A run without a result in a cell whose other runs are device ramps (a skipped or
-/// failed contestant of the 2019 experiment) belongs with the ramps.
-fn is_ramp_load(r: &Run, all: &[Run]) -> bool {
-    r.result.is_none() && all.iter().any(|o| o.load == r.load && ramp::is_ramp(o))
 }
 
 /// `2026-11-22 04:31 UTC` from Unix milliseconds (times before 1970 read as 1970).

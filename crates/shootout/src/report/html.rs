@@ -1,7 +1,7 @@
 //! The web page of `shootout report --html`: one self-contained file (inline CSS and
 //! SVG, no script, no network) that opens from disk and reads on a phone.
 
-use crate::harness::run::{Label, Run};
+use crate::record::{Label, RunRecord};
 use crate::report::charts;
 use crate::report::document::Document;
 use crate::report::table::{escape, Table};
@@ -76,22 +76,26 @@ fn labels(d: &Document) -> String {
         &["contestant", "cell", "repeat", "label", "reason or warning"],
         5,
     );
-    let warned = |r: &&Run| r.result.as_ref().is_some_and(|x| !x.warnings.is_empty());
-    for r in d.runs.iter().filter(|r| r.label != Label::Ok || warned(r)) {
+    let warned = |r: &&RunRecord| r.result().is_some_and(|x| !x.warnings.is_empty());
+    for r in d
+        .runs
+        .iter()
+        .filter(|r| r.label() != Label::Ok || warned(r))
+    {
         let cell = format!(
             "/{} {} {} c={}",
-            r.endpoint, r.layout, r.load, r.connections
+            r.cell.endpoint, r.cell.layout, r.cell.load, r.cell.connections
         );
-        let why = match (&r.label, &r.result) {
+        let why = match (r.label(), r.result()) {
             (Label::Ok, Some(x)) => x.warnings.join("; "),
-            _ => r.reason.clone(),
+            _ => r.reason().to_string(),
         };
         let reason: String = why.chars().take(240).collect();
         t.rows.push(vec![
-            r.contestant.clone(),
+            r.cell.contestant.clone(),
             cell,
-            (r.repeat + 1).to_string(),
-            r.label.word().into(),
+            (r.cell.repeat + 1).to_string(),
+            r.label().word().into(),
             reason,
         ]);
     }

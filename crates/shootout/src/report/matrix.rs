@@ -1,13 +1,13 @@
 //! The 2009 article's layout: a row per contestant and layout, a column per concurrency
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
-use crate::harness::run::Run;
+use crate::record::RunRecord;
 use crate::report::summary::{self, median, CellKey, Row};
 use crate::report::table::Table;
 use crate::report::units;
 
 /// The two tables for each endpoint × load (× rate) of `runs`.
-pub fn tables(runs: &[Run]) -> Vec<Table> {
+pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let cells = summary::cells(runs);
     let mut groups: Vec<(&str, &str, Option<&str>)> = Vec::new();
     for (k, _) in &cells {

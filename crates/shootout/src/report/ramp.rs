@@ -1,23 +1,16 @@
 //! The 2019 article's question for device ramps: how many responses/s a server reached
 //! as devices grew, at what latency, and when requests began to time out.
 
-use crate::harness::run::Run;
+use crate::record::RunRecord;
 use crate::report::summary::CellKey;
 use crate::report::table::Table;
 use crate::report::units;
 use engine::result::SecondSummary;
 
-/// True for a run whose load was a device ramp (its seconds count devices).
-pub fn is_ramp(r: &Run) -> bool {
-    r.result
-        .as_ref()
-        .is_some_and(|x| x.per_second.iter().any(|s| s.devices > 0))
-}
-
 /// One table per device-ramp cell of `runs`: a row per run.
-pub fn tables(runs: &[Run]) -> Vec<Table> {
+pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let mut keys: Vec<CellKey> = Vec::new();
-    for r in runs.iter().filter(|r| is_ramp(r)) {
+    for r in runs.iter().filter(|r| r.is_ramp()) {
         if !keys.contains(&CellKey::of(r)) {
             keys.push(CellKey::of(r));
         }
@@ -42,7 +35,7 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
                 1,
             );
             // Runs without a result (a blocked contestant) keep their row.
-            let mut these: Vec<&Run> = runs.iter().filter(|r| CellKey::of(r) == k).collect();
+            let mut these: Vec<&RunRecord> = runs.iter().filter(|r| CellKey::of(r) == k).collect();
             these.sort_by(|a, b| {
                 peak(b)
                     .map(|s| s.requests)
@@ -59,22 +52,18 @@ pub fn tables(runs: &[Run]) -> Vec<Table> {
         .collect()
 }
 
-fn peak(r: &Run) -> Option<&SecondSummary> {
-    r.result
-        .as_ref()?
-        .per_second
-        .iter()
-        .max_by_key(|s| s.requests)
+fn peak(r: &RunRecord) -> Option<&SecondSummary> {
+    r.result()?.per_second.iter().max_by_key(|s| s.requests)
 }
 
-fn row(r: &Run) -> Vec<String> {
-    let Some(x) = &r.result else {
-        let mut line = vec![r.contestant.clone()];
+fn row(r: &RunRecord) -> Vec<String> {
+    let Some(x) = r.result() else {
+        let mut line = vec![r.cell.contestant.clone()];
         line.extend(std::iter::repeat_n("-".to_string(), 9));
         line.push(format!(
             "{}: {}",
-            r.label.word(),
-            r.reason.chars().take(60).collect::<String>()
+            r.label().word(),
+            r.reason().chars().take(60).collect::<String>()
         ));
         return line;
     };
@@ -84,7 +73,7 @@ fn row(r: &Run) -> Vec<String> {
     let ms = |us: f64| format!("{:.0}", us / 1000.0);
     let served = (x.requests.ok + x.requests.status).max(1) as f64;
     vec![
-        r.contestant.clone(),
+        r.cell.contestant.clone(),
         top.map_or("-".into(), |s| units::grouped(s.requests as f64)),
         top.map_or("-".into(), |s| units::grouped(s.devices as f64)),
         top.map_or("-".into(), |s| ms(s.p90_us)),
@@ -100,6 +89,6 @@ fn row(r: &Run) -> Vec<String> {
         units::grouped(x.requests.errors() as f64),
         format!("{:.4}", r.server_cpu_s * 1000.0 / served),
         format!("{:.1}", r.peak_rss_kb as f64 / 1024.0),
-        r.label.word().to_string(),
+        r.label().word().to_string(),
     ]
 }

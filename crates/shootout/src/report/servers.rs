@@ -1,13 +1,13 @@
 //! The 2017 article's layout, wrk's numbers per server: average and standard deviation
 //! of latency and of each thread's requests/s, requests/s, transfer/s, and a rank.
 
-use crate::harness::run::Run;
+use crate::record::RunRecord;
 use crate::report::summary::{self, Row};
 use crate::report::table::Table;
 use crate::report::{cells, units};
 
 /// One table per cell of `runs`.
-pub fn tables(runs: &[Run]) -> Vec<Table> {
+pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     summary::cells(runs)
         .into_iter()
         .map(|(key, rows)| {

@@ -2,7 +2,7 @@
 //! medians, 95% intervals, ranks where overlapping intervals tie. Only `ok` runs are
 //! ranked; the others are counted by label.
 
-use crate::harness::run::{Label, Run};
+use crate::record::{Label, RunRecord};
 use crate::report::{spread, units};
 use engine::LoadResult;
 
@@ -18,13 +18,13 @@ pub struct CellKey {
 
 impl CellKey {
     /// The cell `r` belongs to.
-    pub fn of(r: &Run) -> CellKey {
+    pub fn of(r: &RunRecord) -> CellKey {
         CellKey {
-            endpoint: r.endpoint.clone(),
-            layout: r.layout.clone(),
-            load: r.load.clone(),
-            connections: r.connections,
-            rate: r.rate.clone(),
+            endpoint: r.cell.endpoint.clone(),
+            layout: r.cell.layout.clone(),
+            load: r.cell.load.clone(),
+            connections: r.cell.connections,
+            rate: r.rate().map(str::to_string),
         }
     }
 
@@ -46,27 +46,27 @@ impl CellKey {
 #[derive(Debug, Clone)]
 pub struct Row<'a> {
     pub contestant: &'a str,
-    pub runs: Vec<&'a Run>,
+    pub runs: Vec<&'a RunRecord>,
     /// 1 = best; shared when 95% intervals overlap; None when no run was `ok`.
     pub rank: Option<usize>,
 }
 
 impl<'a> Row<'a> {
     /// The runs that measured the server, with their results.
-    pub fn ok(&self) -> Vec<(&'a Run, &'a LoadResult)> {
+    pub fn ok(&self) -> Vec<(&'a RunRecord, &'a LoadResult)> {
         self.runs
             .iter()
-            .filter(|r| r.label == Label::Ok)
-            .filter_map(|r| r.result.as_ref().map(|x| (*r, x)))
+            .filter(|r| r.label() == Label::Ok)
+            .filter_map(|r| r.result().map(|x| (*r, x)))
             .collect()
     }
 
     /// `f` of every generator-bound run.
-    pub fn bound_values(&self, f: impl Fn(&Run, &LoadResult) -> f64) -> Vec<f64> {
+    pub fn bound_values(&self, f: impl Fn(&RunRecord, &LoadResult) -> f64) -> Vec<f64> {
         self.runs
             .iter()
-            .filter(|r| r.label == Label::GeneratorBound)
-            .filter_map(|r| r.result.as_ref().map(|x| f(r, x)))
+            .filter(|r| r.label() == Label::GeneratorBound)
+            .filter_map(|r| r.result().map(|x| f(r, x)))
             .collect()
     }
 
@@ -88,7 +88,7 @@ impl<'a> Row<'a> {
     }
 
     /// `f` of every ok run.
-    pub fn values(&self, f: impl Fn(&Run, &LoadResult) -> f64) -> Vec<f64> {
+    pub fn values(&self, f: impl Fn(&RunRecord, &LoadResult) -> f64) -> Vec<f64> {
         self.ok().into_iter().map(|(r, x)| f(r, x)).collect()
     }
 
@@ -98,7 +98,7 @@ impl<'a> Row<'a> {
     }
 
     /// The ok run whose requests/s is the median (the lower one of an even count).
-    pub fn median_run(&self) -> Option<(&'a Run, &'a LoadResult)> {
+    pub fn median_run(&self) -> Option<(&'a RunRecord, &'a LoadResult)> {
         let mut ok = self.ok();
         ok.sort_by(|a, b| a.1.rps.total_cmp(&b.1.rps));
         let n = ok.len();
@@ -137,9 +137,9 @@ impl<'a> Row<'a> {
     pub fn notes(&self) -> String {
         let mut out: Vec<String> = Vec::new();
         for label in NOT_OK {
-            let these: Vec<&&Run> = self.runs.iter().filter(|r| r.label == label).collect();
+            let these: Vec<&&RunRecord> = self.runs.iter().filter(|r| r.label() == label).collect();
             if let Some(first) = these.first() {
-                let why: String = first.reason.chars().take(70).collect();
+                let why: String = first.reason().chars().take(70).collect();
                 out.push(match label {
                     Label::GeneratorBound => {
                         format!("{} {} (not ranked)", these.len(), label.word())
@@ -155,7 +155,7 @@ impl<'a> Row<'a> {
     pub fn failure(&self) -> Option<Label> {
         NOT_OK
             .into_iter()
-            .find(|l| self.runs.iter().any(|r| r.label == *l))
+            .find(|l| self.runs.iter().any(|r| r.label() == *l))
     }
 }
 
@@ -172,7 +172,7 @@ pub fn ceiling<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
 impl Row<'_> {
     /// `f` of every run that measured something: ok and generator-bound. For the ceiling
     /// a generator-bound run still bounds what it can do from below.
-    fn measured(&self, f: impl Fn(&Run, &LoadResult) -> f64 + Copy) -> Vec<f64> {
+    fn measured(&self, f: impl Fn(&RunRecord, &LoadResult) -> f64 + Copy) -> Vec<f64> {
         [self.values(f), self.bound_values(f)].concat()
     }
 
@@ -187,7 +187,7 @@ impl Row<'_> {
         if self.rps().is_empty() || top <= 0.0 {
             return [String::new(), String::new()];
         }
-        let per_1k = |r: &Run, x: &LoadResult| {
+        let per_1k = |r: &RunRecord, x: &LoadResult| {
             r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
         };
         let top_cpu = median(&ceiling.measured(per_1k));
@@ -216,7 +216,7 @@ const NOT_OK: [Label; 7] = [
 
 /// The cells of `runs` in the order they first appear, each with its rows ranked: best
 /// first, then contestants without an ok run, by name.
-pub fn cells(runs: &[Run]) -> Vec<(CellKey, Vec<Row<'_>>)> {
+pub fn cells(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Row<'_>>)> {
     let mut keys: Vec<CellKey> = Vec::new();
     for r in runs {
         let k = CellKey::of(r);
@@ -232,8 +232,8 @@ pub fn cells(runs: &[Run]) -> Vec<(CellKey, Vec<Row<'_>>)> {
         .collect()
 }
 
-fn rows<'a>(runs: &'a [Run], key: &CellKey) -> Vec<Row<'a>> {
-    let mut names: Vec<&str> = runs.iter().map(|r| r.contestant.as_str()).collect();
+fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
+    let mut names: Vec<&str> = runs.iter().map(|r| r.cell.contestant.as_str()).collect();
     names.sort();
     names.dedup();
     let mut rows: Vec<Row> = names
@@ -242,7 +242,7 @@ fn rows<'a>(runs: &'a [Run], key: &CellKey) -> Vec<Row<'a>> {
             contestant: name,
             runs: runs
                 .iter()
-                .filter(|r| r.contestant == name && CellKey::of(r) == *key)
+                .filter(|r| r.cell.contestant == name && CellKey::of(r) == *key)
                 .collect(),
             rank: None,
         })

@@ -2,11 +2,12 @@
 //! run written in its own transaction as it ends, so an interrupted experiment keeps
 //! everything it measured. Nothing is ever overwritten: rows are only inserted.
 
+mod run_row;
 mod schema;
 
-use crate::harness::run::Run;
+use crate::record::{Machine, RunRecord};
 use rusqlite::{params, Connection};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// An open results database.
 pub struct Store {
@@ -22,21 +23,56 @@ pub struct ExperimentRow {
     pub seed: i64,
     /// The experiment file as it was run.
     pub definition: String,
-    /// CPU model, cores, kernel, shootout version and git commit, as JSON.
-    pub machine: serde_json::Value,
+    pub machine: Machine,
     pub runs: i64,
+}
+
+/// A run as stored: its id, and its record.
+#[derive(Debug, Clone)]
+pub struct StoredRun {
+    pub id: i64,
+    pub record: RunRecord,
+}
+
+/// What went wrong with the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{}: {source}", path.display())]
+    Open {
+        path: PathBuf,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error(transparent)]
+    Sql(#[from] rusqlite::Error),
+    /// A stored row that does not decode: the database was written by something else.
+    #[error("{table} row {id}: {what}")]
+    Decode {
+        table: &'static str,
+        id: i64,
+        what: String,
+    },
+    #[error("no stored experiment {0:?} (see `shootout results`)")]
+    NoExperiment(String),
+    #[error("no stored run {0} (see `shootout results EXPERIMENT`)")]
+    NoRun(i64),
 }
 
 impl Store {
     /// Opens (creating and migrating as needed) the database at `path`.
-    pub fn open(path: &Path) -> Result<Store, String> {
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let failed = |source: Box<dyn std::error::Error + Send + Sync>| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Open {
+                path: dir.to_path_buf(),
+                source: e.into(),
+            })?;
         }
-        let mut db = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        db.pragma_update(None, "journal_mode", "WAL")
-            .map_err(|e| e.to_string())?;
-        schema::migrate(&mut db).map_err(|e| format!("{}: migration: {e}", path.display()))?;
+        let mut db = Connection::open(path).map_err(|e| failed(e.into()))?;
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        schema::migrate(&mut db).map_err(|e| failed(format!("migration: {e}").into()))?;
         Ok(Store { db })
     }
 
@@ -46,205 +82,172 @@ impl Store {
         name: &str,
         seed: u64,
         definition: &str,
-        machine: &serde_json::Value,
-    ) -> Result<i64, String> {
+        machine: &Machine,
+    ) -> Result<i64, StoreError> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
-        let tx = self.db.transaction().map_err(|e| e.to_string())?;
+        let machine = serde_json::to_string(machine).map_err(|e| StoreError::Decode {
+            table: "experiments",
+            id: 0,
+            what: e.to_string(),
+        })?;
+        let tx = self.db.transaction()?;
         tx.execute(
             "INSERT INTO experiments (name, started_unix_ms, seed, definition, machine) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![name, now, seed as i64, definition, machine.to_string()],
-        )
-        .map_err(|e| e.to_string())?;
+            params![name, now, seed as i64, definition, machine],
+        )?;
         let id = tx.last_insert_rowid();
-        tx.commit().map_err(|e| e.to_string())?;
+        tx.commit()?;
         Ok(id)
     }
 
     /// Stores one run of experiment `experiment`, in its own transaction.
-    pub fn add_run(&mut self, experiment: i64, r: &Run) -> Result<i64, String> {
-        let result = r
-            .result
-            .as_ref()
-            .map(serde_json::to_string)
-            .transpose()
-            .map_err(|e| e.to_string())?;
-        let series = serde_json::to_string(&r.series).map_err(|e| e.to_string())?;
-        let rps = r.result.as_ref().map(|x| x.rps);
-        let p99 = r.result.as_ref().map(|x| x.latency_us.p99);
-        let tx = self.db.transaction().map_err(|e| e.to_string())?;
+    pub fn add_run(&mut self, experiment: i64, r: &RunRecord) -> Result<i64, StoreError> {
+        let values = run_row::values(r)?;
+        let tx = self.db.transaction()?;
         tx.execute(
-            "INSERT INTO runs (experiment_id, contestant, endpoint, layout, load, connections, repeat, \
-             label, reason, rps, p99_us, server_cpu_s, peak_rss_kb, wall_s, load_s, result, series, \
-             rate, toolchain) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-            params![
-                experiment, r.contestant, r.endpoint, r.layout, r.load, r.connections as i64, r.repeat as i64,
-                r.label.word(), r.reason, rps, p99, r.server_cpu_s, r.peak_rss_kb as i64,
-                r.wall_s, r.load_s, result, series, r.rate, r.toolchain
-            ],
-        )
-        .map_err(|e| e.to_string())?;
+            &run_row::insert_sql(),
+            rusqlite::params_from_iter(std::iter::once(experiment.into()).chain(values)),
+        )?;
         let id = tx.last_insert_rowid();
-        tx.commit().map_err(|e| e.to_string())?;
+        tx.commit()?;
         Ok(id)
     }
 
     /// Every experiment, newest last.
-    pub fn experiments(&self) -> Result<Vec<ExperimentRow>, String> {
-        let mut q = self
-            .db
-            .prepare(
-                "SELECT e.id, e.name, e.started_unix_ms, e.seed, e.definition, e.machine, \
-                 (SELECT COUNT(*) FROM runs r WHERE r.experiment_id = e.id) FROM experiments e ORDER BY e.id",
-            )
-            .map_err(|e| e.to_string())?;
-        let rows = q
-            .query_map([], |row| {
-                let machine: String = row.get(5)?;
-                Ok(ExperimentRow {
+    pub fn experiments(&self) -> Result<Vec<ExperimentRow>, StoreError> {
+        let mut q = self.db.prepare(
+            "SELECT e.id, e.name, e.started_unix_ms, e.seed, e.definition, e.machine, \
+             (SELECT COUNT(*) FROM runs r WHERE r.experiment_id = e.id) FROM experiments e ORDER BY e.id",
+        )?;
+        let rows = q.query_map([], |row| {
+            Ok((
+                ExperimentRow {
                     id: row.get(0)?,
                     name: row.get(1)?,
                     started_unix_ms: row.get(2)?,
                     seed: row.get(3)?,
                     definition: row.get(4)?,
-                    machine: serde_json::from_str(&machine).unwrap_or_default(),
+                    machine: Machine::default(),
                     runs: row.get(6)?,
-                })
-            })
-            .map_err(|e| e.to_string())?;
-        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
+                },
+                row.get::<_, String>(5)?,
+            ))
+        })?;
+        rows.map(|row| {
+            let (mut e, machine) = row?;
+            e.machine = serde_json::from_str(&machine).map_err(|err| StoreError::Decode {
+                table: "experiments",
+                id: e.id,
+                what: format!("machine: {err}"),
+            })?;
+            Ok(e)
+        })
+        .collect()
     }
 
-    /// The runs of experiment `id` as JSON objects (summary columns, result and series).
-    pub fn runs(&self, id: i64) -> Result<Vec<serde_json::Value>, String> {
-        let mut q = self
-            .db
-            .prepare(
-                "SELECT id, contestant, endpoint, layout, load, connections, repeat, label, reason, rps, \
-                 p99_us, server_cpu_s, peak_rss_kb, wall_s, load_s, result, series, rate, toolchain FROM runs \
-                 WHERE experiment_id = ?1 ORDER BY id",
-            )
-            .map_err(|e| e.to_string())?;
-        let rows = q
-            .query_map([id], |row| {
-                let json = |i: usize| -> rusqlite::Result<serde_json::Value> {
-                    let text: Option<String> = row.get(i)?;
-                    Ok(text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default())
-                };
-                Ok(serde_json::json!({
-                    "id": row.get::<_, i64>(0)?, "contestant": row.get::<_, String>(1)?,
-                    "endpoint": row.get::<_, String>(2)?, "layout": row.get::<_, String>(3)?,
-                    "load": row.get::<_, String>(4)?, "connections": row.get::<_, i64>(5)?,
-                    "repeat": row.get::<_, i64>(6)?, "label": row.get::<_, String>(7)?,
-                    "reason": row.get::<_, String>(8)?, "rps": row.get::<_, Option<f64>>(9)?,
-                    "p99_us": row.get::<_, Option<f64>>(10)?, "server_cpu_s": row.get::<_, f64>(11)?,
-                    "peak_rss_kb": row.get::<_, i64>(12)?, "wall_s": row.get::<_, f64>(13)?,
-                    "load_s": row.get::<_, f64>(14)?, "result": json(15)?, "series": json(16)?,
-                    "rate": row.get::<_, Option<String>>(17)?, "toolchain": row.get::<_, String>(18)?,
-                }))
-            })
-            .map_err(|e| e.to_string())?;
-        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
-    }
-}
-
-impl Store {
     /// The runs of experiment `id`, read back as the harness wrote them.
-    pub fn load_runs(&self, id: i64) -> Result<Vec<Run>, String> {
-        self.runs(id)?
-            .into_iter()
-            .map(|v| {
-                let run_id = v["id"].as_i64().unwrap_or(0);
-                serde_json::from_value(v).map_err(|e| format!("run {run_id}: {e}"))
-            })
-            .collect()
+    pub fn runs(&self, id: i64) -> Result<Vec<StoredRun>, StoreError> {
+        let sql = format!(
+            "{} WHERE experiment_id = ?1 ORDER BY id",
+            run_row::select_sql()
+        );
+        let mut q = self.db.prepare(&sql)?;
+        let rows = q.query_map([id], run_row::read)?;
+        rows.map(|row| row?.decode()).collect()
+    }
+
+    /// The records of experiment `id`'s runs.
+    pub fn load_runs(&self, id: i64) -> Result<Vec<RunRecord>, StoreError> {
+        Ok(self.runs(id)?.into_iter().map(|r| r.record).collect())
     }
 
     /// Run `id` and the experiment it belongs to.
-    pub fn find_run(&self, id: i64) -> Result<(ExperimentRow, Run), String> {
-        let experiment: i64 = self
-            .db
-            .query_row("SELECT experiment_id FROM runs WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .map_err(|_| format!("no stored run {id} (see `shootout results EXPERIMENT`)"))?;
-        let row = self.runs(experiment)?.into_iter().find(|v| v["id"] == id);
-        let run = row
-            .map(serde_json::from_value)
-            .transpose()
-            .map_err(|e| format!("run {id}: {e}"))?
-            .ok_or(format!("no stored run {id}"))?;
+    pub fn find_run(&self, id: i64) -> Result<(ExperimentRow, StoredRun), StoreError> {
+        let sql = format!("{} WHERE id = ?1", run_row::select_sql());
+        let run = match self.db.query_row(&sql, [id], run_row::read) {
+            Ok(raw) => raw.decode()?,
+            Err(rusqlite::Error::QueryReturnedNoRows) => return Err(StoreError::NoRun(id)),
+            Err(e) => return Err(e.into()),
+        };
+        let experiment: i64 =
+            self.db
+                .query_row("SELECT experiment_id FROM runs WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })?;
         Ok((self.find(&experiment.to_string())?, run))
     }
 
     /// The experiment `what` names: an id, or a name (its newest experiment).
-    pub fn find(&self, what: &str) -> Result<ExperimentRow, String> {
+    pub fn find(&self, what: &str) -> Result<ExperimentRow, StoreError> {
         let all = self.experiments()?;
         let found = match what.parse::<i64>() {
             Ok(id) => all.into_iter().find(|e| e.id == id),
             Err(_) => all.into_iter().rev().find(|e| e.name == what),
         };
-        found.ok_or_else(|| format!("no stored experiment {what:?} (see `shootout results`)"))
+        found.ok_or_else(|| StoreError::NoExperiment(what.to_string()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::run::Label;
+    use crate::record::{Cell, Label, LoadKind};
 
-    fn run_row() -> Run {
-        Run {
+    fn run_row() -> RunRecord {
+        let cell = Cell {
             contestant: "c".into(),
             endpoint: "hello".into(),
             layout: "split".into(),
             load: "ka".into(),
             connections: 10,
-            rate: Some("0,500:2s".into()),
-            toolchain: "go version go1.22".into(),
             repeat: 0,
-            label: Label::GeneratorBound,
-            reason: "busy".into(),
-            result: None,
-            server_cpu_s: 1.5,
-            peak_rss_kb: 2048,
-            series: Vec::new(),
-            wall_s: 3.0,
-            load_s: 2.0,
-        }
+        };
+        let kind = LoadKind::Rate {
+            schedule: "0,500:2s".into(),
+        };
+        let mut r = RunRecord::not_run(cell, kind, Label::GeneratorBound, "busy");
+        r.toolchain = "go version go1.22".into();
+        r.server_cpu_s = 1.5;
+        r.peak_rss_kb = 2048;
+        r.wall_s = 3.0;
+        r.load_s = 2.0;
+        r
+    }
+
+    fn temp_db(name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("shootout-{name}-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        path
     }
 
     #[test]
     fn runs_round_trip_and_reopening_migrates_nothing_twice() {
-        let path = std::env::temp_dir().join(format!("shootout-store-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        let path = temp_db("store");
         let mut s = Store::open(&path).unwrap();
-        let id = s
-            .begin(
-                "quick",
-                7,
-                "name = \"quick\"",
-                &serde_json::json!({"cores": 2}),
-            )
-            .unwrap();
+        let machine = Machine {
+            cores: 2,
+            ..Machine::default()
+        };
+        let id = s.begin("quick", 7, "name = \"quick\"", &machine).unwrap();
         s.add_run(id, &run_row()).unwrap();
         drop(s);
         let s = Store::open(&path).unwrap();
         let e = &s.experiments().unwrap()[0];
         assert_eq!(
-            (e.name.as_str(), e.seed, e.runs, e.machine["cores"].as_i64()),
-            ("quick", 7, 1, Some(2))
+            (e.name.as_str(), e.seed, e.runs, e.machine.cores),
+            ("quick", 7, 1, 2)
         );
-        let r = &s.runs(id).unwrap()[0];
-        assert_eq!(r["label"], "generator-bound");
-        assert_eq!(r["peak_rss_kb"], 2048);
-        assert!(r["rps"].is_null());
+        let r = &s.runs(id).unwrap()[0].record;
+        assert_eq!(r.label(), Label::GeneratorBound);
+        assert_eq!(r.peak_rss_kb, 2048);
+        assert!(r.result().is_none());
         assert_eq!(
-            (r["rate"].as_str(), r["toolchain"].as_str()),
-            (Some("0,500:2s"), Some("go version go1.22"))
+            (r.rate(), r.toolchain.as_str()),
+            (Some("0,500:2s"), "go version go1.22")
         );
+        assert_eq!(r.cell, run_row().cell);
         let version: i64 =
             s.db.pragma_query_value(None, "user_version", |r| r.get(0))
                 .unwrap();
@@ -254,8 +257,7 @@ mod tests {
 
     #[test]
     fn a_version_1_database_is_migrated_and_keeps_its_runs() {
-        let path = std::env::temp_dir().join(format!("shootout-v1-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        let path = temp_db("v1");
         let db = Connection::open(&path).unwrap();
         db.execute_batch(schema::MIGRATIONS[0]).unwrap();
         db.execute_batch(
@@ -268,12 +270,68 @@ mod tests {
         .unwrap();
         drop(db);
         let s = Store::open(&path).unwrap();
-        let r = &s.runs(1).unwrap()[0];
+        let r = &s.runs(1).unwrap()[0].record;
         assert_eq!(
-            (r["contestant"].as_str(), r["toolchain"].as_str()),
-            (Some("c"), Some(""))
+            (r.cell.contestant.as_str(), r.toolchain.as_str()),
+            ("c", "")
         );
-        assert!(r["rate"].is_null());
+        assert!(r.rate().is_none());
+        assert_eq!(r.kind, LoadKind::Closed);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn version_2_ramps_get_their_kind_from_the_data_once() {
+        let path = temp_db("v2");
+        let mut db = Connection::open(&path).unwrap();
+        db.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        db.execute_batch(schema::MIGRATIONS[1]).unwrap();
+        db.execute_batch(
+            "PRAGMA user_version = 2;
+             INSERT INTO experiments VALUES (1, 'old', 0, 1, '', '{}');
+             INSERT INTO runs (experiment_id, contestant, endpoint, layout, load, connections, repeat, \
+             label, reason, server_cpu_s, peak_rss_kb, wall_s, load_s, series, result, rate) VALUES
+             (1, 'a', 'app', 'split', 'ramp', 5, 0, 'ok', '', 0.5, 10, 1.0, 1.0, '[]',
+              '{\"per_second\": [{\"devices\": 0}, {\"devices\": 3}]}', NULL),
+             (1, 'b', 'app', 'split', 'ramp', 5, 0, 'skipped', 'blocked', 0, 0, 0, 0, '[]', NULL, NULL),
+             (1, 'a', 'hello', 'split', 'open', 5, 0, 'skipped', '', 0, 0, 0, 0, '[]', NULL, '1000'),
+             (1, 'a', 'hello', 'split', 'ka', 5, 0, 'skipped', '', 0, 0, 0, 0, '[]', NULL, NULL);",
+        )
+        .unwrap();
+        schema::migrate(&mut db).unwrap();
+        let kinds: Vec<String> = db
+            .prepare("SELECT load_kind FROM runs ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(kinds, ["devices", "devices", "rate", "closed"]);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_row_that_does_not_decode_is_an_error_naming_the_run() {
+        let path = temp_db("bad");
+        let mut s = Store::open(&path).unwrap();
+        let id = s.begin("q", 1, "", &Machine::default()).unwrap();
+        let run = s.add_run(id, &run_row()).unwrap();
+        s.db.execute("UPDATE runs SET series = 'not json' WHERE id = ?1", [run])
+            .unwrap();
+        let err = s.runs(id).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("runs row {run}: series:")),
+            "{err}"
+        );
+        let err = s.find_run(run).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("runs row {run}:")), "{err}");
+        assert_eq!(
+            s.find_run(run + 1).unwrap_err().to_string(),
+            format!(
+                "no stored run {} (see `shootout results EXPERIMENT`)",
+                run + 1
+            )
+        );
         let _ = std::fs::remove_file(&path);
     }
 }

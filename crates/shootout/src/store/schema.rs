@@ -38,6 +38,18 @@ pub const MIGRATIONS: &[&str] = &[
     // 2: open-loop rates, and the versions each contestant ran with.
     "ALTER TABLE runs ADD COLUMN rate TEXT;
     ALTER TABLE runs ADD COLUMN toolchain TEXT NOT NULL DEFAULT '';",
+    // 3: the load's kind, recorded instead of guessed: `rate` becomes `schedule` (a rate
+    // schedule or a ramp's stages); earlier rows get the kind the reports used to guess
+    // (a device count in the per-second series, or a result-less run in such a load).
+    "ALTER TABLE runs RENAME COLUMN rate TO schedule;
+    ALTER TABLE runs ADD COLUMN load_kind TEXT NOT NULL DEFAULT 'closed';
+    UPDATE runs SET load_kind = 'rate' WHERE schedule IS NOT NULL;
+    UPDATE runs SET load_kind = 'devices' WHERE result IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(json_extract(runs.result, '$.per_second'))
+        WHERE json_extract(value, '$.devices') > 0);
+    UPDATE runs SET load_kind = 'devices' WHERE result IS NULL AND EXISTS (
+        SELECT 1 FROM runs o WHERE o.experiment_id = runs.experiment_id
+        AND o.load = runs.load AND o.load_kind = 'devices');",
 ];
 
 /// The version this build writes.

@@ -1,0 +1,160 @@
+//! From the file as written to the typed [`Experiment`]: every field parsed once, every
+//! rule checked once, each mistake one line naming the file and the field.
+
+use super::file::{DevicesFile, ExperimentFile, LoadFile};
+use super::{Experiment, Load, LoadPace, Rate};
+use crate::harness::layout::Layout;
+use crate::toml_file::{self, TomlFileError};
+use engine::{duration, DeviceScript, RateSchedule};
+use std::path::{Path, PathBuf};
+
+/// Why an experiment cannot run; nothing was started.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    #[error(transparent)]
+    File(#[from] TomlFileError),
+    /// A field breaks a rule: `what` names the field (`loads "ka": rate: ...`).
+    #[error("{}: {what}", path.display())]
+    Invalid { path: PathBuf, what: String },
+}
+
+pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {
+    let file: ExperimentFile = toml_file::read(path)?;
+    let invalid = |what: String| ExperimentError::Invalid {
+        path: path.to_path_buf(),
+        what,
+    };
+    let plain = check(file.clone()).map_err(invalid)?;
+    for name in file.profiles.keys() {
+        let applied = file.clone().with_profile(name).map_err(invalid)?;
+        check(applied).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
+    }
+    match profile {
+        None => Ok(plain),
+        Some(name) => check(file.with_profile(name).map_err(invalid)?).map_err(invalid),
+    }
+}
+
+fn check(e: ExperimentFile) -> Result<Experiment, String> {
+    if e.contestants.is_empty() || e.loads.is_empty() {
+        return Err("an experiment needs contestants and loads".into());
+    }
+    if let Some(x) = e.endpoints.iter().find(|x| *x != "hello" && *x != "app") {
+        return Err(format!("endpoints: unknown endpoint {x:?} (hello or app)"));
+    }
+    let layouts = e
+        .layouts
+        .iter()
+        .map(|l| Layout::parse(l).map_err(|w| format!("layouts: {w}")))
+        .collect::<Result<_, _>>()?;
+    if e.repeats == 0 || e.repeats > 100 {
+        return Err("repeats: between 1 and 100".into());
+    }
+    let time = |field: &str, text: &str| duration::parse(text).map_err(|w| format!("{field}: {w}"));
+    let loads = e
+        .loads
+        .iter()
+        .map(|l| check_load(l).map_err(|w| format!("loads {:?}: {w}", l.name)))
+        .collect::<Result<_, _>>()?;
+    Ok(Experiment {
+        warmup: time("warmup", &e.warmup)?,
+        duration: time("duration", &e.duration)?,
+        name: e.name,
+        description: e.description,
+        contestants: e.contestants,
+        endpoints: e.endpoints,
+        layouts,
+        repeats: e.repeats,
+        seed: e.seed,
+        loads,
+    })
+}
+
+fn check_load(l: &LoadFile) -> Result<Load, String> {
+    let pace = pace(l)?;
+    let levels = match &pace {
+        LoadPace::Devices { .. } if !l.connections.is_empty() => {
+            return Err("connections: a device load has one connection per device".into())
+        }
+        LoadPace::Devices { script, .. } => vec![script.count.peak().ceil() as usize],
+        LoadPace::Closed if l.connections.is_empty() => {
+            return Err("connections: a closed load needs one or more levels".into())
+        }
+        LoadPace::Rates(_) if l.connections.is_empty() => vec![100],
+        _ => l.connections.clone(),
+    };
+    if levels.contains(&0) {
+        return Err("connections: counts must be above 0".into());
+    }
+    let duration = match &l.duration {
+        None => None,
+        Some(d) => Some(duration::parse(d).map_err(|w| format!("duration: {w}"))?),
+    };
+    if duration.is_some() && staged(&pace) {
+        return Err("duration: a staged load lasts its stages".into());
+    }
+    if !l.keepalive && !matches!(pace, LoadPace::Closed) {
+        return Err("keepalive: rate and device loads keep their connections".into());
+    }
+    Ok(Load {
+        name: l.name.clone(),
+        pace,
+        levels,
+        duration,
+        keepalive: l.keepalive,
+        http10: l.http10,
+        pipeline: l.pipeline,
+        timeout: duration::parse(&l.timeout).map_err(|w| format!("timeout: {w}"))?,
+    })
+}
+
+/// Closed, open (rates) or devices: never two at once.
+fn pace(l: &LoadFile) -> Result<LoadPace, String> {
+    let rates = l
+        .rate
+        .iter()
+        .map(|text| {
+            let schedule =
+                RateSchedule::parse(text, duration::parse).map_err(|w| format!("rate: {w}"))?;
+            Ok(Rate {
+                text: text.clone(),
+                schedule,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    match (&l.devices, rates.is_empty()) {
+        (Some(_), false) => Err("a load has either rate or devices, not both".into()),
+        (Some(d), true) => Ok(LoadPace::Devices {
+            stages: d.stages.clone(),
+            script: device_script(d)?,
+        }),
+        (None, false) => Ok(LoadPace::Rates(rates)),
+        (None, true) => Ok(LoadPace::Closed),
+    }
+}
+
+fn device_script(d: &DevicesFile) -> Result<DeviceScript, String> {
+    let count = RateSchedule::parse(&d.stages, duration::parse)
+        .map_err(|e| format!("stages: {}", e.replace("rate", "count")))?;
+    if count.duration().is_zero() {
+        return Err("stages: a device load needs stage durations (e.g. 0,1000:30s)".into());
+    }
+    if !(0.0..1.0).contains(&d.jitter) {
+        return Err("jitter: a fraction from 0 to below 1".into());
+    }
+    Ok(DeviceScript {
+        count,
+        requests: d.requests.max(1),
+        think: duration::parse(&d.think).map_err(|e| format!("think: {e}"))?,
+        jitter: d.jitter,
+    })
+}
+
+/// A schedule with stages (or a device ramp) lasts its stages.
+fn staged(pace: &LoadPace) -> bool {
+    match pace {
+        LoadPace::Closed => false,
+        LoadPace::Rates(rates) => rates.iter().any(|r| !r.schedule.duration().is_zero()),
+        LoadPace::Devices { .. } => true,
+    }
+}

@@ -1,0 +1,146 @@
+//! The experiment file as written: strings and options, read by serde, with the named
+//! profiles that override parts of it. [`super::check`] turns it into an [`super::Experiment`].
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One experiment as declared.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub contestants: Vec<String>,
+    #[serde(default = "hello")]
+    pub endpoints: Vec<String>,
+    #[serde(default = "split")]
+    pub layouts: Vec<String>,
+    #[serde(default = "one")]
+    pub repeats: usize,
+    #[serde(default = "one_second")]
+    pub warmup: String,
+    #[serde(default = "ten_seconds")]
+    pub duration: String,
+    /// Seed of the per-round shuffles; recorded so that a run order can be replayed.
+    pub seed: Option<u64>,
+    pub loads: Vec<LoadFile>,
+    /// Named overrides, chosen with `shootout run --profile NAME`.
+    #[serde(default)]
+    pub profiles: BTreeMap<String, ProfileFile>,
+}
+
+/// What a profile may override; anything it leaves out stays as the experiment says.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileFile {
+    pub description: Option<String>,
+    pub contestants: Option<Vec<String>>,
+    pub endpoints: Option<Vec<String>>,
+    pub layouts: Option<Vec<String>>,
+    pub repeats: Option<usize>,
+    pub warmup: Option<String>,
+    pub duration: Option<String>,
+    pub loads: Option<Vec<LoadFile>>,
+}
+
+/// One load of the matrix: a closed loop at one or more concurrency levels, an open loop
+/// at one or more rates (`rate`), or a device ramp (`devices`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadFile {
+    pub name: String,
+    /// Closed loop: one run per level. Open loop: the connection pool (default 100).
+    #[serde(default)]
+    pub connections: Vec<usize>,
+    /// Open loop: one run per schedule, each as `shootout load --rate` reads it.
+    #[serde(default)]
+    pub rate: Vec<String>,
+    /// Device load (the 2019 Stressgrid shape); the run lasts its stages.
+    pub devices: Option<DevicesFile>,
+    /// Measured time of this load's runs, instead of the experiment's `duration`.
+    pub duration: Option<String>,
+    #[serde(default = "yes")]
+    pub keepalive: bool,
+    #[serde(default)]
+    pub http10: bool,
+    #[serde(default = "one")]
+    pub pipeline: usize,
+    #[serde(default = "five_seconds")]
+    pub timeout: String,
+}
+
+/// A device load: device counts over time and what each device does.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DevicesFile {
+    /// Device counts as stages, e.g. "0,15000:60s,15000:30s" (as `--devices`).
+    pub stages: String,
+    /// Requests each device sends before it leaves (and is replaced while wanted).
+    #[serde(default = "hundred")]
+    pub requests: u32,
+    /// Mean time between a device's response and its next request.
+    #[serde(default = "think")]
+    pub think: String,
+    /// Uniform jitter of the think time, as a fraction.
+    #[serde(default = "five_percent")]
+    pub jitter: f64,
+}
+
+impl ExperimentFile {
+    /// The experiment with profile `name` applied (its name then says which profile).
+    pub fn with_profile(mut self, name: &str) -> Result<ExperimentFile, String> {
+        let Some(p) = self.profiles.get(name).cloned() else {
+            let known: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
+            let known = if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            };
+            return Err(format!(
+                "profile {name:?} is not defined (defined: {known})"
+            ));
+        };
+        self.name = format!("{}:{name}", self.name);
+        self.description = p.description.unwrap_or(self.description);
+        self.contestants = p.contestants.unwrap_or(self.contestants);
+        self.endpoints = p.endpoints.unwrap_or(self.endpoints);
+        self.layouts = p.layouts.unwrap_or(self.layouts);
+        self.repeats = p.repeats.unwrap_or(self.repeats);
+        self.warmup = p.warmup.unwrap_or(self.warmup);
+        self.duration = p.duration.unwrap_or(self.duration);
+        self.loads = p.loads.unwrap_or(self.loads);
+        Ok(self)
+    }
+}
+
+fn hundred() -> u32 {
+    100
+}
+fn think() -> String {
+    "900ms".into()
+}
+fn five_percent() -> f64 {
+    0.05
+}
+fn hello() -> Vec<String> {
+    vec!["hello".into()]
+}
+fn split() -> Vec<String> {
+    vec!["split".into()]
+}
+fn one() -> usize {
+    1
+}
+fn yes() -> bool {
+    true
+}
+fn one_second() -> String {
+    "1s".into()
+}
+fn ten_seconds() -> String {
+    "10s".into()
+}
+fn five_seconds() -> String {
+    "5s".into()
+}

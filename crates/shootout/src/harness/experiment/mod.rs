@@ -1,0 +1,87 @@
+//! Experiments (`experiments/<name>.toml`): a matrix of contestants × endpoints × layouts
+//! × loads × repeats. The file is read once ([`file`]), checked once ([`check`]) into the
+//! typed [`Experiment`] below, and never parsed again; a mistake is one line naming the
+//! file, line and field.
+
+mod check;
+mod file;
+mod matrix;
+
+pub use check::ExperimentError;
+pub use matrix::MatrixCell;
+
+use super::layout::Layout;
+use engine::{DeviceScript, RateSchedule};
+use std::path::Path;
+use std::time::Duration;
+
+/// One experiment, checked: every duration, layout, schedule and script parsed.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    /// As declared, then `NAME:PROFILE` when a profile was applied.
+    pub name: String,
+    pub description: String,
+    pub contestants: Vec<String>,
+    /// `hello` or `app`.
+    pub endpoints: Vec<String>,
+    pub layouts: Vec<Layout>,
+    pub repeats: usize,
+    pub warmup: Duration,
+    pub duration: Duration,
+    /// Seed of the per-round shuffles; recorded so that a run order can be replayed.
+    pub seed: Option<u64>,
+    pub loads: Vec<Load>,
+}
+
+/// One load of the matrix, checked.
+#[derive(Debug, Clone)]
+pub struct Load {
+    pub name: String,
+    pub pace: LoadPace,
+    /// The connection levels it runs at, one run each: its own; 100 for an open loop that
+    /// names none; the peak device count for a device load.
+    pub levels: Vec<usize>,
+    /// Measured time of a closed or constant-rate load, instead of the experiment's.
+    pub duration: Option<Duration>,
+    pub keepalive: bool,
+    pub http10: bool,
+    pub pipeline: usize,
+    pub timeout: Duration,
+}
+
+/// How a load sends.
+#[derive(Debug, Clone)]
+pub enum LoadPace {
+    /// As fast as responses allow.
+    Closed,
+    /// An open loop: one run per schedule.
+    Rates(Vec<Rate>),
+    /// Devices along stages, each running a script of requests and think times.
+    Devices {
+        stages: String,
+        script: DeviceScript,
+    },
+}
+
+/// An open-loop schedule, and its text as the experiment wrote it (stored with the run).
+#[derive(Debug, Clone)]
+pub struct Rate {
+    pub text: String,
+    pub schedule: RateSchedule,
+}
+
+impl Experiment {
+    /// Runs in the whole matrix.
+    pub fn run_count(&self) -> usize {
+        self.repeats * self.contestants.len() * self.cells().len()
+    }
+}
+
+/// Reads and checks an experiment file (and every profile it defines), with `profile`
+/// applied if one is named.
+pub fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {
+    check::read(path, profile)
+}
+
+#[cfg(test)]
+mod tests;

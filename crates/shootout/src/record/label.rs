@@ -1,0 +1,67 @@
+//! The one word that says what a run tells about the server.
+
+/// What a run says about the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Label {
+    Ok,
+    /// The generator was saturated: the numbers describe it, not the server.
+    GeneratorBound,
+    ServerFailed,
+    VerifyFailed,
+    Timeout,
+    Interrupted,
+    /// The generator could not run the load here (open-file limit, configuration): the
+    /// server is not to blame.
+    LoadRefused,
+    /// Not run: the contestant is blocked or not set up, or lacks the endpoint.
+    Skipped,
+}
+
+impl Label {
+    /// Every label, in the order tables explain them.
+    pub const ALL: [Label; 8] = [
+        Label::Ok,
+        Label::GeneratorBound,
+        Label::ServerFailed,
+        Label::VerifyFailed,
+        Label::Timeout,
+        Label::Interrupted,
+        Label::LoadRefused,
+        Label::Skipped,
+    ];
+
+    /// The word stored and shown: `ok`, `generator-bound`...
+    pub fn word(self) -> &'static str {
+        match self {
+            Label::Ok => "ok",
+            Label::GeneratorBound => "generator-bound",
+            Label::ServerFailed => "server-failed",
+            Label::VerifyFailed => "verify-failed",
+            Label::Timeout => "timeout",
+            Label::Interrupted => "interrupted",
+            Label::LoadRefused => "load-refused",
+            Label::Skipped => "skipped",
+        }
+    }
+
+    /// The label a stored word names.
+    pub fn from_word(word: &str) -> Option<Label> {
+        Label::ALL.into_iter().find(|l| l.word() == word)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_round_trip_and_match_serde() {
+        for l in Label::ALL {
+            assert_eq!(Label::from_word(l.word()), Some(l));
+            let json = serde_json::to_string(&l).unwrap();
+            assert_eq!(json, format!("\"{}\"", l.word()));
+        }
+        assert_eq!(Label::from_word("fine"), None);
+    }
+}

@@ -1,0 +1,42 @@
+//! The machine and the software an experiment ran on, recorded with it.
+
+use std::path::Path;
+
+/// CPU model, usable cores, kernel, shootout version and git commit.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Machine {
+    pub cpu: String,
+    pub cores: usize,
+    pub kernel: String,
+    pub shootout: String,
+    pub commit: String,
+}
+
+impl Machine {
+    /// This machine, and the commit of the checkout at `root` (empty outside git).
+    pub fn here(root: &Path) -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+            .unwrap_or_default();
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        let commit = std::process::Command::new("git")
+            .args(["rev-parse", "--short", "HEAD"])
+            .current_dir(root)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        Machine {
+            cpu,
+            cores: engine::cpu::allowed_cpus(),
+            kernel: kernel.trim().to_string(),
+            shootout: env!("CARGO_PKG_VERSION").to_string(),
+            commit,
+        }
+    }
+}

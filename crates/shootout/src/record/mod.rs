@@ -1,0 +1,84 @@
+//! The run record: what one run was and what it measured, as types. The harness writes
+//! it, the store maps it column for column, the reports read it; nothing downstream
+//! re-parses text or reads JSON by key.
+
+mod cell;
+mod label;
+mod load_kind;
+mod machine;
+mod outcome;
+
+pub use crate::harness::monitor::Point;
+pub use cell::Cell;
+pub use label::Label;
+pub use load_kind::LoadKind;
+pub use machine::Machine;
+pub use outcome::Outcome;
+
+use engine::LoadResult;
+
+/// One run: one contestant × endpoint × layout × load × repeat, as run and as stored.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct RunRecord {
+    pub cell: Cell,
+    pub kind: LoadKind,
+    /// The versions the contestant ran with (its manifest's `toolchain` command).
+    pub toolchain: String,
+    pub outcome: Outcome,
+    /// Server process-group CPU seconds during the measured load.
+    pub server_cpu_s: f64,
+    pub peak_rss_kb: u64,
+    /// Samples every 100 ms of the server's and the generator's CPU and memory.
+    pub series: Vec<Point>,
+    /// Wall seconds of the whole run (start to stop) and of the load itself.
+    pub wall_s: f64,
+    pub load_s: f64,
+}
+
+impl RunRecord {
+    /// A run that measured nothing: blocked, failed before the load, or interrupted.
+    pub fn not_run(cell: Cell, kind: LoadKind, label: Label, reason: impl Into<String>) -> Self {
+        RunRecord {
+            cell,
+            kind,
+            toolchain: String::new(),
+            outcome: Outcome::NotRun {
+                label,
+                reason: reason.into(),
+            },
+            server_cpu_s: 0.0,
+            peak_rss_kb: 0,
+            series: Vec::new(),
+            wall_s: 0.0,
+            load_s: 0.0,
+        }
+    }
+
+    /// What the run says about the server.
+    pub fn label(&self) -> Label {
+        self.outcome.label()
+    }
+
+    /// Why, for every label but ok (the generator's warnings for a generator-bound run).
+    pub fn reason(&self) -> &str {
+        self.outcome.reason()
+    }
+
+    /// What the load measured, when it ran.
+    pub fn result(&self) -> Option<&LoadResult> {
+        self.outcome.result()
+    }
+
+    /// The open-loop schedule as written in the experiment (`rate` loads only).
+    pub fn rate(&self) -> Option<&str> {
+        match &self.kind {
+            LoadKind::Rate { schedule } => Some(schedule),
+            _ => None,
+        }
+    }
+
+    /// Whether the run was a device ramp (the 2019 shape).
+    pub fn is_ramp(&self) -> bool {
+        matches!(self.kind, LoadKind::Devices { .. })
+    }
+}
