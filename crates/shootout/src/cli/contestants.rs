@@ -169,7 +169,7 @@ fn select<'c>(cat: &'c Catalog, which: &Selection) -> anyhow::Result<Vec<&'c Con
 fn set_up(c: &Contestant) -> anyhow::Result<()> {
     std::fs::create_dir_all(&c.build).with_context(|| c.build.display().to_string())?;
     let t0 = Instant::now();
-    setup::setup(c, &c.build.join("setup.log")).map_err(anyhow::Error::msg)?;
+    setup::setup(c, &c.build.join("setup.log"))?;
     println!(
         "{}: ready (setup {:.1}s)",
         c.name(),

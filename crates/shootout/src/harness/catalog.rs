@@ -78,7 +78,7 @@ impl Catalog {
         for folder in folders {
             match Contestant::load(&folder, &build_root) {
                 Ok(c) => catalog.contestants.push(c),
-                Err(e) => catalog.broken.push((folder_name(&folder), e)),
+                Err(e) => catalog.broken.push((folder_name(&folder), e.to_string())),
             }
         }
         Ok(catalog)

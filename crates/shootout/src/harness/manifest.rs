@@ -86,32 +86,53 @@ pub struct Placeholders {
     pub threads: usize,
 }
 
+/// A manifest that cannot be used, named by its file.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error(transparent)]
+    File(#[from] crate::toml_file::TomlFileError),
+    #[error("{}: name {name:?} differs from its folder {folder:?}", path.display())]
+    Name {
+        path: PathBuf,
+        name: String,
+        folder: String,
+    },
+    #[error("{}: unknown endpoint {endpoint:?} (hello or app)", path.display())]
+    Endpoint { path: PathBuf, endpoint: String },
+    #[error("{}: {source}", path.display())]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 impl Contestant {
     /// Reads `dir/contestant.toml`; `build_root` holds every contestant's build folder.
-    pub fn load(dir: &Path, build_root: &Path) -> Result<Contestant, String> {
+    pub fn load(dir: &Path, build_root: &Path) -> Result<Contestant, ManifestError> {
         let path = dir.join("contestant.toml");
-        let manifest: Manifest = crate::toml_file::read(&path).map_err(|e| e.to_string())?;
+        let manifest: Manifest = crate::toml_file::read(&path)?;
         let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if manifest.name != folder {
-            return Err(format!(
-                "{}: name {:?} differs from its folder {folder:?}",
-                path.display(),
-                manifest.name
-            ));
+            return Err(ManifestError::Name {
+                path,
+                name: manifest.name,
+                folder: folder.to_string(),
+            });
         }
         if let Some(e) = manifest
             .endpoints
             .iter()
             .find(|e| *e != "hello" && *e != "app")
         {
-            return Err(format!(
-                "{}: unknown endpoint {e:?} (hello or app)",
-                path.display()
-            ));
+            return Err(ManifestError::Endpoint {
+                path,
+                endpoint: e.clone(),
+            });
         }
-        let dir = dir
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let dir = dir.canonicalize().map_err(|source| ManifestError::Folder {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         Ok(Contestant {
             build: build_root.join(&manifest.name),
             manifest,

@@ -69,11 +69,11 @@ pub fn run(
     runs
 }
 
-/// What is found out once per contestant per experiment: whether it passes verification,
-/// and the versions it runs with.
+/// What is found out once per contestant per experiment: whether it passes verification
+/// (None) or why not, and the versions it runs with.
 #[derive(Default)]
 struct Known {
-    verified: HashMap<String, Result<(), String>>,
+    verify_failures: HashMap<String, Option<String>>,
     toolchains: HashMap<String, String>,
 }
 
@@ -126,7 +126,7 @@ fn run_cell(
         return RunRecord::not_run(names, kind, Label::Skipped, why);
     }
     let t0 = Instant::now();
-    let measured = measure(c, cell, &mut known.verified, controls);
+    let measured = measure(c, cell, &mut known.verify_failures, controls);
     let toolchain = known
         .toolchains
         .entry(name.to_string())
@@ -171,7 +171,7 @@ impl Measurement {
 fn measure(
     c: &Contestant,
     cell: &MatrixCell,
-    verified: &mut HashMap<String, Result<(), String>>,
+    verify_failures: &mut HashMap<String, Option<String>>,
     controls: &Controls,
 ) -> Result<Measurement, (Label, String)> {
     let spec = LaunchSpec {
@@ -184,28 +184,26 @@ fn measure(
         LaunchError::NotReady(_) => (Label::Timeout, e.to_string()),
     })?;
     let port = server.port;
-    verified
+    let failed = verify_failures
         .entry(c.name().to_string())
-        .or_insert_with(|| verify_result(port, c))
-        .clone()
-        .map_err(|e| (Label::VerifyFailed, e))?;
-    let config = config(cell, port).map_err(|e| (Label::ServerFailed, e))?;
+        .or_insert_with(|| verify_failure(port, c));
+    if let Some(why) = failed {
+        return Err((Label::VerifyFailed, why.clone()));
+    }
+    let config = config(cell, port).map_err(|e| (Label::ServerFailed, e.to_string()))?;
     let m = load(cell, &config, &mut server, controls);
     server.stop();
     Ok(m)
 }
 
-fn verify_result(port: u16, c: &Contestant) -> Result<(), String> {
+/// The checks `c` fails on `port`, as one reason; None when it passes them all.
+fn verify_failure(port: u16, c: &Contestant) -> Option<String> {
     let failed: Vec<String> = verify::run(port, c.serves("app"), c.manifest.parses_http)
         .into_iter()
         .filter(|k| !k.passed)
         .map(|k| format!("{}: {}", k.name, k.detail))
         .collect();
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(failed.join("; "))
-    }
+    (!failed.is_empty()).then(|| failed.join("; "))
 }
 
 /// Loads the server from the generator's CPUs, watching it.
@@ -237,9 +235,9 @@ fn load(
 }
 
 /// The engine's configuration for one run of `cell` against the server on `port`.
-fn config(cell: &MatrixCell, port: u16) -> Result<engine::LoadConfig, String> {
+fn config(cell: &MatrixCell, port: u16) -> Result<engine::LoadConfig, engine::ConfigError> {
     let url = format!("http://127.0.0.1:{port}/{}", cell.endpoint);
-    let target = engine::Target::parse(&url).map_err(|e| e.to_string())?;
+    let target = engine::Target::parse(&url)?;
     let mut config = engine::LoadConfig::new(target);
     config.connections = cell.connections;
     config.threads = cell

@@ -4,7 +4,7 @@
 
 use super::manifest::{Contestant, Placeholders};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The file in a build folder that records what was built.
@@ -42,11 +42,49 @@ pub fn built(c: &Contestant) -> bool {
     std::fs::read_to_string(c.build.join(STAMP)).is_ok_and(|s| s.trim() == fingerprint(c))
 }
 
+/// Why a contestant could not be set up: one line naming the step.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("blocked: {0}")]
+    Blocked(String),
+    #[error("{step}: {source}")]
+    Command {
+        /// `apt-get update`, `setup step `...``, `build `...``.
+        step: String,
+        source: CommandError,
+    },
+    #[error("requires: command {0:?} is not installed")]
+    MissingCommand(String),
+    #[error("build folder {}: {source}", path.display())]
+    BuildFolder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("stamp: {0}")]
+    Stamp(std::io::Error),
+}
+
+/// A set-up command that did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    #[error("log {}: {source}", path.display())]
+    Log {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Spawn(std::io::Error),
+    #[error("failed ({status}); see {}", log.display())]
+    Failed {
+        status: std::process::ExitStatus,
+        log: PathBuf,
+    },
+}
+
 /// Installs what `c` needs and builds it; `log` receives every command's output.
-/// The error is one line naming the step.
-pub fn setup(c: &Contestant, log: &Path) -> Result<(), String> {
+pub fn setup(c: &Contestant, log: &Path) -> Result<(), SetupError> {
     if !c.manifest.blocked.is_empty() {
-        return Err(format!("blocked: {}", c.manifest.blocked));
+        return Err(SetupError::Blocked(c.manifest.blocked.clone()));
     }
     let missing: Vec<&String> = c
         .manifest
@@ -65,45 +103,55 @@ pub fn setup(c: &Contestant, log: &Path) -> Result<(), String> {
         .iter()
         .find(|cmd| !on_path(cmd))
     {
-        return Err(format!("requires: command {cmd:?} is not installed"));
+        return Err(SetupError::MissingCommand(cmd.clone()));
     }
     if built(c) {
         return Ok(());
     }
-    std::fs::create_dir_all(&c.build)
-        .map_err(|e| format!("build folder {}: {e}", c.build.display()))?;
+    std::fs::create_dir_all(&c.build).map_err(|source| SetupError::BuildFolder {
+        path: c.build.clone(),
+        source,
+    })?;
     let p = Placeholders::default();
     for step in &c.manifest.setup.steps {
-        run(&c.fill(step, p), &c.dir, log).map_err(|e| format!("setup step `{step}`: {e}"))?;
+        run(&c.fill(step, p), &c.dir, log).map_err(in_step(format!("setup step `{step}`")))?;
     }
     let build = &c.manifest.setup.build;
     if !build.is_empty() {
-        run(&c.fill(build, p), &c.dir, log).map_err(|e| format!("build `{build}`: {e}"))?;
+        run(&c.fill(build, p), &c.dir, log).map_err(in_step(format!("build `{build}`")))?;
     }
-    std::fs::write(c.build.join(STAMP), fingerprint(c)).map_err(|e| format!("stamp: {e}"))
+    std::fs::write(c.build.join(STAMP), fingerprint(c)).map_err(SetupError::Stamp)
 }
 
-fn install_debian(packages: &[&String], log: &Path) -> Result<(), String> {
+/// Names the step a failed command was.
+fn in_step(step: String) -> impl FnOnce(CommandError) -> SetupError {
+    move |source| SetupError::Command { step, source }
+}
+
+fn install_debian(packages: &[&String], log: &Path) -> Result<(), SetupError> {
     let names: Vec<&str> = packages.iter().map(|s| s.as_str()).collect();
     let lock = "-oDPkg::Lock::Timeout=600";
     run(&format!("apt-get {lock} update -qq"), Path::new("/"), log)
-        .map_err(|e| format!("apt-get update: {e}"))?;
+        .map_err(in_step("apt-get update".into()))?;
     let install = format!(
         "DEBIAN_FRONTEND=noninteractive apt-get {lock} install -y -qq --no-install-recommends {}",
         names.join(" ")
     );
     run(&install, Path::new("/"), log)
-        .map_err(|e| format!("apt-get install {}: {e}", names.join(" ")))
+        .map_err(in_step(format!("apt-get install {}", names.join(" "))))
 }
 
 /// Runs `sh -c command` in `dir`, appending its output to `log`.
-fn run(command: &str, dir: &Path, log: &Path) -> Result<(), String> {
+fn run(command: &str, dir: &Path, log: &Path) -> Result<(), CommandError> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(log)
-        .map_err(|e| format!("log {}: {e}", log.display()))?;
-    let err = file.try_clone().map_err(|e| e.to_string())?;
+        .map_err(|source| CommandError::Log {
+            path: log.to_path_buf(),
+            source,
+        })?;
+    let err = file.try_clone().map_err(CommandError::Spawn)?;
     let status = Command::new("/bin/sh")
         .args(["-c", command])
         .current_dir(dir)
@@ -111,11 +159,13 @@ fn run(command: &str, dir: &Path, log: &Path) -> Result<(), String> {
         .stdout(file)
         .stderr(err)
         .status()
-        .map_err(|e| e.to_string())?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("failed ({status}); see {}", log.display()))
+        .map_err(CommandError::Spawn)?;
+    match status.success() {
+        true => Ok(()),
+        false => Err(CommandError::Failed {
+            status,
+            log: log.to_path_buf(),
+        }),
     }
 }
 
