@@ -1,7 +1,7 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
 use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
@@ -40,7 +40,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let path = experiment_path(&root, args.experiment.as_deref().unwrap_or("quick"));
     let exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
     let cat = Catalog::load(&root).context("contestants")?;
-    known_contestants(&exp, &cat).with_context(|| format!("experiment {}", path.display()))?;
+    exp.check_contestants(&cat, &path).context("experiment")?;
     if args.setup {
         set_up(&exp, &cat);
     }
@@ -77,19 +77,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         true => ExitCode::from(EXIT_INTERRUPTED),
         false => ExitCode::SUCCESS,
     })
-}
-
-/// Every contestant the experiment names is in the catalog (a broken manifest counts:
-/// its runs say why they were skipped).
-fn known_contestants(exp: &Experiment, cat: &Catalog) -> anyhow::Result<()> {
-    let known = |name: &String| {
-        cat.contestants.iter().any(|c| c.name() == name)
-            || cat.broken.iter().any(|(n, _)| n == name)
-    };
-    match exp.contestants.iter().find(|n| !known(n)) {
-        None => Ok(()),
-        Some(name) => bail!("contestants: unknown contestant {name:?} (see shootout list)"),
-    }
 }
 
 /// Runs the experiment under a progress bar, storing each run as it ends.

@@ -3,6 +3,7 @@
 
 use super::file::{DevicesFile, ExperimentFile, LoadFile};
 use super::{Experiment, Load, LoadPace, Rate};
+use crate::harness::catalog::Catalog;
 use crate::harness::layout::Layout;
 use crate::toml_file::{self, TomlFileError};
 use engine::{duration, DeviceScript, RateSchedule};
@@ -16,6 +17,26 @@ pub enum ExperimentError {
     /// A field breaks a rule: `what` names the field (`loads "ka": rate: ...`).
     #[error("{}: {what}", path.display())]
     Invalid { path: PathBuf, what: String },
+    #[error("{}: contestants: unknown contestant {name:?} (see shootout list)", path.display())]
+    UnknownContestant { path: PathBuf, name: String },
+}
+
+impl Experiment {
+    /// Every contestant named is in `cat` (one whose manifest is broken counts: its runs
+    /// say why they were skipped). `path` is the file, for the message.
+    pub fn check_contestants(&self, cat: &Catalog, path: &Path) -> Result<(), ExperimentError> {
+        let known = |name: &String| {
+            cat.contestants.iter().any(|c| c.name() == name)
+                || cat.broken.iter().any(|(n, _)| n == name)
+        };
+        match self.contestants.iter().find(|n| !known(n)) {
+            None => Ok(()),
+            Some(name) => Err(ExperimentError::UnknownContestant {
+                path: path.to_path_buf(),
+                name: name.clone(),
+            }),
+        }
+    }
 }
 
 pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {

@@ -91,15 +91,18 @@ fn rate_and_device_loads_and_profiles() {
 }
 
 #[test]
-fn every_shipped_experiment_and_profile_reads() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+fn every_shipped_experiment_and_profile_reads_and_names_known_contestants() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cat = crate::harness::catalog::Catalog::load(&root).unwrap();
     let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
+    for entry in std::fs::read_dir(root.join("experiments")).unwrap() {
         let path = entry.unwrap().path();
         let file: file::ExperimentFile = crate::toml_file::read(&path).unwrap();
-        read(&path, None).unwrap_or_else(|m| panic!("{m}"));
+        let plain = read(&path, None).unwrap_or_else(|m| panic!("{m}"));
+        plain.check_contestants(&cat, &path).unwrap();
         for name in file.profiles.keys() {
-            read(&path, Some(name)).unwrap_or_else(|m| panic!("{m}"));
+            let e = read(&path, Some(name)).unwrap_or_else(|m| panic!("{m}"));
+            e.check_contestants(&cat, &path).unwrap();
         }
         seen += 1;
     }
