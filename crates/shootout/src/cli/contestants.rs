@@ -188,7 +188,7 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> Result<(), String> {
         Status::NeedsSetup(_) if args.setup => set_up(c).map_err(|e| format!("setup: {e}"))?,
         s => return Err(format!("verify: {}: {}", s.word(), s.reason())),
     }
-    let port = free_port()?;
+    let port = free_port().map_err(|e| e.to_string())?;
     let mut server = Server::start(c, port, args.threads, None, &c.build.join("server.log"))
         .map_err(|e| format!("start: {e}"))?;
     server

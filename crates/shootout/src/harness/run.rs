@@ -266,7 +266,7 @@ fn measure(
     let fail = |label, why: String| skipped(c.name(), cell, repeat, label, &why);
     let port = match free_port() {
         Ok(p) => p,
-        Err(e) => return fail(Label::ServerFailed, e),
+        Err(e) => return fail(Label::ServerFailed, e.to_string()),
     };
     let log = c.build.join("server.log");
     let threads = cell.layout.server_threads();
