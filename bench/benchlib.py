@@ -3,11 +3,14 @@
 - a private nginx via scripts/nginx-bench, always stopped on exit;
 - running one generator with a hard time limit, measuring its own CPU time
   (os.wait4 gives the rusage of exactly that child) and optionally sampling it;
+- an experiment run through the harness (`shootout run`) and read back from
+  `shootout export` as typed runs;
 - machine info and appending a dated Markdown section to docs/results/.
 """
 
 import argparse
 import atexit
+import dataclasses
 import datetime
 import json
 import os
@@ -18,7 +21,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import tomllib
 import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -262,6 +267,108 @@ def shootout_json(r, what):
         return json.loads(r.stdout)
     except ValueError:
         die(f"{what}: no JSON from shootout (exit {r.rc}):\n{r.stderr.strip()[-2000:]}")
+
+
+# ---------------------------------------------------------------- experiments
+
+def run_experiment(name, flags=(), limit=3600):
+    """`shootout run NAME FLAGS...` with its output passed on to stderr; returns the id
+    of the stored experiment. Stopped with TERM (which keeps what was measured) after
+    `limit` seconds."""
+    cmd = [SHOOTOUT, "run", name, *flags]
+    p = subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+
+    def stop():
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+    _cleanups.append(stop)
+    timer = threading.Timer(limit, stop)
+    timer.start()
+    stored = None
+    for line in p.stdout:
+        sys.stderr.write(line)
+        found = re.search(r"stored as experiment (\d+)", line)
+        stored = int(found.group(1)) if found else stored
+    rc = p.wait()
+    timer.cancel()
+    if rc != 0:
+        die(f"`{cmdline(cmd)}` exited {rc}" + (f" (experiment {stored})" if stored else ""))
+    if stored is None:
+        die(f"`{cmdline(cmd)}` did not say which experiment it stored")
+    return stored
+
+
+@dataclasses.dataclass
+class StoredRun:
+    """One run of `shootout export ID`, with the fields the benches read."""
+    contestant: str
+    endpoint: str
+    layout: str
+    load: str
+    connections: int
+    repeat: int
+    label: str
+    reason: str
+    server_cpu_s: float
+    rps: float  # the load's responses/s, also for runs the harness does not rank
+    responses: int  # ok + non-2xx, over the measured part of the load
+    errors: int  # timeout + connect + read + write + parse
+    cores: list  # each core's mean busy share over the run (0..1), from the harness
+
+    @classmethod
+    def from_export(cls, obj):
+        result = obj.get("result") or {}
+        q = result.get("requests") or {}
+        return cls(contestant=obj["contestant"], endpoint=obj["endpoint"],
+                   layout=obj["layout"], load=obj["load"], connections=obj["connections"],
+                   repeat=obj["repeat"], label=obj["label"], reason=obj.get("reason") or "",
+                   server_cpu_s=obj["server_cpu_s"] or 0.0,
+                   rps=result.get("rps") or obj.get("rps") or 0.0,
+                   responses=q.get("ok", 0) + q.get("status", 0),
+                   errors=sum(q.get(k, 0) for k in
+                              ("timeout", "connect", "read", "write", "parse")),
+                   cores=mean_cores(obj.get("series") or []))
+
+    @property
+    def measured(self):
+        """Ran to the end: ranked (ok) or not (generator-bound), but measured."""
+        return self.label in ("ok", "generator-bound") and self.responses > 0
+
+    @property
+    def us_per_response(self):
+        return self.server_cpu_s * 1e6 / self.responses
+
+
+def mean_cores(series):
+    """Each core's mean busy share over a run's series (its first point has none)."""
+    points = [p["cores"] for p in series[1:] if p.get("cores")]
+    if not points:
+        return []
+    return [sum(c) / len(points) for c in zip(*points)]
+
+
+def export(experiment_id):
+    """(the experiment's contestants in the file's order, its runs as StoredRun) from
+    `shootout export ID`."""
+    cmd = [SHOOTOUT, "export", str(experiment_id)]
+    r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        die(f"`{cmdline(cmd)}` exited {r.returncode}:\n{r.stderr.strip()}")
+    doc = json.loads(r.stdout)
+    runs = [StoredRun.from_export(x) for x in doc["runs"]]
+    try:
+        named = tomllib.loads(doc["experiment"]["definition"]).get("contestants", [])
+    except (KeyError, TypeError, tomllib.TOMLDecodeError):
+        named = []
+    seen = list(dict.fromkeys(named + [x.contestant for x in runs]))
+    return seen, runs
 
 
 # ---------------------------------------------------------------- report

@@ -1,5 +1,7 @@
 //! CPU time of the calling thread, so each loop can tell how busy it was.
 
+use nix::sys::resource::{getrusage, UsageWho};
+use nix::sys::time::{TimeVal, TimeValLike};
 use std::time::Duration;
 
 /// User and system CPU time consumed so far.
@@ -10,9 +12,12 @@ pub struct CpuTime {
 }
 
 impl CpuTime {
-    /// CPU time of the calling thread.
+    /// CPU time of the calling thread (zero if the kernel will not say).
     pub fn thread() -> CpuTime {
-        rusage(libc::RUSAGE_THREAD)
+        getrusage(UsageWho::RUSAGE_THREAD).map_or(CpuTime::default(), |u| CpuTime {
+            user: duration(u.user_time()),
+            sys: duration(u.system_time()),
+        })
     }
 
     /// The CPU time spent since `earlier`.
@@ -24,21 +29,8 @@ impl CpuTime {
     }
 }
 
-fn rusage(who: libc::c_int) -> CpuTime {
-    // SAFETY: an all-zero rusage is a valid value, and getrusage only writes into it.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `ru` is a valid, writable rusage.
-    if unsafe { libc::getrusage(who, &mut ru) } != 0 {
-        return CpuTime::default();
-    }
-    let d = |tv: libc::timeval| {
-        Duration::from_secs(tv.tv_sec.max(0) as u64)
-            + Duration::from_micros(tv.tv_usec.max(0) as u64)
-    };
-    CpuTime {
-        user: d(ru.ru_utime),
-        sys: d(ru.ru_stime),
-    }
+fn duration(tv: TimeVal) -> Duration {
+    Duration::from_micros(tv.num_microseconds().max(0) as u64)
 }
 
 /// The number of CPUs this process may run on (its affinity mask).

@@ -1,5 +1,7 @@
 //! The open-file limit: raised to the hard limit, and checked against the load before it starts.
 
+use nix::sys::resource::{getrlimit, setrlimit, Resource};
+
 /// File descriptors a loop needs besides its connections (epoll or ring, spare).
 const FDS_PER_LOOP: u64 = 4;
 /// File descriptors the process needs besides the loops (stdio, runtime, slack).
@@ -7,23 +9,12 @@ const FDS_BASE: u64 = 32;
 
 /// Raises the soft open-file limit to the hard limit; returns the limit now in force.
 pub fn raise_nofile() -> std::io::Result<u64> {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit/setrlimit only read and write the struct we pass.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        if lim.rlim_cur < lim.rlim_max {
-            lim.rlim_cur = lim.rlim_max;
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE)?;
+    if soft >= hard {
+        return Ok(soft);
     }
-    Ok(lim.rlim_cur)
+    setrlimit(Resource::RLIMIT_NOFILE, hard, hard)?;
+    Ok(hard)
 }
 
 /// The most connections that fit in `limit` open files with `threads` loops.

@@ -1,6 +1,8 @@
 //! The real catalog: every manifest reads, and the contestants whose setup is quick here
 //! set up and pass `shootout verify` (servers on 127.0.0.1, each check bounded).
 
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -139,8 +141,7 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
         assert!(Instant::now() < deadline, "the server never listened");
         std::thread::sleep(Duration::from_millis(50));
     }
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {

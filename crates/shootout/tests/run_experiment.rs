@@ -3,6 +3,8 @@
 //! verify-failed and not measured, one that dies mid-run is server-failed, and the
 //! experiment goes on. Each run lasts about a second.
 
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -189,22 +191,22 @@ fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
 
 #[test]
 fn ctrl_c_stops_the_experiment_keeps_what_ran_and_leaves_no_process() {
-    stops_on(libc::SIGINT);
+    stops_on(Signal::SIGINT);
 }
 
 #[test]
 fn sigterm_stops_the_experiment_as_ctrl_c_does() {
-    stops_on(libc::SIGTERM);
+    stops_on(Signal::SIGTERM);
 }
 
 #[test]
 fn a_closed_terminal_sighup_stops_the_experiment_as_ctrl_c_does() {
-    stops_on(libc::SIGHUP);
+    stops_on(Signal::SIGHUP);
 }
 
 /// Sends `signal` to a running experiment; it must stop, keep what it measured, and
 /// leave no process behind.
-fn stops_on(signal: i32) {
+fn stops_on(signal: Signal) {
     use std::time::{Duration, Instant};
     let root =
         std::env::temp_dir().join(format!("shootout-run-int-{}-{signal}", std::process::id()));
@@ -225,8 +227,7 @@ fn stops_on(signal: i32) {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(2500));
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, signal) };
+    kill(Pid::from_raw(child.id() as i32), signal).unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {

@@ -1,31 +1,31 @@
 //! Ctrl-C, SIGTERM and SIGHUP (a closed terminal): ask the load to stop, stop every
 //! server, and keep what was measured.
 
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::flag;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
 
 /// Set by the signal handler; the event loops read it at every tick.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_signal(_: libc::c_int) {
-    // Only an atomic store: the one thing a signal handler may safely do here.
-    INTERRUPTED.store(true, Ordering::Relaxed);
-}
-
 /// Routes SIGINT, SIGTERM and SIGHUP to [`INTERRUPTED`]. A second signal kills the process
-/// as usual.
+/// as usual, so a stuck shootout still ends.
 pub fn install() {
-    // SAFETY: the handler only stores to an atomic; SA_RESETHAND restores the default
-    // action after the first signal, so a second Ctrl-C still ends a stuck process.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_signal as *const () as usize;
-        action.sa_flags = libc::SA_RESETHAND;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-        // Without this a closed terminal would kill shootout and orphan its servers.
-        libc::sigaction(libc::SIGHUP, &action, std::ptr::null_mut());
-    }
+    static INSTALLED: Once = Once::new();
+    // Once: a second registration would see the flag already set by the first and kill
+    // on the first signal.
+    INSTALLED.call_once(|| {
+        // SIGHUP too: without it a closed terminal would kill shootout and orphan its servers.
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            // Registration fails only for signals that cannot be caught (KILL, STOP),
+            // which these are not.
+            // First the default action once the flag is set (the second signal), then
+            // the flag (the first): signal-hook runs the actions in this order.
+            let _ = flag::register_conditional_default(signal, &INTERRUPTED);
+            let _ = flag::register(signal, &INTERRUPTED);
+        }
+    });
 }
 
 /// True once a signal asked to stop.

@@ -1,6 +1,8 @@
 //! How busy each core of the machine is, from /proc/stat: the 2012 article's per-core
 //! CPU screenshots, as numbers.
 
+use procfs::{CpuTime, CurrentSI, KernelStats};
+
 /// Cumulative busy and total ticks of every core, in core order.
 #[derive(Debug, Clone, Default)]
 pub struct CoreTicks(Vec<(u64, u64)>);
@@ -8,8 +10,12 @@ pub struct CoreTicks(Vec<(u64, u64)>);
 impl CoreTicks {
     /// Reads /proc/stat (empty if it cannot be read).
     pub fn take() -> CoreTicks {
-        let text = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-        CoreTicks(text.lines().filter_map(core_line).collect())
+        KernelStats::current().map_or_else(|_| CoreTicks::default(), |s| CoreTicks::of(&s))
+    }
+
+    /// The cores of a /proc/stat reading (its `cpuN` lines, not the aggregate `cpu` line).
+    fn of(stats: &KernelStats) -> CoreTicks {
+        CoreTicks(stats.cpu_time.iter().map(busy_and_total).collect())
     }
 
     /// Each core's busy share (0..1) between `earlier` and this reading.
@@ -29,28 +35,33 @@ impl CoreTicks {
     }
 }
 
-/// (busy, total) ticks from a `cpuN ...` line; None for the aggregate `cpu` line and others.
-fn core_line(line: &str) -> Option<(u64, u64)> {
-    let mut fields = line.split_whitespace();
-    let name = fields.next()?;
-    if !name.starts_with("cpu") || name == "cpu" {
-        return None;
-    }
-    let ticks: Vec<u64> = fields.filter_map(|f| f.parse().ok()).collect();
-    // user nice system idle iowait irq softirq steal [guest guest_nice, already in user].
-    let total: u64 = ticks.iter().take(8).sum();
-    let idle = ticks.get(3).copied().unwrap_or(0) + ticks.get(4).copied().unwrap_or(0);
-    Some((total.saturating_sub(idle), total))
+/// (busy, total) ticks of one core: every state but idle and iowait is busy; guest and
+/// guest_nice are left out of the total because user already counts them.
+fn busy_and_total(t: &CpuTime) -> (u64, u64) {
+    let optional = [t.iowait, t.irq, t.softirq, t.steal].map(|v| v.unwrap_or(0));
+    let total = t.user + t.nice + t.system + t.idle + optional.iter().sum::<u64>();
+    let idle = t.idle + t.iowait.unwrap_or(0);
+    (total.saturating_sub(idle), total)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use procfs::{ExplicitSystemInfo, FromReadSI};
 
     #[test]
     fn a_core_line_is_busy_and_total_without_the_aggregate() {
-        assert_eq!(core_line("cpu  10 0 5 100 5 0 0 0 0 0"), None);
-        assert_eq!(core_line("cpu1 10 1 5 100 4 2 3 0 0 0"), Some((21, 125)));
+        let text = "cpu  10 0 5 100 5 0 0 0 0 0\n\
+                    cpu1 10 1 5 100 4 2 3 0 0 0\n\
+                    ctxt 1\nbtime 1\nprocesses 1\n";
+        let system = ExplicitSystemInfo {
+            boot_time_secs: 1,
+            ticks_per_second: 100,
+            page_size: 4096,
+            is_little_endian: cfg!(target_endian = "little"),
+        };
+        let stats = KernelStats::from_read(text.as_bytes(), &system).unwrap();
+        assert_eq!(CoreTicks::of(&stats).0, vec![(21, 125)]);
         let a = CoreTicks(vec![(0, 0), (10, 100)]);
         let b = CoreTicks(vec![(50, 100), (10, 200)]);
         assert_eq!(b.busy_since(&a), vec![0.5, 0.0]);

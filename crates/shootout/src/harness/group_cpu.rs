@@ -1,5 +1,6 @@
 //! CPU time of a process group (a server and every process it forked), from /proc,
-//! in total and thread by thread.
+//! in total and thread by thread. The one /proc walker of shootout: the monitor and
+//! `shootout verify --load` read server CPU through it.
 
 use std::collections::HashMap;
 
@@ -16,25 +17,34 @@ pub struct Ticks {
 }
 
 impl Ticks {
+    fn of(stat: &procfs::process::Stat) -> Ticks {
+        Ticks {
+            user: stat.utime,
+            sys: stat.stime,
+        }
+    }
+
     fn total(self) -> u64 {
         self.user + self.sys
     }
 }
 
 impl Sample {
-    /// Reads every thread of every live process in process group `pgid`.
+    /// Reads every thread of every live process in process group `pgid`. Processes and
+    /// threads that end while being read are left out.
     pub fn take(pgid: u32) -> Sample {
         let mut threads = HashMap::new();
         let mut rss_kb = 0;
-        for pid in numbers("/proc") {
-            if stat(&format!("/proc/{pid}/stat")).is_none_or(|s| s.0 != pgid) {
+        let processes = procfs::process::all_processes().into_iter().flatten();
+        for process in processes.flatten() {
+            let Ok(stat) = process.stat() else { continue };
+            if u32::try_from(stat.pgrp) != Ok(pgid) {
                 continue;
             }
-            rss_kb += resident_kb(pid);
-            for tid in numbers(&format!("/proc/{pid}/task")) {
-                if let Some((_, t)) = stat(&format!("/proc/{pid}/task/{tid}/stat")) {
-                    threads.insert((pid, tid), t);
-                }
+            rss_kb += stat.rss * procfs::page_size() / 1024;
+            let tasks = process.tasks().into_iter().flatten().flatten();
+            for (task, stat) in tasks.filter_map(|t| t.stat().ok().map(|s| (t, s))) {
+                threads.insert((task.pid as u32, task.tid as u32), Ticks::of(&stat));
             }
         }
         Sample(threads, rss_kb)
@@ -74,53 +84,16 @@ impl Sample {
     }
 }
 
-fn resident_kb(pid: u32) -> u64 {
-    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(0);
-    // SAFETY: sysconf only reads a configuration value.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-    pages * page / 1024
-}
-
-fn numbers(dir: &str) -> impl Iterator<Item = u32> {
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
-}
-
-/// (process group, utime and stime in ticks) from a stat file.
-pub fn stat(path: &str) -> Option<(u32, Ticks)> {
-    let text = std::fs::read_to_string(path).ok()?;
-    // Fields after the command name, which may itself contain spaces and parentheses.
-    let rest = text.rsplit_once(')')?.1;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let pgrp = f.get(2)?.parse().ok()?;
-    let utime: u64 = f.get(11)?.parse().ok()?;
-    let stime: u64 = f.get(12)?.parse().ok()?;
-    Some((
-        pgrp,
-        Ticks {
-            user: utime,
-            sys: stime,
-        },
-    ))
+/// CPU seconds used so far by this process (all its threads).
+pub fn own_seconds() -> f64 {
+    procfs::process::Process::myself()
+        .and_then(|me| me.stat())
+        .map_or(0.0, |stat| Ticks::of(&stat).total() as f64 / clock_ticks())
 }
 
 /// Clock ticks per second, the unit of /proc CPU times.
-pub fn clock_ticks() -> f64 {
-    // SAFETY: sysconf only reads a configuration value.
-    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    if t > 0 {
-        t as f64
-    } else {
-        100.0
-    }
+fn clock_ticks() -> f64 {
+    procfs::ticks_per_second().max(1) as f64
 }
 
 #[cfg(test)]
@@ -129,8 +102,7 @@ mod tests {
 
     #[test]
     fn counts_this_process_group() {
-        // SAFETY: getpgrp has no preconditions.
-        let pgid = unsafe { libc::getpgrp() } as u32;
+        let pgid = nix::unistd::getpgrp().as_raw() as u32;
         let until = std::time::Instant::now() + std::time::Duration::from_millis(50);
         while std::time::Instant::now() < until {
             std::hint::black_box(0u64);

@@ -3,7 +3,7 @@
 //! failing fast if it exits, within one start timeout.
 
 use super::manifest::Contestant;
-use super::process::{free_port, Server};
+use super::process::{free_port, Server, ServerError};
 use std::time::Duration;
 
 /// How long a contestant may take to start listening (JVMs and BEAM take seconds).
@@ -25,10 +25,10 @@ pub struct LaunchSpec<'a> {
 pub enum LaunchError {
     /// It could not be started (no free port, no log file, no shell).
     #[error("start: {0}")]
-    Start(String),
+    Start(ServerError),
     /// It started but did not answer in time, or exited first.
     #[error("start: {0}")]
-    NotReady(String),
+    NotReady(ServerError),
 }
 
 /// Starts `c` as `spec` says and waits until it answers; its output goes to

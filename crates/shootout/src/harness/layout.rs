@@ -1,5 +1,28 @@
 //! Layouts: which CPUs the server and the generator run on.
 
+use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+use nix::unistd::Pid;
+
+/// Pid 0 in the affinity calls: the calling thread.
+const THIS_THREAD: Pid = Pid::from_raw(0);
+
+/// A layout that does not fit this machine.
+#[derive(Debug, thiserror::Error)]
+pub enum LayoutError {
+    #[error("split needs at least 2 cores")]
+    SplitNeedsTwoCores,
+    #[error("layout {name:?}: split, shared or server:N with 1 <= N <= {cores}")]
+    Unknown { name: String, cores: usize },
+}
+
+/// The kernel would not pin a thread to these CPUs.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot pin to CPUs {cpus:?}: {source}")]
+pub struct PinError {
+    pub cpus: Vec<usize>,
+    pub source: nix::Error,
+}
+
 /// Where the processes of a run go.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
@@ -13,20 +36,21 @@ pub struct Layout {
 impl Layout {
     /// `split` (server on the last core, generator on the others), `server:N` (the server
     /// gets N cores, the generator the rest, or shares them when none are left), `shared`.
-    pub fn parse(text: &str) -> Result<Layout, String> {
+    pub fn parse(text: &str) -> Result<Layout, LayoutError> {
         let cores = engine::cpu::allowed_cpus();
         let all: Vec<usize> = (0..cores).collect();
         let (server, generator) = match text {
             "shared" => (None, None),
             "split" if cores >= 2 => (Some(vec![cores - 1]), Some(all[..cores - 1].to_vec())),
-            "split" => return Err("split needs at least 2 cores".into()),
+            "split" => return Err(LayoutError::SplitNeedsTwoCores),
             _ => {
                 let n: usize = text
                     .strip_prefix("server:")
                     .and_then(|n| n.parse().ok())
                     .filter(|&n| n >= 1 && n <= cores)
-                    .ok_or_else(|| {
-                        format!("layout {text:?}: split, shared or server:N with 1 <= N <= {cores}")
+                    .ok_or_else(|| LayoutError::Unknown {
+                        name: text.to_string(),
+                        cores,
                     })?;
                 let server = all[cores - n..].to_vec();
                 let generator = (n < cores).then(|| all[..cores - n].to_vec());
@@ -48,28 +72,37 @@ impl Layout {
     }
 }
 
-/// Pins the calling process (and the threads it starts afterwards) to `cpus`;
-/// returns the previous mask so it can be restored.
-pub fn pin_self(cpus: &[usize]) -> Option<libc::cpu_set_t> {
-    // SAFETY: sched_getaffinity/sched_setaffinity on this process with valid sets.
-    unsafe {
-        let mut old: libc::cpu_set_t = std::mem::zeroed();
-        let size = std::mem::size_of::<libc::cpu_set_t>();
-        if libc::sched_getaffinity(0, size, &mut old) != 0 {
-            return None;
+/// A thread pinned to some CPUs; dropping it restores the thread's previous CPUs.
+///
+/// Threads and processes started by the pinned thread inherit its CPUs, which is how the
+/// generator's loops and a server's processes get theirs.
+#[derive(Debug)]
+pub struct Pinned {
+    previous: CpuSet,
+}
+
+impl Pinned {
+    /// Pins the calling thread to `cpus`.
+    pub fn thread(cpus: &[usize]) -> Result<Pinned, PinError> {
+        let failed = |source| PinError {
+            cpus: cpus.to_vec(),
+            source,
+        };
+        let previous = sched_getaffinity(THIS_THREAD).map_err(failed)?;
+        let mut set = CpuSet::new();
+        for &cpu in cpus {
+            set.set(cpu).map_err(failed)?;
         }
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        for &c in cpus {
-            libc::CPU_SET(c, &mut set);
-        }
-        (libc::sched_setaffinity(0, size, &set) == 0).then_some(old)
+        sched_setaffinity(THIS_THREAD, &set).map_err(failed)?;
+        Ok(Pinned { previous })
     }
 }
 
-/// Restores a mask saved by [`pin_self`].
-pub fn restore(old: libc::cpu_set_t) {
-    // SAFETY: as above.
-    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &old) };
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        // The previous set was in force a moment ago, so the kernel takes it back.
+        let _ = sched_setaffinity(THIS_THREAD, &self.previous);
+    }
 }
 
 #[cfg(test)]
@@ -89,5 +122,20 @@ mod tests {
             assert_eq!(split.server, Some(vec![cores - 1]));
             assert_eq!(split.generator.unwrap().len(), cores - 1);
         }
+    }
+
+    #[test]
+    fn a_pinned_thread_passes_its_cpus_to_a_child_and_gets_its_own_back() {
+        let before = sched_getaffinity(THIS_THREAD).unwrap();
+        let pinned = Pinned::thread(&[0]).unwrap();
+        let status = std::process::Command::new("grep")
+            .args(["-x", "Cpus_allowed_list:\\s*0", "/proc/self/status"])
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "the child did not inherit CPU 0 alone");
+        drop(pinned);
+        assert_eq!(sched_getaffinity(THIS_THREAD).unwrap(), before);
+        assert!(Pinned::thread(&[usize::MAX]).is_err());
     }
 }

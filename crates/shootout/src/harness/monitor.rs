@@ -64,16 +64,13 @@ impl Monitor {
 
 fn point(pgid: u32, t0: Instant, cores: Vec<f32>) -> Point {
     let s = Sample::take(pgid);
-    let generator = group_cpu::stat("/proc/self/stat").map_or(0.0, |(_, t)| {
-        (t.user + t.sys) as f64 / group_cpu::clock_ticks()
-    });
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
         cpu_s: s.seconds(),
         user_s: s.user_seconds(),
         sys_s: s.sys_seconds(),
         rss_kb: s.rss_kb(),
-        generator_cpu_s: generator,
+        generator_cpu_s: group_cpu::own_seconds(),
         cores,
     }
 }

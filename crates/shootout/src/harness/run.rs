@@ -5,7 +5,7 @@
 use super::catalog::{self, Catalog, Status};
 use super::experiment::{Experiment, MatrixCell};
 use super::launch::{launch, LaunchError, LaunchSpec};
-use super::layout;
+use super::layout::Pinned;
 use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
 use super::process::Server;
@@ -213,16 +213,16 @@ fn load(
     server: &mut Server,
     controls: &Controls,
 ) -> Measurement {
-    let pinned = cell.layout.generator.as_deref().and_then(layout::pin_self);
+    // Best effort, as taskset: a kernel that refuses leaves the generator unpinned, and
+    // the verdict's CPU samples show it.
+    let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
     let monitor = Monitor::start(server.pid());
     let t0 = Instant::now();
     let result = engine::check(config)
         .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live));
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
-    if let Some(old) = pinned {
-        layout::restore(old);
-    }
+    drop(pinned);
     let outcome = judge(result, server.alive(), controls.interrupt);
     let (server_cpu_s, peak_rss_kb) = server_usage(&series, cell.warmup);
     Measurement {
