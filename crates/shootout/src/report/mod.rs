@@ -6,6 +6,8 @@ pub mod chart;
 pub mod charts;
 pub mod comparison;
 pub mod document;
+#[cfg(test)]
+pub(crate) mod fixture;
 pub mod html;
 pub mod matrix;
 pub mod ramp;
