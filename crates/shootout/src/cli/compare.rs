@@ -4,8 +4,8 @@
 use super::results::open_store;
 use anyhow::{bail, Context};
 use clap::Args;
-use shootout::report::comparison;
 use shootout::report::document::Document;
+use shootout::report::experiment::comparison;
 use std::process::ExitCode;
 
 /// Flags of `shootout compare`.

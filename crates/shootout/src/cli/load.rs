@@ -120,7 +120,7 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let result = engine::check(&config).and_then(|load| {
         interrupt::install();
         if !args.json && args.format == Format::Text {
-            report::wrk::print_header(&load);
+            report::load_output::wrk::print_header(&load);
         }
         engine::run_checked(&load, &interrupt::INTERRUPTED)
     });
@@ -161,9 +161,9 @@ pub fn print(
         return Ok(());
     }
     match format {
-        Format::Text => report::wrk::print(result),
-        Format::Ab => report::ab::print(result),
-        Format::Webbench => report::webbench::print(result),
+        Format::Text => report::load_output::wrk::print(result),
+        Format::Ab => report::load_output::ab::print(result),
+        Format::Webbench => report::load_output::webbench::print(result),
     }
     Ok(())
 }

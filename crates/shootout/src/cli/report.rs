@@ -6,7 +6,7 @@ use super::WorkFailed;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use shootout::report::document::Document;
-use shootout::report::{charts, html};
+use shootout::report::page::{figures, html};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -60,7 +60,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
 fn write_svgs(docs: &[Document], dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for d in docs {
-        for f in charts::figures(d) {
+        for f in figures::figures(d) {
             let name = format!("{}-{}.svg", d.experiment.name.replace(':', "-"), f.id);
             std::fs::write(dir.join(&name), html::standalone(&f.svg))?;
             println!("chart: {}", dir.join(name).display());

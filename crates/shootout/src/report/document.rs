@@ -2,8 +2,8 @@
 //! articles' layouts.
 
 use crate::record::RunRecord;
+use crate::report::experiment::{matrix, ramp, servers};
 use crate::report::table::Table;
-use crate::report::{matrix, ramp, servers};
 use crate::store::{ExperimentRow, Store, StoreError};
 
 /// Why an experiment could not be read for a report.
@@ -79,7 +79,7 @@ impl Document {
             .map(|r| (r.wall_s - r.load_s).max(0.0))
             .collect();
         let max = v.iter().cloned().fold(0.0, f64::max);
-        (!v.is_empty()).then(|| (crate::report::summary::median(&v), max))
+        (!v.is_empty()).then(|| (crate::report::experiment::ranking::median(&v), max))
     }
 
     /// Each contestant and the versions it ran with.

@@ -343,7 +343,8 @@ pub fn document() -> Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{cells, charts, comparison, html};
+    use crate::report::experiment::{cells, comparison};
+    use crate::report::page::{figures as charts, html};
 
     /// Every output the report draws from the fixture, one after another.
     fn everything() -> String {

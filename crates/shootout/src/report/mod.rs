@@ -1,21 +1,15 @@
 //! Printing results: the layouts of the tools and articles shootout stands in for.
+//!
+//! `load_output` prints one load as wrk, ab or webbench would; `document` is one stored
+//! experiment, whose tables (`experiment`) and charts (`page`) are drawn from the
+//! statistics of its runs (`stats`) into `table`s and SVG.
 
-pub mod ab;
-pub mod cells;
-pub mod chart;
-pub mod charts;
-pub mod comparison;
 pub mod document;
+pub mod experiment;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub mod html;
-pub mod matrix;
-pub mod ramp;
-pub mod servers;
-pub mod significance;
-pub mod spread;
-pub mod summary;
+pub mod load_output;
+pub mod page;
+pub mod stats;
 pub mod table;
 pub mod units;
-pub mod webbench;
-pub mod wrk;

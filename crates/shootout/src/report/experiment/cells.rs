@@ -3,13 +3,13 @@
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
 use crate::record::RunRecord;
-use crate::report::summary::{self, median, Row};
+use crate::report::experiment::ranking::{self, median, Row};
 use crate::report::table::Table;
 use crate::report::units;
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
-    summary::cells(runs)
+    ranking::cells(runs)
         .into_iter()
         .map(|(key, rows)| {
             let mut t = Table::new(
@@ -66,7 +66,7 @@ fn row(r: &Row) -> Vec<String> {
 /// Adds "of ceiling" columns (req/s as % of c-epoll's, CPU per request as a multiple of
 /// its) before the notes, when the ceiling ran in the cell.
 pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
-    let Some(top) = summary::ceiling(rows) else {
+    let Some(top) = ranking::ceiling(rows) else {
         return;
     };
     let at = t.headers.len() - 1;
@@ -80,7 +80,7 @@ pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
     t.notes.push(format!(
         "ceiling: {} (contestants/{0}), the best this machine allows; its req/s counts \
          its generator-bound runs too (a lower bound of what it can do)",
-        summary::CEILING
+        ranking::CEILING
     ));
 }
 

@@ -2,8 +2,8 @@
 //! SVG, no script, no network) that opens from disk and reads on a phone.
 
 use crate::record::{Label, RunRecord};
-use crate::report::charts;
 use crate::report::document::Document;
+use crate::report::page::figures as charts;
 use crate::report::table::{escape, Table};
 use std::fmt::Write;
 

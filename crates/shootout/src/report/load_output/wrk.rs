@@ -1,13 +1,13 @@
 //! The default summary, laid out as wrk prints it, plus what wrk does not say.
 
-use super::units::{bytes, metric, micros};
+use crate::report::units::{self, bytes, metric, micros};
 use engine::{CheckedLoad, LoadResult, Stop};
 
 /// The lines printed before the load starts.
 pub fn print_header(load: &CheckedLoad) {
     let c = load.config();
     let what = match c.stop {
-        Stop::After(d) => format!("{} test", super::units::micros(d.as_secs_f64() * 1e6)),
+        Stop::After(d) => format!("{} test", units::micros(d.as_secs_f64() * 1e6)),
         Stop::Requests(n) => format!("{n} requests"),
     };
     println!("Running {what} @ {}", c.target.url);

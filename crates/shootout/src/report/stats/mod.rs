@@ -1,6 +1,8 @@
 //! Repeats summarised honestly: a 95% confidence interval of the mean, and ranks that
 //! let overlapping intervals tie.
 
+pub mod significance;
+
 /// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
 const T975: [f64; 30] = [
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,

@@ -2,7 +2,7 @@
 //! as devices grew, at what latency, and when requests began to time out.
 
 use crate::record::RunRecord;
-use crate::report::summary::CellKey;
+use crate::report::experiment::ranking::CellKey;
 use crate::report::table::Table;
 use crate::report::units;
 use engine::result::SecondSummary;

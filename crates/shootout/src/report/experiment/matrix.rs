@@ -2,13 +2,13 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
-use crate::report::summary::{self, median, CellKey, Row};
+use crate::report::experiment::ranking::{self, median, CellKey, Row};
 use crate::report::table::Table;
 use crate::report::units;
 
 /// The two tables for each endpoint × load (× rate) of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
-    let cells = summary::cells(runs);
+    let cells = ranking::cells(runs);
     let mut groups: Vec<(&str, &str, Option<&str>)> = Vec::new();
     for (k, _) in &cells {
         let g = (k.endpoint.as_str(), k.load.as_str(), k.rate.as_deref());

@@ -3,8 +3,8 @@
 //! significant given the repeats (Mann-Whitney U, two-sided, 5%).
 
 use crate::record::RunRecord;
-use crate::report::significance::mann_whitney;
-use crate::report::summary::{self, median, CellKey, Row};
+use crate::report::experiment::ranking::{self, median, CellKey, Row};
+use crate::report::stats::significance::mann_whitney;
 use crate::report::table::Table;
 use crate::report::units;
 
@@ -65,9 +65,9 @@ pub struct Compared {
 
 /// Matches the cells of `before` and `after` by contestant and cell.
 pub fn compare(before: &[RunRecord], after: &[RunRecord]) -> Vec<Compared> {
-    let old = summary::cells(before);
+    let old = ranking::cells(before);
     let mut out = Vec::new();
-    for (key, rows) in summary::cells(after) {
+    for (key, rows) in ranking::cells(after) {
         for row in &rows {
             let Some(prev) = old
                 .iter()

@@ -2,13 +2,14 @@
 //! of latency and of each thread's requests/s, requests/s, transfer/s, and a rank.
 
 use crate::record::RunRecord;
-use crate::report::summary::{self, Row};
+use crate::report::experiment::cells;
+use crate::report::experiment::ranking::{self, Row};
 use crate::report::table::Table;
-use crate::report::{cells, units};
+use crate::report::units;
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
-    summary::cells(runs)
+    ranking::cells(runs)
         .into_iter()
         .map(|(key, rows)| {
             let mut t = Table::new(

@@ -3,7 +3,8 @@
 //! ranked; the others are counted by label.
 
 use crate::record::{Label, RunRecord};
-use crate::report::{spread, units};
+use crate::report::stats as spread;
+use crate::report::units;
 use engine::LoadResult;
 
 /// What identifies a cell: endpoint, layout, load, connections, rate.

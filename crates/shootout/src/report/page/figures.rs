@@ -1,11 +1,10 @@
 //! The charts of one experiment: requests/s by concurrency, latency percentiles, the
 //! 2019 ramp graphs, and per-core CPU over a run (the 2012 article's screenshots).
 
-use crate::record::Point;
-use crate::record::{Label, RunRecord};
-use crate::report::chart::{self, Chart, Series};
+use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
-use crate::report::summary::{self, median, CellKey, Row};
+use crate::report::experiment::ranking::{self, median, CellKey, Row};
+use crate::report::page::svg::{self as chart, Chart, Series};
 
 /// A chart with a file-name-safe id.
 pub struct Figure {
@@ -42,7 +41,7 @@ fn slug(text: &str) -> String {
 
 /// Requests/s by concurrency per contestant (a line each), or bars for a single level.
 fn throughput(runs: &[RunRecord]) -> Vec<Figure> {
-    let cells = summary::cells(runs);
+    let cells = ranking::cells(runs);
     let mut groups: Vec<(String, String, String, Option<String>)> = Vec::new();
     for (k, _) in &cells {
         let g = (
@@ -144,7 +143,7 @@ fn percentiles(runs: &[RunRecord]) -> Vec<Figure> {
         ("p99.99", 99.99),
     ];
     let x = |p: f64| -(1.0 - p / 100.0).log10();
-    summary::cells(runs)
+    ranking::cells(runs)
         .into_iter()
         .map(|(key, rows)| {
             let series = rows
