@@ -3,6 +3,7 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::{matrix, ramp, servers};
+use crate::report::stats::{measures, median};
 use crate::report::table::Table;
 use crate::store::{ExperimentRow, Store, StoreError};
 
@@ -72,22 +73,20 @@ impl Document {
     /// Harness overhead per measured run: its wall time minus the time under load
     /// (start, ready, verify, stop), as median and max seconds.
     pub fn overhead(&self) -> Option<(f64, f64)> {
-        let v: Vec<f64> = self
-            .runs
-            .iter()
-            .filter(|r| r.result().is_some())
-            .map(|r| (r.wall_s - r.load_s).max(0.0))
-            .collect();
+        let v: Vec<f64> = self.runs.iter().filter_map(measures::overhead_s).collect();
         let max = v.iter().cloned().fold(0.0, f64::max);
-        (!v.is_empty()).then(|| (crate::report::experiment::ranking::median(&v), max))
+        (!v.is_empty()).then(|| (median(&v), max))
     }
 
     /// Each contestant and the versions it ran with.
     pub fn versions(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for r in &self.runs {
-            if !r.toolchain.is_empty() && !out.iter().any(|(n, _)| *n == r.cell.contestant) {
-                out.push((r.cell.contestant.clone(), r.toolchain.clone()));
+            let Some(versions) = measures::toolchain(r) else {
+                continue;
+            };
+            if !out.iter().any(|(n, _)| *n == r.cell.contestant) {
+                out.push((r.cell.contestant.clone(), versions.to_string()));
             }
         }
         out.sort();
@@ -108,7 +107,10 @@ impl Document {
 impl Document {
     /// The device-ramp runs, and the others.
     pub fn split(&self) -> (Vec<RunRecord>, Vec<RunRecord>) {
-        self.runs.iter().cloned().partition(RunRecord::is_ramp)
+        self.runs
+            .iter()
+            .cloned()
+            .partition(measures::is_device_ramp)
     }
 }
 

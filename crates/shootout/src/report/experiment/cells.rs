@@ -3,94 +3,79 @@
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, median, Row};
+use crate::report::experiment::ceiling;
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::stats::{measures, median};
+use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
+
+/// What `*` means in the tables of a cell.
+pub const BOUND_MARK: &str = "* generator-bound runs only: not ranked";
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     ranking::cells(runs)
-        .into_iter()
-        .map(|(key, rows)| {
-            let mut t = Table::new(
-                key.title(),
-                &[
-                    "rank",
-                    "contestant",
-                    "req/s",
-                    "min",
-                    "max",
-                    "p99 ms",
-                    "errors",
-                    "CPU-s/1k req",
-                    "RSS MiB",
-                    "notes",
-                ],
-                2,
-            );
-            t.rows = rows.iter().map(row).collect();
-            t.notes.push(LEGEND.into());
-            with_ceiling(&mut t, &rows);
-            t
-        })
+        .iter()
+        .map(|(key, rows)| table(key, rows))
         .collect()
 }
 
-/// What the columns mean, under every table.
-const LEGEND: &str = "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
-(overlapping intervals); CPU-s/1k req: server CPU seconds per 1,000 responses; RSS: peak; \
-* generator-bound runs only: not ranked";
-
-fn row(r: &Row) -> Vec<String> {
-    let rps = r.rps();
-    if rps.is_empty() {
-        return unranked(r);
-    }
-    vec![
-        r.rank.map_or("-".into(), |k| k.to_string()),
-        r.contestant.into(),
-        r.rps_text(),
-        units::grouped(rps.iter().cloned().fold(f64::INFINITY, f64::min)),
-        units::grouped(rps.iter().cloned().fold(0.0, f64::max)),
-        format!("{:.2}", median(&r.values(|_, x| x.latency_us.p99 / 1000.0))),
-        format!(
-            "{:.0}",
-            median(&r.values(|_, x| x.requests.errors() as f64))
-        ),
-        format!("{:.4}", r.cpu_per_1k()),
-        format!("{:.1}", r.rss_mib()),
-        r.notes(),
-    ]
-}
-
-/// Adds "of ceiling" columns (req/s as % of c-epoll's, CPU per request as a multiple of
-/// its) before the notes, when the ceiling ran in the cell.
-pub fn with_ceiling(t: &mut Table, rows: &[Row]) {
-    let Some(top) = ranking::ceiling(rows) else {
-        return;
+fn table(key: &CellKey, rows: &[Row]) -> Table {
+    let top = ceiling::find(rows);
+    let mut columns = columns();
+    columns.extend(top.into_iter().flat_map(ceiling::columns));
+    columns.push(Column::name("notes", |r: &Row| r.notes()));
+    let design = Design {
+        title: key.title(),
+        columns,
+        marks: vec![BOUND_MARK.into()],
     };
-    let at = t.headers.len() - 1;
-    t.headers.insert(at, "CPU/req vs ceiling".into());
-    t.headers.insert(at, "% of ceiling".into());
-    for (line, r) in t.rows.iter_mut().zip(rows) {
-        let [pct, cpu] = r.against(top);
-        line.insert(at, cpu);
-        line.insert(at, pct);
+    let mut t = design.draw(rows);
+    if top.is_some() {
+        t.notes.push(ceiling::note());
     }
-    t.notes.push(format!(
-        "ceiling: {} (contestants/{0}), the best this machine allows; its req/s counts \
-         its generator-bound runs too (a lower bound of what it can do)",
-        ranking::CEILING
-    ));
+    t
 }
 
-/// A row without ok runs: its generator-bound medians marked `*`, else blanks.
-fn unranked(r: &Row) -> Vec<String> {
-    let (rps, cpu) = r.bound_texts();
-    let mut line = vec!["-".into(), r.contestant.into(), rps];
-    line.extend(std::iter::repeat_n(String::new(), 4));
-    line.extend([cpu, String::new(), r.notes()]);
-    line
+/// The columns before the ceiling's and the notes.
+fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
+    // A value of the ok runs, blank without them.
+    let of_ok = |show: fn(&Row) -> String| {
+        move |r: &Row| match r.is_measured() {
+            true => show(r),
+            false => String::new(),
+        }
+    };
+    vec![
+        Column::name("rank", |r: &Row| {
+            r.rank.map_or("-".into(), |k| k.to_string())
+        }),
+        Column::name("contestant", |r: &Row| r.contestant.into()),
+        Column::number("req/s", Row::rps_or_bound_text).meaning(
+            "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
+             (overlapping intervals)",
+        ),
+        Column::number(
+            "min",
+            of_ok(|r| units::grouped(r.rps().into_iter().fold(f64::INFINITY, f64::min))),
+        ),
+        Column::number(
+            "max",
+            of_ok(|r| units::grouped(r.rps().into_iter().fold(0.0, f64::max))),
+        ),
+        Column::number(
+            "p99 ms",
+            of_ok(|r| format!("{:.2}", median(&r.values(measures::p99_ms)))),
+        ),
+        Column::number(
+            "errors",
+            of_ok(|r| format!("{:.0}", median(&r.values(measures::errors)))),
+        ),
+        Column::number("CPU-s/1k req", Row::cpu_or_bound_text)
+            .meaning("CPU-s/1k req: server CPU seconds per 1,000 responses"),
+        Column::number("RSS MiB", of_ok(|r| format!("{:.1}", r.rss_mib()))).meaning("RSS: peak"),
+    ]
 }
 
 /// Prints every cell's table (what `shootout run` ends with).

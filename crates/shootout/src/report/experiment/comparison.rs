@@ -3,8 +3,11 @@
 //! significant given the repeats (Mann-Whitney U, two-sided, 5%).
 
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, median, CellKey, Row};
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::stats::measures::{self, Measure};
+use crate::report::stats::median;
 use crate::report::stats::significance::mann_whitney;
+use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
 
@@ -80,58 +83,46 @@ pub fn compare(before: &[RunRecord], after: &[RunRecord]) -> Vec<Compared> {
             out.push(Compared {
                 contestant: row.contestant.to_string(),
                 key: key.clone(),
-                rps: change(prev, row, true, |_, x| x.rps),
-                p99: change(prev, row, false, |_, x| x.latency_us.p99),
-                cpu: change(prev, row, false, |r, x| {
-                    r.server_cpu_s * 1e6 / (x.requests.ok + x.requests.status).max(1) as f64
-                }),
+                rps: change(prev, row, true, measures::rps),
+                p99: change(prev, row, false, measures::p99_ms),
+                cpu: change(prev, row, false, measures::cpu_ms_per_response),
             });
         }
     }
     out
 }
 
-fn change(
-    a: &Row,
-    b: &Row,
-    higher_is_better: bool,
-    f: fn(&RunRecord, &engine::LoadResult) -> f64,
-) -> Change {
+fn change(a: &Row, b: &Row, higher_is_better: bool, m: Measure) -> Change {
     Change {
-        before: a.values(f),
-        after: b.values(f),
+        before: a.values(m),
+        after: b.values(m),
         higher_is_better,
     }
 }
 
 /// The comparison as a table.
 pub fn table(rows: &[Compared]) -> Table {
-    let mut t = Table::new(
-        "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)",
-        &[
-            "contestant",
-            "cell",
-            "runs",
-            "req/s before",
-            "req/s after",
-            "req/s",
-            "p99",
-            "CPU/request",
+    let design = Design {
+        title: "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)".into(),
+        columns: vec![
+            Column::name("contestant", |c: &Compared| c.contestant.clone()),
+            Column::name("cell", |c: &Compared| c.key.title()),
+            Column::number("runs", |c: &Compared| {
+                format!("{}→{}", c.rps.before.len(), c.rps.after.len())
+            }),
+            Column::number("req/s before", |c: &Compared| {
+                units::grouped(median(&c.rps.before))
+            }),
+            Column::number("req/s after", |c: &Compared| {
+                units::grouped(median(&c.rps.after))
+            }),
+            Column::number("req/s", |c: &Compared| c.rps.text()),
+            Column::number("p99", |c: &Compared| c.p99.text()),
+            Column::number("CPU/request", |c: &Compared| c.cpu.text()),
         ],
-        2,
-    );
-    for c in rows {
-        t.rows.push(vec![
-            c.contestant.clone(),
-            c.key.title(),
-            format!("{}→{}", c.rps.before.len(), c.rps.after.len()),
-            units::grouped(median(&c.rps.before)),
-            units::grouped(median(&c.rps.after)),
-            c.rps.text(),
-            c.p99.text(),
-            c.cpu.text(),
-        ]);
-    }
+        marks: Vec::new(),
+    };
+    let mut t = design.draw(rows);
     let fewest = rows
         .iter()
         .map(|c| c.rps.before.len().min(c.rps.after.len()))

@@ -2,34 +2,35 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, median, CellKey, Row};
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::stats::measures::{self, Measure};
+use crate::report::stats::median;
+use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
 
 /// The two tables for each endpoint × load (× rate) of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let cells = ranking::cells(runs);
-    let mut groups: Vec<(&str, &str, Option<&str>)> = Vec::new();
+    let group = |k: &CellKey| (k.endpoint.clone(), k.load.clone(), k.rate.clone());
+    let mut groups: Vec<(String, String, Option<String>)> = Vec::new();
     for (k, _) in &cells {
-        let g = (k.endpoint.as_str(), k.load.as_str(), k.rate.as_deref());
-        if !groups.contains(&g) {
-            groups.push(g);
+        if !groups.contains(&group(k)) {
+            groups.push(group(k));
         }
     }
     let mut out = Vec::new();
     for g in groups {
-        let these: Vec<&(CellKey, Vec<Row>)> = cells
-            .iter()
-            .filter(|(k, _)| (k.endpoint.as_str(), k.load.as_str(), k.rate.as_deref()) == g)
-            .collect();
+        let these: Vec<&(CellKey, Vec<Row>)> =
+            cells.iter().filter(|(k, _)| group(k) == g).collect();
         let title = format!("/{}, {}", g.0, g.1);
         out.push(table(
-            &format!("Requests per second — {title}"),
+            format!("Requests per second — {title}"),
             &these,
             rps_cell,
         ));
         out.push(table(
-            &format!("99% of requests within (ms) — {title}"),
+            format!("99% of requests within (ms) — {title}"),
             &these,
             p99_cell,
         ));
@@ -37,12 +38,15 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     out
 }
 
+/// One line of the matrix: a contestant in a layout.
+struct Line<'a> {
+    contestant: &'a str,
+    layout: &'a str,
+}
+
 type CellText = fn(&Row) -> String;
 
-fn table(title: &str, cells: &[&(CellKey, Vec<Row>)], text: CellText) -> Table {
-    let mut levels: Vec<usize> = cells.iter().map(|(k, _)| k.connections).collect();
-    levels.sort_unstable();
-    levels.dedup();
+fn table(title: String, cells: &[&(CellKey, Vec<Row>)], text: CellText) -> Table {
     let mut lines: Vec<(&str, &str)> = Vec::new();
     for (k, rows) in cells {
         for r in rows {
@@ -53,78 +57,82 @@ fn table(title: &str, cells: &[&(CellKey, Vec<Row>)], text: CellText) -> Table {
     }
     // The article's order: each server's rows together (1C, then multi-core).
     lines.sort();
-    let layouts = {
-        let mut l: Vec<&str> = lines.iter().map(|x| x.1).collect();
-        l.sort_unstable();
-        l.dedup();
-        l.len()
-    };
-    let headers: Vec<String> = ["server".to_string()]
+    let lines: Vec<Line> = lines
         .into_iter()
-        .chain(levels.iter().map(|c| units::grouped(*c as f64)))
+        .map(|(contestant, layout)| Line { contestant, layout })
         .collect();
-    let mut t = Table::new(
+    let mut layouts: Vec<&str> = lines.iter().map(|l| l.layout).collect();
+    layouts.sort_unstable();
+    layouts.dedup();
+    let several = layouts.len() > 1;
+    let server = Column::name("server", move |l: &Line| match several {
+        true => format!("{} ({})", l.contestant, l.layout),
+        false => l.contestant.to_string(),
+    });
+    let design = Design {
         title,
-        &headers.iter().map(String::as_str).collect::<Vec<_>>(),
-        1,
-    );
-    for (name, layout) in lines {
-        let label = if layouts > 1 {
-            format!("{name} ({layout})")
-        } else {
-            name.to_string()
-        };
-        let mut line = vec![label];
-        for c in &levels {
-            let row = cells
+        columns: [server].into_iter().chain(levels(cells, text)).collect(),
+        marks: vec![
+            "median over repeats ±half its 95% interval".into(),
+            "* generator-bound: the generator was saturated, the number describes it \
+             (not ranked)"
+                .into(),
+        ],
+    };
+    design.draw(&lines)
+}
+
+/// A column per concurrency level, lowest first: `text` of the line's row there.
+fn levels<'c>(
+    cells: &'c [&'c (CellKey, Vec<Row<'c>>)],
+    text: CellText,
+) -> impl Iterator<Item = Column<'c, Line<'c>>> + 'c {
+    let mut levels: Vec<usize> = cells.iter().map(|(k, _)| k.connections).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    levels.into_iter().map(move |c| {
+        Column::number(units::grouped(c as f64), move |l: &Line| {
+            cells
                 .iter()
-                .filter(|(k, _)| k.layout == layout && k.connections == *c)
+                .filter(|(k, _)| k.layout == l.layout && k.connections == c)
                 .flat_map(|(_, rows)| rows.iter())
-                .find(|r| r.contestant == name);
-            line.push(row.map_or(String::new(), text));
-        }
-        t.rows.push(line);
-    }
-    t.notes.push(
-        "median over repeats ±half its 95% interval; * generator-bound: the generator was \
-         saturated, the number describes it (not ranked)"
-            .into(),
-    );
-    t
+                .find(|r| r.contestant == l.contestant)
+                .map_or(String::new(), text)
+        })
+    })
 }
 
 /// Requests/s of a cell: `25,809 ±1.2%`, or the generator-bound median marked `*`, or
 /// why there is no number.
 fn rps_cell(r: &Row) -> String {
-    if !r.rps().is_empty() {
+    if r.is_measured() {
         return r.rps_text();
     }
-    match bound_median(r, |x| x.rps) {
-        Some(v) => format!("{}*", units::grouped(v)),
-        None => r.failure().map_or(String::new(), |l| l.word().to_string()),
-    }
+    bound_or_failure(r, measures::rps, units::grouped)
 }
 
 fn p99_cell(r: &Row) -> String {
-    let ms = |x: &engine::LoadResult| x.latency_us.p99 / 1000.0;
-    let show = |v: f64| {
-        if v >= 10.0 {
-            format!("{v:.0}")
-        } else {
-            format!("{v:.1}")
-        }
-    };
-    let ok = r.values(|_, x| ms(x));
+    let ok = r.values(measures::p99_ms);
     if !ok.is_empty() {
-        return show(median(&ok));
+        return short_ms(median(&ok));
     }
-    match bound_median(r, ms) {
-        Some(v) => format!("{}*", show(v)),
-        None => r.failure().map_or(String::new(), |l| l.word().to_string()),
+    bound_or_failure(r, measures::p99_ms, short_ms)
+}
+
+/// Milliseconds: whole from 10 up, one decimal below.
+fn short_ms(v: f64) -> String {
+    if v >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
     }
 }
 
-fn bound_median(r: &Row, f: impl Fn(&engine::LoadResult) -> f64) -> Option<f64> {
-    let v = r.bound_values(|_, x| f(x));
-    (!v.is_empty()).then(|| median(&v))
+/// The generator-bound runs' median of `m` marked `*`, else the worst label, else blank.
+fn bound_or_failure(r: &Row, m: Measure, show: fn(f64) -> String) -> String {
+    let bound = r.bound_values(m);
+    if !bound.is_empty() {
+        return format!("{}*", show(median(&bound)));
+    }
+    r.failure().map_or(String::new(), |l| l.word().to_string())
 }

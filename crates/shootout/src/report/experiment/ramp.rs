@@ -3,37 +3,23 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::ranking::CellKey;
+use crate::report::stats::measures;
+use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
 use engine::result::SecondSummary;
+use engine::LoadResult;
 
 /// One table per device-ramp cell of `runs`: a row per run.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let mut keys: Vec<CellKey> = Vec::new();
-    for r in runs.iter().filter(|r| r.is_ramp()) {
+    for r in runs.iter().filter(|r| measures::is_device_ramp(r)) {
         if !keys.contains(&CellKey::of(r)) {
             keys.push(CellKey::of(r));
         }
     }
     keys.into_iter()
         .map(|k| {
-            let mut t = Table::new(
-                format!("Device ramp — {}", k.title()),
-                &[
-                    "server",
-                    "peak resp/s",
-                    "devices then",
-                    "p90 ms then",
-                    "p90 ms last",
-                    "timeouts",
-                    "first timeout at",
-                    "errors",
-                    "CPU-s/1k req",
-                    "RSS MiB",
-                    "notes",
-                ],
-                1,
-            );
             // Runs without a result (a blocked contestant) keep their row.
             let mut these: Vec<&RunRecord> = runs.iter().filter(|r| CellKey::of(r) == k).collect();
             these.sort_by(|a, b| {
@@ -41,54 +27,74 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
                     .map(|s| s.requests)
                     .cmp(&peak(a).map(|s| s.requests))
             });
-            t.rows = these.into_iter().map(row).collect();
-            t.notes.push(
-                "per second of the ramp: the busiest second, its device count and p90; \
-                 first timeout at: the device count in the first second with a timeout"
-                    .into(),
-            );
-            t
+            design(&k).draw(&these)
         })
         .collect()
 }
 
-fn peak(r: &RunRecord) -> Option<&SecondSummary> {
-    r.result()?.per_second.iter().max_by_key(|s| s.requests)
+fn design<'c>(k: &CellKey) -> Design<'c, &'c RunRecord> {
+    let at_peak = |header: &str, show: fn(&SecondSummary) -> String| {
+        of_result(header, move |r, _| peak(r).map_or("-".into(), show))
+    };
+    Design {
+        title: format!("Device ramp — {}", k.title()),
+        columns: vec![
+            Column::name("server", |r: &&RunRecord| r.cell.contestant.clone()),
+            at_peak("peak resp/s", |s| units::grouped(s.requests as f64))
+                .meaning("per second of the ramp: the busiest second, its device count and p90"),
+            at_peak("devices then", |s| units::grouped(s.devices as f64)),
+            at_peak("p90 ms then", |s| ms(s.p90_us)),
+            of_result("p90 ms last", |_, x| {
+                let last = x.per_second.iter().rev().find(|s| s.requests > 0);
+                last.map_or("-".into(), |s| ms(s.p90_us))
+            }),
+            of_result("timeouts", |_, x| units::grouped(x.requests.timeout as f64)),
+            of_result("first timeout at", |_, x| {
+                let first = x.per_second.iter().find(|s| s.timeouts > 0);
+                first.map_or("none".into(), |s| {
+                    format!("{} devices", units::grouped(s.devices as f64))
+                })
+            })
+            .meaning("first timeout at: the device count in the first second with a timeout"),
+            of_result("errors", |_, x| units::grouped(x.requests.errors() as f64)),
+            of_result("CPU-s/1k req", |r, _| {
+                measures::cpu_ms_per_response(r).map_or("-".into(), |v| format!("{v:.4}"))
+            }),
+            of_result("RSS MiB", |r, _| {
+                format!("{:.1}", measures::peak_rss_mib(r))
+            }),
+            Column::name("notes", |r: &&RunRecord| match measures::result(r) {
+                Some(_) => measures::label(r).word().to_string(),
+                None => format!(
+                    "{}: {}",
+                    measures::label(r).word(),
+                    measures::reason(r).chars().take(60).collect::<String>()
+                ),
+            }),
+        ],
+        marks: Vec::new(),
+    }
 }
 
-fn row(r: &RunRecord) -> Vec<String> {
-    let Some(x) = r.result() else {
-        let mut line = vec![r.cell.contestant.clone()];
-        line.extend(std::iter::repeat_n("-".to_string(), 9));
-        line.push(format!(
-            "{}: {}",
-            r.label().word(),
-            r.reason().chars().take(60).collect::<String>()
-        ));
-        return line;
-    };
-    let seconds = &x.per_second;
-    let top = peak(r);
-    let first_timeout = seconds.iter().find(|s| s.timeouts > 0);
-    let ms = |us: f64| format!("{:.0}", us / 1000.0);
-    let served = (x.requests.ok + x.requests.status).max(1) as f64;
-    vec![
-        r.cell.contestant.clone(),
-        top.map_or("-".into(), |s| units::grouped(s.requests as f64)),
-        top.map_or("-".into(), |s| units::grouped(s.devices as f64)),
-        top.map_or("-".into(), |s| ms(s.p90_us)),
-        seconds
-            .iter()
-            .rev()
-            .find(|s| s.requests > 0)
-            .map_or("-".into(), |s| ms(s.p90_us)),
-        units::grouped(x.requests.timeout as f64),
-        first_timeout.map_or("none".into(), |s| {
-            format!("{} devices", units::grouped(s.devices as f64))
-        }),
-        units::grouped(x.requests.errors() as f64),
-        format!("{:.4}", r.server_cpu_s * 1000.0 / served),
-        format!("{:.1}", r.peak_rss_kb as f64 / 1024.0),
-        r.label().word().to_string(),
-    ]
+/// A column drawn from a run's result, `-` for a run without one.
+fn of_result<'c>(
+    header: &str,
+    show: impl Fn(&RunRecord, &LoadResult) -> String + 'c,
+) -> Column<'c, &'c RunRecord> {
+    Column::number(header, move |r: &&RunRecord| {
+        measures::result(r).map_or("-".into(), |x| show(r, x))
+    })
+}
+
+/// Whole milliseconds from microseconds.
+fn ms(us: f64) -> String {
+    format!("{:.0}", us / 1000.0)
+}
+
+/// The run's busiest second.
+fn peak(r: &RunRecord) -> Option<&SecondSummary> {
+    measures::result(r)?
+        .per_second
+        .iter()
+        .max_by_key(|s| s.requests)
 }

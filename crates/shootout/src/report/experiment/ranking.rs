@@ -3,7 +3,8 @@
 //! ranked; the others are counted by label.
 
 use crate::record::{Label, RunRecord};
-use crate::report::stats as spread;
+use crate::report::stats::measures::{self, Measure};
+use crate::report::stats::{self, median};
 use crate::report::units;
 use engine::LoadResult;
 
@@ -53,94 +54,111 @@ pub struct Row<'a> {
 }
 
 impl<'a> Row<'a> {
-    /// The runs that measured the server, with their results.
-    pub fn ok(&self) -> Vec<(&'a RunRecord, &'a LoadResult)> {
+    fn labelled(&self, label: Label) -> impl Iterator<Item = &'a RunRecord> + '_ {
         self.runs
             .iter()
-            .filter(|r| r.label() == Label::Ok)
-            .filter_map(|r| r.result().map(|x| (*r, x)))
-            .collect()
+            .copied()
+            .filter(move |r| measures::label(r) == label)
     }
 
-    /// `f` of every generator-bound run.
-    pub fn bound_values(&self, f: impl Fn(&RunRecord, &LoadResult) -> f64) -> Vec<f64> {
-        self.runs
-            .iter()
-            .filter(|r| r.label() == Label::GeneratorBound)
-            .filter_map(|r| r.result().map(|x| f(r, x)))
-            .collect()
+    /// `m` of every ok run (the runs that measured the server).
+    pub fn values(&self, m: Measure) -> Vec<f64> {
+        self.labelled(Label::Ok).filter_map(m).collect()
     }
 
-    /// Median req/s and server CPU-s per 1,000 responses of the generator-bound runs,
-    /// marked `*` (the server's CPU per request is its own whatever saturated the
-    /// generator); `-` and blank without such runs.
-    pub fn bound_texts(&self) -> (String, String) {
-        let rps = self.bound_values(|_, x| x.rps);
-        if rps.is_empty() {
-            return ("-".into(), String::new());
-        }
-        let cpu = self.bound_values(|r, x| {
-            r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
-        });
-        (
-            format!("{}*", units::grouped(median(&rps))),
-            format!("{:.4}*", median(&cpu)),
-        )
+    /// `m` of every generator-bound run.
+    pub fn bound_values(&self, m: Measure) -> Vec<f64> {
+        self.labelled(Label::GeneratorBound).filter_map(m).collect()
     }
 
-    /// `f` of every ok run.
-    pub fn values(&self, f: impl Fn(&RunRecord, &LoadResult) -> f64) -> Vec<f64> {
-        self.ok().into_iter().map(|(r, x)| f(r, x)).collect()
+    /// `m` of every run that measured something: ok and generator-bound. For the ceiling
+    /// a generator-bound run still bounds what it can do from below.
+    pub fn measured_values(&self, m: Measure) -> Vec<f64> {
+        [self.values(m), self.bound_values(m)].concat()
     }
 
     /// Requests/s of the ok runs.
     pub fn rps(&self) -> Vec<f64> {
-        self.values(|_, x| x.rps)
+        self.values(measures::rps)
+    }
+
+    /// True when some run measured the server (the row is ranked).
+    pub fn is_measured(&self) -> bool {
+        !self.rps().is_empty()
     }
 
     /// The ok run whose requests/s is the median (the lower one of an even count).
     pub fn median_run(&self) -> Option<(&'a RunRecord, &'a LoadResult)> {
-        let mut ok = self.ok();
+        let mut ok: Vec<(&RunRecord, &LoadResult)> = self
+            .labelled(Label::Ok)
+            .filter_map(|r| Some((r, measures::result(r)?)))
+            .collect();
         ok.sort_by(|a, b| a.1.rps.total_cmp(&b.1.rps));
         let n = ok.len();
         (n > 0).then(|| ok[(n - 1) / 2])
     }
 
     /// Median requests/s with its spread, `25,809 ±1.2%` (the 95% interval's half-width
-    /// over the median; none for a single run).
+    /// over the median; none for a single run); `-` without ok runs.
     pub fn rps_text(&self) -> String {
         let rps = self.rps();
         if rps.is_empty() {
             return "-".into();
         }
-        let m = median(&rps);
-        if rps.len() < 2 || m <= 0.0 {
-            return units::grouped(m);
+        let m = units::grouped(median(&rps));
+        match stats::spread_percent(&rps) {
+            Some(pct) => format!("{m} ±{pct:.1}%"),
+            None => m,
         }
-        let (lo, hi) = spread::interval95(&rps);
-        format!("{} ±{:.1}%", units::grouped(m), 50.0 * (hi - lo) / m)
+    }
+
+    /// The ok runs' requests/s with spread, or else the generator-bound runs' median
+    /// marked `*` (the generator was saturated: not ranked), or else `-`.
+    pub fn rps_or_bound_text(&self) -> String {
+        if self.is_measured() {
+            return self.rps_text();
+        }
+        let bound = self.bound_values(measures::rps);
+        match bound.is_empty() {
+            true => "-".into(),
+            false => format!("{}*", units::grouped(median(&bound))),
+        }
     }
 
     /// Server CPU-seconds per 1,000 responses, median over ok runs.
     pub fn cpu_per_1k(&self) -> f64 {
-        median(&self.values(|r, x| {
-            r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
-        }))
+        median(&self.values(measures::cpu_ms_per_response))
+    }
+
+    /// The ok runs' CPU per 1,000 responses, or else the generator-bound runs' median
+    /// marked `*` (the server's CPU per request is its own whatever saturated the
+    /// generator), or else blank.
+    pub fn cpu_or_bound_text(&self) -> String {
+        if self.is_measured() {
+            return format!("{:.4}", self.cpu_per_1k());
+        }
+        let bound = self.bound_values(measures::cpu_ms_per_response);
+        match bound.is_empty() {
+            true => String::new(),
+            false => format!("{:.4}*", median(&bound)),
+        }
     }
 
     /// Peak resident memory over the ok runs, MiB.
     pub fn rss_mib(&self) -> f64 {
-        let ok = self.ok();
-        ok.iter().map(|(r, _)| r.peak_rss_kb).max().unwrap_or(0) as f64 / 1024.0
+        self.labelled(Label::Ok)
+            .filter(|r| measures::result(r).is_some())
+            .map(measures::peak_rss_mib)
+            .fold(0.0, f64::max)
     }
 
     /// The runs that are not ok, counted by label, with the first reason of each.
     pub fn notes(&self) -> String {
         let mut out: Vec<String> = Vec::new();
         for label in NOT_OK {
-            let these: Vec<&&RunRecord> = self.runs.iter().filter(|r| r.label() == label).collect();
+            let these: Vec<&RunRecord> = self.labelled(label).collect();
             if let Some(first) = these.first() {
-                let why: String = first.reason().chars().take(70).collect();
+                let why: String = measures::reason(first).chars().take(70).collect();
                 out.push(match label {
                     Label::GeneratorBound => {
                         format!("{} {} (not ranked)", these.len(), label.word())
@@ -156,51 +174,7 @@ impl<'a> Row<'a> {
     pub fn failure(&self) -> Option<Label> {
         NOT_OK
             .into_iter()
-            .find(|l| self.runs.iter().any(|r| r.label() == *l))
-    }
-}
-
-/// The reference server whose row every table measures the others against (issue 7):
-/// the best this machine allows.
-pub const CEILING: &str = "c-epoll";
-
-/// The ceiling's row in a cell, when it measured there (ok or generator-bound).
-pub fn ceiling<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
-    rows.iter()
-        .find(|r| r.contestant == CEILING && !r.measured(|_, x| x.rps).is_empty())
-}
-
-impl Row<'_> {
-    /// `f` of every run that measured something: ok and generator-bound. For the ceiling
-    /// a generator-bound run still bounds what it can do from below.
-    fn measured(&self, f: impl Fn(&RunRecord, &LoadResult) -> f64 + Copy) -> Vec<f64> {
-        [self.values(f), self.bound_values(f)].concat()
-    }
-
-    /// Requests/s as a percentage of the ceiling's, and server CPU per request as a
-    /// multiple of the ceiling's (medians; the ceiling's over its ok and generator-bound
-    /// runs); empty without ok runs.
-    pub fn against(&self, ceiling: &Row) -> [String; 2] {
-        if self.contestant == ceiling.contestant {
-            return ["100%".into(), "×1.00".into()];
-        }
-        let top = median(&ceiling.measured(|_, x| x.rps));
-        if self.rps().is_empty() || top <= 0.0 {
-            return [String::new(), String::new()];
-        }
-        let per_1k = |r: &RunRecord, x: &LoadResult| {
-            r.server_cpu_s * 1000.0 / (x.requests.ok + x.requests.status).max(1) as f64
-        };
-        let top_cpu = median(&ceiling.measured(per_1k));
-        let cpu_text = if top_cpu > 0.0 {
-            format!("×{:.2}", self.cpu_per_1k() / top_cpu)
-        } else {
-            "-".into()
-        };
-        [
-            format!("{:.0}%", 100.0 * median(&self.rps()) / top),
-            cpu_text,
-        ]
+            .find(|l| self.labelled(*l).next().is_some())
     }
 }
 
@@ -249,14 +223,19 @@ fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
         })
         .filter(|row| !row.runs.is_empty())
         .collect();
-    let ranked: Vec<usize> = (0..rows.len())
-        .filter(|&i| !rows[i].rps().is_empty())
-        .collect();
+    rank(&mut rows);
+    rows
+}
+
+/// Ranks the rows with ok runs by their requests/s intervals (overlaps tie), then sorts:
+/// by rank, then by median requests/s, the unranked last (the sort is stable: by name).
+fn rank(rows: &mut [Row]) {
+    let ranked: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].is_measured()).collect();
     let intervals: Vec<(f64, f64)> = ranked
         .iter()
-        .map(|&i| spread::interval95(&rows[i].rps()))
+        .map(|&i| stats::interval95(&rows[i].rps()))
         .collect();
-    for (i, rank) in ranked.iter().zip(spread::ranks(&intervals)) {
+    for (i, rank) in ranked.iter().zip(stats::ranks(&intervals)) {
         rows[*i].rank = Some(rank);
     }
     rows.sort_by(|a, b| {
@@ -264,16 +243,4 @@ fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });
-    rows
-}
-
-/// The median; 0 for no values.
-pub fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    match v.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
 }

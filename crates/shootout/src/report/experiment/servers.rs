@@ -2,71 +2,68 @@
 //! of latency and of each thread's requests/s, requests/s, transfer/s, and a rank.
 
 use crate::record::RunRecord;
-use crate::report::experiment::cells;
-use crate::report::experiment::ranking::{self, Row};
+use crate::report::experiment::ceiling;
+use crate::report::experiment::cells::BOUND_MARK;
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
+use engine::LoadResult;
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     ranking::cells(runs)
-        .into_iter()
-        .map(|(key, rows)| {
-            let mut t = Table::new(
-                key.title(),
-                &[
-                    "server",
-                    "avg latency",
-                    "stdev latency",
-                    "avg req/s (thread)",
-                    "stdev req/s",
-                    "req/s",
-                    "transfer/s",
-                    "rank",
-                    "CPU-s/1k req",
-                    "RSS MiB",
-                    "notes",
-                ],
-                1,
-            );
-            t.rows = rows.iter().map(row).collect();
-            cells::with_ceiling(&mut t, &rows);
-            t.notes.push(
-                "latency and thread columns: the median run; req/s: median ±half its 95% \
-                 interval; a shared rank is a tie; * generator-bound runs only: not ranked"
-                    .into(),
-            );
-            t
-        })
+        .iter()
+        .map(|(key, rows)| table(key, rows))
         .collect()
 }
 
-fn row(r: &Row) -> Vec<String> {
-    let Some((_, m)) = r.median_run() else {
-        let (rps, cpu) = r.bound_texts();
-        let mut line = vec![r.contestant.to_string()];
-        line.extend(std::iter::repeat_n(String::new(), 4));
-        line.extend([
-            rps,
-            String::new(),
-            "-".into(),
-            cpu,
-            String::new(),
-            r.notes(),
-        ]);
-        return line;
+fn table(key: &CellKey, rows: &[Row]) -> Table {
+    let top = ceiling::find(rows);
+    let mut columns = columns();
+    columns.extend(top.into_iter().flat_map(ceiling::columns));
+    columns.push(Column::name("notes", |r: &Row| r.notes()));
+    let design = Design {
+        title: key.title(),
+        columns,
+        marks: vec![BOUND_MARK.into()],
     };
+    let mut t = design.draw(rows);
+    if top.is_some() {
+        t.notes.insert(0, ceiling::note());
+    }
+    t
+}
+
+/// A column of the median run's numbers, blank without ok runs.
+fn of_median_run<'c, 'a>(header: &str, show: fn(&LoadResult) -> String) -> Column<'c, Row<'a>> {
+    Column::number(header, move |r: &Row| {
+        r.median_run().map_or(String::new(), |(_, m)| show(m))
+    })
+}
+
+/// The columns before the ceiling's and the notes.
+fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
     vec![
-        r.contestant.to_string(),
-        units::micros(m.latency_us.mean),
-        units::micros(m.latency_us.stdev),
-        units::metric(m.thread_rps.mean),
-        units::metric(m.thread_rps.stdev),
-        r.rps_text(),
-        format!("{}/s", units::bytes(m.transfer_per_s)),
-        r.rank.map_or("-".into(), |k| k.to_string()),
-        format!("{:.4}", r.cpu_per_1k()),
-        format!("{:.1}", r.rss_mib()),
-        r.notes(),
+        Column::name("server", |r: &Row| r.contestant.into()),
+        of_median_run("avg latency", |m| units::micros(m.latency_us.mean))
+            .meaning("latency and thread columns: the median run"),
+        of_median_run("stdev latency", |m| units::micros(m.latency_us.stdev)),
+        of_median_run("avg req/s (thread)", |m| units::metric(m.thread_rps.mean)),
+        of_median_run("stdev req/s", |m| units::metric(m.thread_rps.stdev)),
+        Column::number("req/s", Row::rps_or_bound_text)
+            .meaning("req/s: median ±half its 95% interval"),
+        of_median_run("transfer/s", |m| {
+            format!("{}/s", units::bytes(m.transfer_per_s))
+        }),
+        Column::number("rank", |r: &Row| {
+            r.rank.map_or("-".into(), |k| k.to_string())
+        })
+        .meaning("a shared rank is a tie"),
+        Column::number("CPU-s/1k req", Row::cpu_or_bound_text),
+        Column::number("RSS MiB", |r: &Row| match r.is_measured() {
+            true => format!("{:.1}", r.rss_mib()),
+            false => String::new(),
+        }),
     ]
 }

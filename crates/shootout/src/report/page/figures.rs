@@ -3,8 +3,9 @@
 
 use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
-use crate::report::experiment::ranking::{self, median, CellKey, Row};
-use crate::report::page::svg::{self as chart, Chart, Series};
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::page::svg::{self, Chart, Series};
+use crate::report::stats::{measures, median};
 
 /// A chart with a file-name-safe id.
 pub struct Figure {
@@ -97,7 +98,7 @@ fn by_level(title: &str, cells: &[&(CellKey, Vec<Row>)]) -> String {
             .filter_map(|n| median_of(n, levels[0]).map(|v| (n.to_string(), v)))
             .collect();
         items.sort_by(|a, b| b.1.total_cmp(&a.1));
-        return chart::bars(
+        return svg::bars(
             &format!("{title}, {} connections", levels[0]),
             "req/s",
             &items,
@@ -123,7 +124,7 @@ fn by_level(title: &str, cells: &[&(CellKey, Vec<Row>)]) -> String {
         x_ticks: Some(
             levels
                 .iter()
-                .map(|&c| (c as f64, chart::short(c as f64)))
+                .map(|&c| (c as f64, svg::short(c as f64)))
                 .collect(),
         ),
         series,
@@ -191,8 +192,11 @@ fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
         ("p90 latency", "p90 latency, ms", |s| s.p90_us / 1000.0),
         ("Timeouts/s", "timeouts/s", |s| s.timeouts as f64),
     ];
-    let with_result: Vec<&RunRecord> = runs.iter().filter(|r| r.result().is_some()).collect();
-    let Some(first) = with_result.first().and_then(|r| r.result()) else {
+    let with_result: Vec<&RunRecord> = runs
+        .iter()
+        .filter(|r| measures::result(r).is_some())
+        .collect();
+    let Some(first) = with_result.first().and_then(|r| measures::result(r)) else {
         return Vec::new();
     };
     let devices = Series {
@@ -211,8 +215,7 @@ fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
                 .iter()
                 .map(|r| Series {
                     name: r.cell.contestant.clone(),
-                    points: r
-                        .result()
+                    points: measures::result(r)
                         .iter()
                         .flat_map(|x| x.per_second.iter().map(|s| (s.second as f64, pick(s))))
                         .collect(),
@@ -244,7 +247,7 @@ fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
     let mut out = Vec::new();
     for r in runs
         .iter()
-        .filter(|r| r.series.len() > 2 && r.label() != Label::Skipped)
+        .filter(|r| measures::series(r).len() > 2 && measures::label(r) != Label::Skipped)
     {
         if seen.contains(&r.cell.contestant.as_str()) {
             continue;
@@ -264,7 +267,10 @@ const SMOOTH: usize = 5;
 
 fn cpu_chart(r: &RunRecord) -> String {
     let t = |p: &Point| p.t_ms as f64 / 1000.0;
-    let chunks: Vec<&[Point]> = r.series.chunks(SMOOTH).filter(|c| c.len() > 1).collect();
+    let chunks: Vec<&[Point]> = measures::series(r)
+        .chunks(SMOOTH)
+        .filter(|c| c.len() > 1)
+        .collect();
     let rate = |f: fn(&Point) -> f64| -> Vec<(f64, f64)> {
         (1..chunks.len())
             .map(|i| {
@@ -277,7 +283,11 @@ fn cpu_chart(r: &RunRecord) -> String {
             })
             .collect()
     };
-    let cores = r.series.iter().map(|p| p.cores.len()).max().unwrap_or(0);
+    let cores = measures::series(r)
+        .iter()
+        .map(|p| p.cores.len())
+        .max()
+        .unwrap_or(0);
     let mut series: Vec<Series> = (0..cores)
         .map(|c| Series {
             name: format!("core {c} busy"),

@@ -3,8 +3,10 @@
 
 use crate::record::{Label, RunRecord};
 use crate::report::document::Document;
-use crate::report::page::figures as charts;
-use crate::report::table::{escape, Table};
+use crate::report::page::figures;
+use crate::report::stats::measures;
+use crate::report::table::columns::{Column, Design};
+use crate::report::table::escape;
 use std::fmt::Write;
 
 const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1000px;padding:0 12px;color:#111}\
@@ -61,7 +63,7 @@ fn section(d: &Document) -> String {
         out += &t.html();
     }
     out += "<h3>Charts</h3>\n";
-    for f in charts::figures(d) {
+    for f in figures::figures(d) {
         let _ = writeln!(out, "<figure id=\"{}\">{}</figure>", f.id, f.svg);
     }
     out += &details(d);
@@ -71,41 +73,43 @@ fn section(d: &Document) -> String {
 /// The runs that did not measure the server, and the generator's warnings, where
 /// everyone sees them.
 fn labels(d: &Document) -> String {
-    let mut t = Table::new(
-        "Runs that are not ok, and the generator's warnings",
-        &["contestant", "cell", "repeat", "label", "reason or warning"],
-        5,
-    );
-    let warned = |r: &&RunRecord| r.result().is_some_and(|x| !x.warnings.is_empty());
-    for r in d
+    let flagged: Vec<&RunRecord> = d
         .runs
         .iter()
-        .filter(|r| r.label() != Label::Ok || warned(r))
-    {
-        let cell = format!(
-            "/{} {} {} c={}",
-            r.cell.endpoint, r.cell.layout, r.cell.load, r.cell.connections
-        );
-        let why = match (r.label(), r.result()) {
-            (Label::Ok, Some(x)) => x.warnings.join("; "),
-            _ => r.reason().to_string(),
-        };
-        let reason: String = why.chars().take(240).collect();
-        t.rows.push(vec![
-            r.cell.contestant.clone(),
-            cell,
-            (r.cell.repeat + 1).to_string(),
-            r.label().word().into(),
-            reason,
-        ]);
-    }
-    if t.rows.is_empty() {
+        .filter(|r| measures::label(r) != Label::Ok || !measures::warnings(r).is_empty())
+        .collect();
+    if flagged.is_empty() {
         return "<p>Every run measured the server (label ok).</p>\n".into();
     }
-    t.notes.push(
-        "generator-bound runs describe the generator, not the server: they are never ranked".into(),
-    );
-    format!("<div class=\"warn\">{}</div>\n", t.html())
+    let design = Design {
+        title: "Runs that are not ok, and the generator's warnings".into(),
+        columns: vec![
+            Column::name("contestant", |r: &&RunRecord| r.cell.contestant.clone()),
+            Column::name("cell", |r: &&RunRecord| {
+                format!(
+                    "/{} {} {} c={}",
+                    r.cell.endpoint, r.cell.layout, r.cell.load, r.cell.connections
+                )
+            }),
+            Column::name("repeat", |r: &&RunRecord| (r.cell.repeat + 1).to_string()),
+            Column::name("label", |r: &&RunRecord| measures::label(r).word().into()),
+            Column::name("reason or warning", |r: &&RunRecord| {
+                let why = match measures::label(r) {
+                    Label::Ok => measures::warnings(r).join("; "),
+                    _ => measures::reason(r).to_string(),
+                };
+                why.chars().take(240).collect()
+            }),
+        ],
+        marks: vec![
+            "generator-bound runs describe the generator, not the server: they are never ranked"
+                .into(),
+        ],
+    };
+    format!(
+        "<div class=\"warn\">{}</div>\n",
+        design.draw(&flagged).html()
+    )
 }
 
 /// Versions and the experiment file as run.

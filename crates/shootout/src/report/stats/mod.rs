@@ -1,7 +1,31 @@
-//! Repeats summarised honestly: a 95% confidence interval of the mean, and ranks that
-//! let overlapping intervals tie.
+//! Repeats summarised honestly: the median, a 95% confidence interval of the mean, and
+//! ranks that let overlapping intervals tie; what is measured of one run (`measures`) and
+//! whether two sets of repeats differ (`significance`).
 
+pub mod measures;
 pub mod significance;
+
+/// The median; 0 for no values.
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// The 95% interval's half-width in percent of the median of `xs`, None for fewer than
+/// two values or a median at or below zero (no spread to tell).
+pub fn spread_percent(xs: &[f64]) -> Option<f64> {
+    let m = median(xs);
+    if xs.len() < 2 || m <= 0.0 {
+        return None;
+    }
+    let (lo, hi) = interval95(xs);
+    Some(50.0 * (hi - lo) / m)
+}
 
 /// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
 const T975: [f64; 30] = [
@@ -46,6 +70,18 @@ mod tests {
         // mean 11, s = 1.414, t(1) = 12.706: 11 ± 12.706
         assert!((lo - (11.0 - 12.706)).abs() < 1e-3 && (hi - (11.0 + 12.706)).abs() < 1e-3);
         assert_eq!(interval95(&[5.0]), (5.0, 5.0));
+    }
+
+    #[test]
+    fn medians_and_spreads() {
+        assert_eq!(median(&[]), 0.0);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(spread_percent(&[5.0]), None);
+        assert_eq!(spread_percent(&[0.0, 0.0]), None);
+        // mean 11, half-width 12.706 over the median 11.
+        let pct = spread_percent(&[10.0, 12.0]).unwrap();
+        assert!((pct - 100.0 * 12.706 / 11.0).abs() < 1e-2, "{pct}");
     }
 
     #[test]

@@ -1,30 +1,29 @@
-//! A table of text cells, drawn for a terminal, as Markdown, or as HTML.
+//! A table of text cells, drawn for a terminal, as Markdown, or as HTML; tables are
+//! declared as lists of columns (`columns`).
+
+pub mod columns;
+
+/// Where a column's cells sit: names to the left, numbers to the right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
 
 /// Rows of cells under headers, with a title and notes below.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
     pub title: String,
     pub headers: Vec<String>,
+    /// Each column's alignment, in the order of `headers`.
+    pub align: Vec<Align>,
     pub rows: Vec<Vec<String>>,
-    /// Leading columns aligned left (names); the rest are numbers, aligned right,
-    /// except a last column headed `notes`.
-    pub left: usize,
     pub notes: Vec<String>,
 }
 
 impl Table {
-    /// A table with `headers`, the first `left` of them aligned left.
-    pub fn new(title: impl Into<String>, headers: &[&str], left: usize) -> Table {
-        Table {
-            title: title.into(),
-            headers: headers.iter().map(|h| h.to_string()).collect(),
-            left,
-            ..Table::default()
-        }
-    }
-
     fn is_left(&self, column: usize) -> bool {
-        column < self.left || (column + 1 == self.headers.len() && self.headers[column] == "notes")
+        self.align.get(column) == Some(&Align::Left)
     }
 
     /// Aligned columns for a terminal.
@@ -149,10 +148,16 @@ mod tests {
     use super::*;
 
     fn sample() -> Table {
-        let mut t = Table::new("t", &["name", "req/s", "notes"], 1);
-        t.rows.push(vec!["a|b".into(), "1,000".into(), "x".into()]);
-        t.rows.push(vec!["long name".into(), "5".into(), "".into()]);
-        t
+        Table {
+            title: "t".into(),
+            headers: ["name", "req/s", "notes"].map(String::from).to_vec(),
+            align: vec![Align::Left, Align::Right, Align::Left],
+            rows: vec![
+                ["a|b", "1,000", "x"].map(String::from).to_vec(),
+                ["long name", "5", ""].map(String::from).to_vec(),
+            ],
+            notes: Vec::new(),
+        }
     }
 
     #[test]

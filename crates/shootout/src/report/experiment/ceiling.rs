@@ -1,0 +1,68 @@
+//! The reference server whose row every table measures the others against (issue 7):
+//! the best this machine allows. Its columns: requests/s as a percentage of the
+//! ceiling's, and server CPU per response as a multiple of the ceiling's.
+
+use crate::report::experiment::ranking::Row;
+use crate::report::stats::measures;
+use crate::report::stats::median;
+use crate::report::table::columns::Column;
+
+/// The ceiling's contestant.
+pub const CEILING: &str = "c-epoll";
+
+/// The ceiling's row in a cell, when it measured there (ok or generator-bound).
+pub fn find<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
+    rows.iter()
+        .find(|r| r.contestant == CEILING && !r.measured_values(measures::rps).is_empty())
+}
+
+/// The two "of ceiling" columns against `top`, the ceiling's row.
+pub fn columns<'c, 'a: 'c>(top: &'c Row<'a>) -> [Column<'c, Row<'a>>; 2] {
+    [
+        Column::number("% of ceiling", move |r: &Row| percent_of(r, top)),
+        Column::number("CPU/req vs ceiling", move |r: &Row| cpu_multiple(r, top)),
+    ]
+}
+
+/// What the ceiling is, under a table with its columns.
+pub fn note() -> String {
+    format!(
+        "ceiling: {} (contestants/{0}), the best this machine allows; its req/s counts \
+         its generator-bound runs too (a lower bound of what it can do)",
+        CEILING
+    )
+}
+
+/// The ceiling's median requests/s over its ok and generator-bound runs, when `row` can
+/// be set against it (it has ok runs and the ceiling a positive rate).
+fn top_rps(row: &Row, top: &Row) -> Option<f64> {
+    let rps = median(&top.measured_values(measures::rps));
+    (row.is_measured() && rps > 0.0).then_some(rps)
+}
+
+/// Median requests/s of `row` in percent of the ceiling's, `86%`; blank without ok runs.
+pub fn percent_of(row: &Row, top: &Row) -> String {
+    if row.contestant == top.contestant {
+        return "100%".into();
+    }
+    top_rps(row, top).map_or(String::new(), |rps| {
+        format!("{:.0}%", 100.0 * median(&row.rps()) / rps)
+    })
+}
+
+/// Median server CPU per response of `row` as a multiple of the ceiling's, `×1.59`;
+/// blank without ok runs, `-` when the ceiling's is zero.
+pub fn cpu_multiple(row: &Row, top: &Row) -> String {
+    if row.contestant == top.contestant {
+        return "×1.00".into();
+    }
+    if top_rps(row, top).is_none() {
+        return String::new();
+    }
+    let top_cpu = median(&top.measured_values(measures::cpu_ms_per_response));
+    if top_cpu > 0.0 {
+        format!("×{:.2}", row.cpu_per_1k() / top_cpu)
+    } else {
+        "-".into()
+    }
+}
