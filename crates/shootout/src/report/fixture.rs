@@ -126,6 +126,12 @@ pub fn run(contestant: &str, at: At, repeat: usize, label: Label, m: Option<Meas
     }
 }
 
+/// A run of `contestant` at /hello, split, keep-alive, 50 connections, labelled `label`,
+/// at `rps` with `server_cpu_s` (over 4 s: CPU ms per response = cpu × 250 / rps).
+pub fn hello_run(contestant: &str, label: Label, rps: f64, server_cpu_s: f64) -> Run {
+    run(contestant, hello(50), 0, label, ok(rps, 1.0, server_cpu_s))
+}
+
 /// The run's result, to change it.
 pub fn result_mut(r: &mut Run) -> Option<&mut LoadResult> {
     match &mut r.outcome {

@@ -66,3 +66,60 @@ pub fn cpu_multiple(row: &Row, top: &Row) -> String {
         "-".into()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Label, RunRecord};
+    use crate::report::experiment::ranking;
+    use crate::report::fixture::{hello, hello_run, run};
+
+    /// The row of `name` and the ceiling's, set against each other.
+    fn against(runs: &[RunRecord], name: &str) -> (String, String) {
+        let cells = ranking::cells(runs);
+        let rows = &cells[0].1;
+        let top = find(rows).expect("the ceiling measured");
+        let row = rows.iter().find(|r| r.contestant == name).unwrap();
+        (percent_of(row, top), cpu_multiple(row, top))
+    }
+
+    #[test]
+    fn rows_are_set_against_the_ceiling() {
+        let runs = vec![
+            hello_run(CEILING, Label::Ok, 20_000.0, 2.0),
+            hello_run(CEILING, Label::Ok, 20_000.0, 2.0),
+            hello_run("half", Label::Ok, 10_000.0, 2.0),
+        ];
+        // Half the rate on the same CPU: twice the CPU per response.
+        assert_eq!(against(&runs, "half"), ("50%".into(), "×2.00".into()));
+        assert_eq!(against(&runs, CEILING), ("100%".into(), "×1.00".into()));
+    }
+
+    #[test]
+    fn a_generator_bound_ceiling_bounds_from_below() {
+        let runs = vec![
+            hello_run(CEILING, Label::GeneratorBound, 40_000.0, 1.0),
+            hello_run("other", Label::Ok, 20_000.0, 1.0),
+            hello_run("bound", Label::GeneratorBound, 30_000.0, 1.0),
+        ];
+        assert_eq!(against(&runs, "other"), ("50%".into(), "×2.00".into()));
+        // Against itself always 100%, even with generator-bound runs only.
+        assert_eq!(against(&runs, CEILING), ("100%".into(), "×1.00".into()));
+        // A row without ok runs is not set against it.
+        assert_eq!(against(&runs, "bound"), (String::new(), String::new()));
+    }
+
+    #[test]
+    fn a_ceiling_without_cpu_or_without_a_measurement() {
+        let runs = vec![
+            hello_run(CEILING, Label::Ok, 20_000.0, 0.0),
+            hello_run("other", Label::Ok, 10_000.0, 1.0),
+        ];
+        assert_eq!(against(&runs, "other"), ("50%".into(), "-".into()));
+        let failed = vec![
+            run(CEILING, hello(50), 0, Label::ServerFailed, None),
+            hello_run("other", Label::Ok, 10_000.0, 1.0),
+        ];
+        assert!(find(&ranking::cells(&failed)[0].1).is_none());
+    }
+}

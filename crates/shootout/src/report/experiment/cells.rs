@@ -84,3 +84,51 @@ pub fn print_tables(runs: &[RunRecord]) {
         println!("\n{}", t.text());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Label;
+    use crate::report::experiment::servers;
+    use crate::report::fixture::hello_run;
+
+    fn runs(with_ceiling: bool) -> Vec<RunRecord> {
+        let mut runs = vec![hello_run("other", Label::Ok, 10_000.0, 1.0)];
+        if with_ceiling {
+            runs.push(hello_run(ceiling::CEILING, Label::Ok, 20_000.0, 1.0));
+        }
+        runs
+    }
+
+    #[test]
+    fn the_ceiling_columns_come_before_the_notes_when_it_ran() {
+        let t = &tables(&runs(true))[0];
+        let n = t.headers.len();
+        assert_eq!(
+            t.headers[n - 3..],
+            ["% of ceiling", "CPU/req vs ceiling", "notes"]
+        );
+        assert_eq!(t.rows[1][n - 3..], ["50%", "×2.00", ""]);
+        assert_eq!(t.notes.len(), 2);
+        assert!(t.notes[0].starts_with("req/s: median over ok runs"));
+        assert!(t.notes[1].starts_with("ceiling: c-epoll"));
+        let s = &servers::tables(&runs(true))[0];
+        assert!(s.notes[0].starts_with("ceiling: c-epoll"), "{:?}", s.notes);
+        assert_eq!(s.headers[s.headers.len() - 3], "% of ceiling");
+    }
+
+    #[test]
+    fn without_the_ceiling_there_are_no_ceiling_columns() {
+        let t = &tables(&runs(false))[0];
+        assert_eq!(t.headers.len(), 10);
+        assert_eq!(t.headers[9], "notes");
+        assert_eq!(
+            t.notes,
+            [format!(
+                "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
+             (overlapping intervals); CPU-s/1k req: server CPU seconds per 1,000 responses; \
+             RSS: peak; {BOUND_MARK}"
+            )]
+        );
+    }
+}

@@ -244,3 +244,108 @@ fn rank(rows: &mut [Row]) {
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture::{hello_run, run};
+
+    fn ok(name: &str, rps: &[f64]) -> Vec<RunRecord> {
+        rps.iter()
+            .map(|v| hello_run(name, Label::Ok, *v, 1.0))
+            .collect()
+    }
+
+    fn ranked(runs: &[RunRecord]) -> Vec<(&str, Option<usize>)> {
+        let (_, rows) = &cells(runs)[0];
+        rows.iter().map(|r| (r.contestant, r.rank)).collect()
+    }
+
+    #[test]
+    fn rows_are_ranked_best_first_and_overlapping_intervals_tie() {
+        let runs = [
+            ok("a", &[1000.0, 1010.0, 1020.0]),
+            ok("b", &[1005.0, 1015.0, 1025.0]),
+            ok("c", &[500.0, 505.0, 510.0]),
+        ]
+        .concat();
+        // a and b overlap: a shared rank 1, b first by its higher median; two rows are
+        // wholly above c, so c is third, not second.
+        assert_eq!(
+            ranked(&runs),
+            [("b", Some(1)), ("a", Some(1)), ("c", Some(3))]
+        );
+    }
+
+    #[test]
+    fn single_runs_tie_only_when_equal() {
+        let runs = [ok("a", &[100.0]), ok("b", &[200.0]), ok("c", &[200.0])].concat();
+        assert_eq!(
+            ranked(&runs),
+            [("b", Some(1)), ("c", Some(1)), ("a", Some(3))]
+        );
+    }
+
+    #[test]
+    fn only_ok_runs_are_ranked_the_others_come_last_by_name() {
+        let runs = vec![
+            run(
+                "z-failed",
+                crate::report::fixture::hello(50),
+                0,
+                Label::ServerFailed,
+                None,
+            ),
+            hello_run("m-bound", Label::GeneratorBound, 9000.0, 2.0),
+            hello_run("m-bound", Label::GeneratorBound, 9500.0, 2.0),
+            hello_run("b-ok", Label::Ok, 100.0, 1.0),
+        ];
+        assert_eq!(
+            ranked(&runs),
+            [("b-ok", Some(1)), ("m-bound", None), ("z-failed", None)]
+        );
+        let cells = cells(&runs);
+        let bound = &cells[0].1[1];
+        // Generator-bound medians are shown, marked, never ranked.
+        assert_eq!(bound.rps_or_bound_text(), "9,250*");
+        assert_eq!(bound.cpu_or_bound_text(), "0.0541*");
+        assert_eq!(bound.notes(), "2 generator-bound (not ranked)");
+        assert_eq!(bound.failure(), Some(Label::GeneratorBound));
+        let failed = &cells[0].1[2];
+        assert_eq!(failed.rps_or_bound_text(), "-");
+        assert_eq!(failed.cpu_or_bound_text(), "");
+        assert_eq!(failed.failure(), Some(Label::ServerFailed));
+        assert!(failed
+            .notes()
+            .starts_with("1 server-failed: server-failed because"));
+    }
+
+    #[test]
+    fn requests_per_second_with_spread_and_efficiency() {
+        let runs = ok("a", &[1000.0, 1100.0, 1200.0]);
+        let cells = cells(&runs);
+        let a = &cells[0].1[0];
+        // mean 1100, s = 100, t(2) = 4.303: ±248.4 over the median 1100 = ±22.6%.
+        assert_eq!(a.rps_text(), "1,100 ±22.6%");
+        assert_eq!(a.rps_or_bound_text(), a.rps_text());
+        // 1 CPU-s over 4,400 responses: 0.2273 CPU-s per 1,000.
+        assert_eq!(a.cpu_or_bound_text(), "0.2273");
+        let single = ok("b", &[9000.0]);
+        assert_eq!(super::cells(&single)[0].1[0].rps_text(), "9,000");
+    }
+
+    #[test]
+    fn cells_keep_the_order_their_runs_first_appear() {
+        let fixture = crate::report::fixture::runs();
+        let titles: Vec<String> = cells(&fixture).iter().map(|(k, _)| k.title()).collect();
+        assert_eq!(
+            titles[0],
+            "/hello, layout split, keep-alive, 50 connections"
+        );
+        assert_eq!(
+            titles[1],
+            "/hello, layout split, keep-alive, 200 connections"
+        );
+        assert_eq!(titles.len(), 5);
+    }
+}
