@@ -248,6 +248,14 @@ pub fn runs() -> Vec<Run> {
         Label::ServerFailed,
         &[None, None, None],
     ));
+    out.extend(at_200_and_one_core());
+    out.extend(open_and_ramp());
+    out
+}
+
+/// The level where the ceiling is generator-bound, and a second layout.
+fn at_200_and_one_core() -> Vec<Run> {
+    let mut out = Vec::new();
     let c200 = hello(200);
     out.extend(repeats(
         "c-epoll",
@@ -270,7 +278,7 @@ pub fn runs() -> Vec<Run> {
     out.extend(repeats("py-slow", c200, Label::Skipped, &[None, None]));
     let one_core = At {
         layout: "server:1",
-        ..c50
+        ..hello(50)
     };
     out.extend(repeats(
         "go-nethttp",
@@ -284,6 +292,13 @@ pub fn runs() -> Vec<Run> {
         Label::Ok,
         &[ok(9_000.0, 9.0, 4.0)],
     ));
+    out
+}
+
+/// An open-loop rate and a device ramp.
+fn open_and_ramp() -> Vec<Run> {
+    let mut out = Vec::new();
+    let c50 = hello(50);
     let open = At {
         load: "open",
         rate: Some("5000"),

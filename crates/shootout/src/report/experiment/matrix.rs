@@ -2,7 +2,7 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::ranking::{self, CellKey, RankedCell, Row};
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
@@ -12,18 +12,12 @@ use crate::report::units;
 /// The two tables for each endpoint × load (× rate) of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let cells = ranking::cells(runs);
-    let group = |k: &CellKey| (k.endpoint.clone(), k.load.clone(), k.rate.clone());
-    let mut groups: Vec<(String, String, Option<String>)> = Vec::new();
-    for (k, _) in &cells {
-        if !groups.contains(&group(k)) {
-            groups.push(group(k));
-        }
-    }
+    let groups = ranking::group_by(&cells, |k| {
+        (k.endpoint.clone(), k.load.clone(), k.rate.clone())
+    });
     let mut out = Vec::new();
-    for g in groups {
-        let these: Vec<&(CellKey, Vec<Row>)> =
-            cells.iter().filter(|(k, _)| group(k) == g).collect();
-        let title = format!("/{}, {}", g.0, g.1);
+    for ((endpoint, load, _), these) in groups {
+        let title = format!("/{endpoint}, {load}");
         out.push(table(
             format!("Requests per second — {title}"),
             &these,
@@ -46,7 +40,7 @@ struct Line<'a> {
 
 type CellText = fn(&Row) -> String;
 
-fn table(title: String, cells: &[&(CellKey, Vec<Row>)], text: CellText) -> Table {
+fn table(title: String, cells: &[&RankedCell], text: CellText) -> Table {
     let mut lines: Vec<(&str, &str)> = Vec::new();
     for (k, rows) in cells {
         for r in rows {
@@ -84,20 +78,13 @@ fn table(title: String, cells: &[&(CellKey, Vec<Row>)], text: CellText) -> Table
 
 /// A column per concurrency level, lowest first: `text` of the line's row there.
 fn levels<'c>(
-    cells: &'c [&'c (CellKey, Vec<Row<'c>>)],
+    cells: &'c [&'c RankedCell<'c>],
     text: CellText,
 ) -> impl Iterator<Item = Column<'c, Line<'c>>> + 'c {
-    let mut levels: Vec<usize> = cells.iter().map(|(k, _)| k.connections).collect();
-    levels.sort_unstable();
-    levels.dedup();
-    levels.into_iter().map(move |c| {
+    ranking::levels(cells).into_iter().map(move |c| {
         Column::number(units::grouped(c as f64), move |l: &Line| {
-            cells
-                .iter()
-                .filter(|(k, _)| k.layout == l.layout && k.connections == c)
-                .flat_map(|(_, rows)| rows.iter())
-                .find(|r| r.contestant == l.contestant)
-                .map_or(String::new(), text)
+            let at = |k: &CellKey| k.layout == l.layout && k.connections == c;
+            ranking::find_row(cells, at, l.contestant).map_or(String::new(), text)
         })
     })
 }

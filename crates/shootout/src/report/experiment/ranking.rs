@@ -191,7 +191,7 @@ const NOT_OK: [Label; 7] = [
 
 /// The cells of `runs` in the order they first appear, each with its rows ranked: best
 /// first, then contestants without an ok run, by name.
-pub fn cells(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Row<'_>>)> {
+pub fn cells(runs: &[RunRecord]) -> Vec<RankedCell<'_>> {
     let mut keys: Vec<CellKey> = Vec::new();
     for r in runs {
         let k = CellKey::of(r);
@@ -205,6 +205,46 @@ pub fn cells(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Row<'_>>)> {
             (k, rows)
         })
         .collect()
+}
+
+/// A cell of the matrix with its ranked rows.
+pub type RankedCell<'a> = (CellKey, Vec<Row<'a>>);
+
+/// `cells` grouped by `key` (say endpoint and load), in the order groups first appear.
+pub fn group_by<'c, 'a, K: PartialEq>(
+    cells: &'c [RankedCell<'a>],
+    key: impl Fn(&CellKey) -> K,
+) -> Vec<(K, Vec<&'c RankedCell<'a>>)> {
+    let mut groups: Vec<(K, Vec<&RankedCell>)> = Vec::new();
+    for cell in cells {
+        let k = key(&cell.0);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, these)) => these.push(cell),
+            None => groups.push((k, vec![cell])),
+        }
+    }
+    groups
+}
+
+/// The concurrency levels of `cells`, lowest first.
+pub fn levels(cells: &[&RankedCell]) -> Vec<usize> {
+    let mut levels: Vec<usize> = cells.iter().map(|(k, _)| k.connections).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    levels
+}
+
+/// The row of `contestant` in the first of `cells` that is `at` the place asked.
+pub fn find_row<'c, 'a>(
+    cells: &[&'c RankedCell<'a>],
+    at: impl Fn(&CellKey) -> bool,
+    contestant: &str,
+) -> Option<&'c Row<'a>> {
+    cells
+        .iter()
+        .filter(|(k, _)| at(k))
+        .flat_map(|(_, rows)| rows.iter())
+        .find(|r| r.contestant == contestant)
 }
 
 fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {

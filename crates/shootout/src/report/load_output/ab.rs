@@ -38,6 +38,11 @@ pub fn print(r: &LoadResult) {
         r.transfer_per_s / 1024.0
     );
     println!();
+    print_percentiles(r);
+}
+
+/// ab's table of latency percentiles, whole milliseconds.
+fn print_percentiles(r: &LoadResult) {
     println!("Percentage of the requests served within a certain time (ms)");
     for (p, q) in [
         (50, 0.5),

@@ -3,9 +3,11 @@
 
 use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::ranking::{self, RankedCell, Row};
 use crate::report::page::svg::{self, Chart, Series};
 use crate::report::stats::{measures, median};
+use engine::result::SecondSummary;
+use engine::LoadResult;
 
 /// A chart with a file-name-safe id.
 pub struct Figure {
@@ -43,66 +45,43 @@ fn slug(text: &str) -> String {
 /// Requests/s by concurrency per contestant (a line each), or bars for a single level.
 fn throughput(runs: &[RunRecord]) -> Vec<Figure> {
     let cells = ranking::cells(runs);
-    let mut groups: Vec<(String, String, String, Option<String>)> = Vec::new();
-    for (k, _) in &cells {
-        let g = (
+    let groups = ranking::group_by(&cells, |k| {
+        (
             k.endpoint.clone(),
             k.layout.clone(),
             k.load.clone(),
             k.rate.clone(),
-        );
-        if !groups.contains(&g) {
-            groups.push(g);
-        }
-    }
+        )
+    });
     groups
         .into_iter()
-        .map(|g| {
-            let these: Vec<&(CellKey, Vec<Row>)> = cells
-                .iter()
-                .filter(|(k, _)| {
-                    (&k.endpoint, &k.layout, &k.load, &k.rate) == (&g.0, &g.1, &g.2, &g.3)
-                })
-                .collect();
-            let title = format!("Requests/s — /{}, {}, {}", g.0, g.1, g.2);
-            Figure {
-                id: slug(&format!("rps {} {} {}", g.0, g.1, g.2)),
-                svg: by_level(&title, &these),
-            }
+        .map(|((endpoint, layout, load, _), these)| Figure {
+            id: slug(&format!("rps {endpoint} {layout} {load}")),
+            svg: by_level(
+                &format!("Requests/s — /{endpoint}, {layout}, {load}"),
+                &these,
+            ),
         })
         .collect()
 }
 
-fn by_level(title: &str, cells: &[&(CellKey, Vec<Row>)]) -> String {
-    let mut levels: Vec<usize> = cells.iter().map(|(k, _)| k.connections).collect();
-    levels.sort_unstable();
-    levels.dedup();
+fn by_level(title: &str, cells: &[&RankedCell]) -> String {
+    let levels = ranking::levels(cells);
     let mut names: Vec<&str> = cells
         .iter()
         .flat_map(|(_, rows)| rows.iter().map(|r| r.contestant))
         .collect();
     names.sort();
     names.dedup();
-    let median_of = |name: &str, c: usize| -> Option<f64> {
-        let row = cells
-            .iter()
-            .filter(|(k, _)| k.connections == c)
-            .flat_map(|(_, r)| r.iter())
-            .find(|r| r.contestant == name)?;
-        let rps = row.rps();
-        (!rps.is_empty()).then(|| median(&rps))
+    // The median requests/s of contestant `name` at level `c`, when it measured there.
+    let at = |name: &str, c: usize| -> Option<f64> {
+        let row = ranking::find_row(cells, |k| k.connections == c, name)?;
+        row.is_measured().then(|| median(&row.rps()))
     };
-    if levels.len() == 1 {
-        let mut items: Vec<(String, f64)> = names
-            .iter()
-            .filter_map(|n| median_of(n, levels[0]).map(|v| (n.to_string(), v)))
-            .collect();
-        items.sort_by(|a, b| b.1.total_cmp(&a.1));
-        return svg::bars(
-            &format!("{title}, {} connections", levels[0]),
-            "req/s",
-            &items,
-        );
+    if let [only] = levels[..] {
+        return bars_at(&format!("{title}, {only} connections"), &names, |n| {
+            at(n, only)
+        });
     }
     let series = names
         .iter()
@@ -110,7 +89,7 @@ fn by_level(title: &str, cells: &[&(CellKey, Vec<Row>)]) -> String {
             name: n.to_string(),
             points: levels
                 .iter()
-                .filter_map(|&c| median_of(n, c).map(|v| (c as f64, v)))
+                .filter_map(|&c| at(n, c).map(|v| (c as f64, v)))
                 .collect(),
             right: false,
         })
@@ -133,45 +112,48 @@ fn by_level(title: &str, cells: &[&(CellKey, Vec<Row>)]) -> String {
     .svg()
 }
 
+/// Bars of the contestants' medians at the one level, highest first.
+fn bars_at(title: &str, names: &[&str], at: impl Fn(&str) -> Option<f64>) -> String {
+    let mut items: Vec<(String, f64)> = names
+        .iter()
+        .filter_map(|n| at(n).map(|v| (n.to_string(), v)))
+        .collect();
+    items.sort_by(|a, b| b.1.total_cmp(&a.1));
+    svg::bars(title, "req/s", &items)
+}
+
+/// The percentiles of the latency charts, and where each sits on the x axis: the
+/// number of nines, so that p99.99 is as far from p99.9 as p99.9 from p99.
+const NINES: [(&str, f64); 6] = [
+    ("p50", 50.0),
+    ("p75", 75.0),
+    ("p90", 90.0),
+    ("p99", 99.0),
+    ("p99.9", 99.9),
+    ("p99.99", 99.99),
+];
+
+fn nines_x(p: f64) -> f64 {
+    -(1.0 - p / 100.0).log10()
+}
+
 /// Latency percentile curves (p50 … p99.99) per contestant, from each one's median run.
 fn percentiles(runs: &[RunRecord]) -> Vec<Figure> {
-    const NINES: [(&str, f64); 6] = [
-        ("p50", 50.0),
-        ("p75", 75.0),
-        ("p90", 90.0),
-        ("p99", 99.0),
-        ("p99.9", 99.9),
-        ("p99.99", 99.99),
-    ];
-    let x = |p: f64| -(1.0 - p / 100.0).log10();
     ranking::cells(runs)
         .into_iter()
         .map(|(key, rows)| {
-            let series = rows
-                .iter()
-                .filter_map(|r| {
-                    let (_, m) = r.median_run()?;
-                    let l = &m.latency_us;
-                    let values = [l.p50, l.p75, l.p90, l.p99, l.p999, l.p9999];
-                    let points = NINES
-                        .iter()
-                        .zip(values)
-                        .map(|((_, p), v)| (x(*p), v / 1000.0))
-                        .collect();
-                    Some(Series {
-                        name: r.contestant.to_string(),
-                        points,
-                        right: false,
-                    })
-                })
-                .collect();
             let svg = Chart {
                 title: format!("Latency percentiles — {}", key.title()),
                 x_label: "percentile".into(),
                 y_label: "latency, ms (log scale)".into(),
                 y_log: true,
-                x_ticks: Some(NINES.iter().map(|(n, p)| (x(*p), n.to_string())).collect()),
-                series,
+                x_ticks: Some(
+                    NINES
+                        .iter()
+                        .map(|(n, p)| (nines_x(*p), n.to_string()))
+                        .collect(),
+                ),
+                series: rows.iter().filter_map(percentile_curve).collect(),
                 ..Chart::default()
             }
             .svg();
@@ -183,10 +165,28 @@ fn percentiles(runs: &[RunRecord]) -> Vec<Figure> {
         .collect()
 }
 
+/// The latency percentiles of `row`'s median run, milliseconds.
+fn percentile_curve(row: &Row) -> Option<Series> {
+    let (_, m) = row.median_run()?;
+    let l = &m.latency_us;
+    let values = [l.p50, l.p75, l.p90, l.p99, l.p999, l.p9999];
+    Some(Series {
+        name: row.contestant.to_string(),
+        points: NINES
+            .iter()
+            .zip(values)
+            .map(|((_, p), v)| (nines_x(*p), v / 1000.0))
+            .collect(),
+        right: false,
+    })
+}
+
+/// What one of the 2019 graphs shows of each second.
+type Pick = fn(&SecondSummary) -> f64;
+
 /// The 2019 graphs: responses/s, p90 latency and timeouts/s against time, with the
 /// device count on a second axis.
 fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
-    type Pick = fn(&engine::result::SecondSummary) -> f64;
     let graphs: [(&str, &str, Pick); 3] = [
         ("Responses/s", "responses/s", |s| s.requests as f64),
         ("p90 latency", "p90 latency, ms", |s| s.p90_us / 1000.0),
@@ -201,42 +201,51 @@ fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
     };
     let devices = Series {
         name: "devices".into(),
-        points: first
-            .per_second
-            .iter()
-            .map(|s| (s.second as f64, s.devices as f64))
-            .collect(),
+        points: per_second(first, |s| s.devices as f64),
         right: true,
     };
     graphs
         .iter()
-        .map(|(title, unit, pick)| {
-            let mut series: Vec<Series> = with_result
-                .iter()
-                .map(|r| Series {
-                    name: r.cell.contestant.clone(),
-                    points: measures::result(r)
-                        .iter()
-                        .flat_map(|x| x.per_second.iter().map(|s| (s.second as f64, pick(s))))
-                        .collect(),
-                    right: false,
-                })
-                .collect();
-            series.push(devices.clone());
-            let svg = Chart {
-                title: format!("{title} as devices ramp up"),
-                x_label: "time, s".into(),
-                y_label: unit.to_string(),
-                y2_label: Some("devices".into()),
-                series,
-                ..Chart::default()
-            }
-            .svg();
-            Figure {
-                id: slug(&format!("ramp {title}")),
-                svg,
-            }
+        .map(|(title, unit, pick)| Figure {
+            id: slug(&format!("ramp {title}")),
+            svg: ramp_graph(title, unit, *pick, &with_result, &devices),
         })
+        .collect()
+}
+
+/// One 2019 graph: `pick` of each run's seconds, and the devices on the right axis.
+fn ramp_graph(
+    title: &str,
+    unit: &str,
+    pick: Pick,
+    runs: &[&RunRecord],
+    devices: &Series,
+) -> String {
+    let mut series: Vec<Series> = runs
+        .iter()
+        .map(|r| Series {
+            name: r.cell.contestant.clone(),
+            points: measures::result(r).map_or(Vec::new(), |x| per_second(x, pick)),
+            right: false,
+        })
+        .collect();
+    series.push(devices.clone());
+    Chart {
+        title: format!("{title} as devices ramp up"),
+        x_label: "time, s".into(),
+        y_label: unit.to_string(),
+        y2_label: Some("devices".into()),
+        series,
+        ..Chart::default()
+    }
+    .svg()
+}
+
+/// `pick` of each second of `x`, against the second.
+fn per_second(x: &LoadResult, pick: Pick) -> Vec<(f64, f64)> {
+    x.per_second
+        .iter()
+        .map(|s| (s.second as f64, pick(s)))
         .collect()
 }
 
@@ -266,54 +275,24 @@ fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
 const SMOOTH: usize = 5;
 
 fn cpu_chart(r: &RunRecord) -> String {
-    let t = |p: &Point| p.t_ms as f64 / 1000.0;
     let chunks: Vec<&[Point]> = measures::series(r)
         .chunks(SMOOTH)
         .filter(|c| c.len() > 1)
         .collect();
-    let rate = |f: fn(&Point) -> f64| -> Vec<(f64, f64)> {
-        (1..chunks.len())
-            .map(|i| {
-                let (a, b) = (
-                    &chunks[i - 1][chunks[i - 1].len() - 1],
-                    &chunks[i][chunks[i].len() - 1],
-                );
-                let dt = (t(b) - t(a)).max(1e-3);
-                (t(b), 100.0 * (f(b) - f(a)) / dt)
-            })
-            .collect()
-    };
     let cores = measures::series(r)
         .iter()
         .map(|p| p.cores.len())
         .max()
         .unwrap_or(0);
-    let mut series: Vec<Series> = (0..cores)
-        .map(|c| Series {
-            name: format!("core {c} busy"),
-            points: chunks
-                .iter()
-                .skip(1)
-                .map(|ch| {
-                    let busy: f64 = ch
-                        .iter()
-                        .filter_map(|p| p.cores.get(c))
-                        .map(|u| f64::from(*u))
-                        .sum();
-                    (t(&ch[ch.len() - 1]), 100.0 * busy / ch.len() as f64)
-                })
-                .collect(),
-            right: false,
-        })
-        .collect();
+    let mut series: Vec<Series> = (0..cores).map(|c| core_busy(&chunks, c)).collect();
     series.push(Series {
         name: "server CPU".into(),
-        points: rate(|p| p.cpu_s),
+        points: cpu_rate(&chunks, |p| p.cpu_s),
         right: false,
     });
     series.push(Series {
         name: "generator CPU".into(),
-        points: rate(|p| p.generator_cpu_s),
+        points: cpu_rate(&chunks, |p| p.generator_cpu_s),
         right: false,
     });
     Chart {
@@ -327,4 +306,43 @@ fn cpu_chart(r: &RunRecord) -> String {
         ..Chart::default()
     }
     .svg()
+}
+
+/// Seconds since the monitor started.
+fn seconds(p: &Point) -> f64 {
+    p.t_ms as f64 / 1000.0
+}
+
+/// Core `c`'s mean busy share per chunk (after the first), percent.
+fn core_busy(chunks: &[&[Point]], c: usize) -> Series {
+    let points = chunks
+        .iter()
+        .skip(1)
+        .map(|ch| {
+            let busy: f64 = ch
+                .iter()
+                .filter_map(|p| p.cores.get(c))
+                .map(|u| f64::from(*u))
+                .sum();
+            (seconds(&ch[ch.len() - 1]), 100.0 * busy / ch.len() as f64)
+        })
+        .collect();
+    Series {
+        name: format!("core {c} busy"),
+        points,
+        right: false,
+    }
+}
+
+/// The rate of a cumulative CPU counter between the ends of consecutive chunks, in
+/// percent of one core.
+fn cpu_rate(chunks: &[&[Point]], cumulative: fn(&Point) -> f64) -> Vec<(f64, f64)> {
+    chunks
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (&w[0][w[0].len() - 1], &w[1][w[1].len() - 1]);
+            let dt = (seconds(b) - seconds(a)).max(1e-3);
+            (seconds(b), 100.0 * (cumulative(b) - cumulative(a)) / dt)
+        })
+        .collect()
 }
