@@ -107,10 +107,7 @@ impl Document {
 impl Document {
     /// The device-ramp runs, and the others.
     pub fn split(&self) -> (Vec<RunRecord>, Vec<RunRecord>) {
-        self.runs
-            .iter()
-            .cloned()
-            .partition(measures::is_device_ramp)
+        self.runs.iter().cloned().partition(RunRecord::is_ramp)
     }
 }
 

@@ -4,7 +4,7 @@
 //! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
 //! change).
 
-use crate::record::{Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord as Run};
+use crate::record::{Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord};
 use crate::report::document::Document;
 use crate::store::ExperimentRow;
 use engine::LoadResult;
@@ -84,7 +84,13 @@ pub fn hello(connections: usize) -> At<'static> {
 
 /// A run of `contestant` at `at`, repeat `repeat`, labelled `label`, measuring `m` (no
 /// result when `m` is None).
-pub fn run(contestant: &str, at: At, repeat: usize, label: Label, m: Option<Measured>) -> Run {
+pub fn run(
+    contestant: &str,
+    at: At,
+    repeat: usize,
+    label: Label,
+    m: Option<Measured>,
+) -> RunRecord {
     let reason = match label {
         Label::Ok => String::new(),
         Label::GeneratorBound => "generator at 99% of its core, server at 60%".into(),
@@ -99,7 +105,7 @@ pub fn run(contestant: &str, at: At, repeat: usize, label: Label, m: Option<Meas
         },
         (None, None) => LoadKind::Closed,
     };
-    Run {
+    RunRecord {
         cell: Cell {
             contestant: contestant.into(),
             endpoint: at.endpoint.into(),
@@ -128,12 +134,12 @@ pub fn run(contestant: &str, at: At, repeat: usize, label: Label, m: Option<Meas
 
 /// A run of `contestant` at /hello, split, keep-alive, 50 connections, labelled `label`,
 /// at `rps` with `server_cpu_s` (over 4 s: CPU ms per response = cpu × 250 / rps).
-pub fn hello_run(contestant: &str, label: Label, rps: f64, server_cpu_s: f64) -> Run {
+pub fn hello_run(contestant: &str, label: Label, rps: f64, server_cpu_s: f64) -> RunRecord {
     run(contestant, hello(50), 0, label, ok(rps, 1.0, server_cpu_s))
 }
 
 /// The run's result, to change it.
-pub fn result_mut(r: &mut Run) -> Option<&mut LoadResult> {
+pub fn result_mut(r: &mut RunRecord) -> Option<&mut LoadResult> {
     match &mut r.outcome {
         Outcome::Measured { result, .. } => Some(result),
         Outcome::NotRun { .. } => None,
@@ -150,7 +156,7 @@ fn ok(rps: f64, p99_ms: f64, server_cpu_s: f64) -> Option<Measured> {
 }
 
 /// Runs of `contestant` at `at`, one per measurement, all labelled `label`.
-fn repeats(contestant: &str, at: At, label: Label, ms: &[Option<Measured>]) -> Vec<Run> {
+fn repeats(contestant: &str, at: At, label: Label, ms: &[Option<Measured>]) -> Vec<RunRecord> {
     ms.iter()
         .enumerate()
         .map(|(i, m)| run(contestant, at, i, label, *m))
@@ -199,7 +205,7 @@ fn ramp_result(top: u64, choke: u64) -> LoadResult {
 }
 
 /// Every run of the made-up experiment, in the order a harness would store them.
-pub fn runs() -> Vec<Run> {
+pub fn runs() -> Vec<RunRecord> {
     let mut out = Vec::new();
     let c50 = hello(50);
     out.extend(repeats(
@@ -254,7 +260,7 @@ pub fn runs() -> Vec<Run> {
 }
 
 /// The level where the ceiling is generator-bound, and a second layout.
-fn at_200_and_one_core() -> Vec<Run> {
+fn at_200_and_one_core() -> Vec<RunRecord> {
     let mut out = Vec::new();
     let c200 = hello(200);
     out.extend(repeats(
@@ -296,7 +302,7 @@ fn at_200_and_one_core() -> Vec<Run> {
 }
 
 /// An open-loop rate and a device ramp.
-fn open_and_ramp() -> Vec<Run> {
+fn open_and_ramp() -> Vec<RunRecord> {
     let mut out = Vec::new();
     let c50 = hello(50);
     let open = At {
@@ -382,7 +388,7 @@ mod tests {
             out += &format!("\n{}", t.text());
         }
         out += "\n== comparison\n";
-        let after: Vec<Run> = d.runs.iter().cloned().map(slower).collect();
+        let after: Vec<RunRecord> = d.runs.iter().cloned().map(slower).collect();
         let rows = comparison::compare(&d.runs, &after);
         out += &comparison::table(&rows).text();
         for c in &rows {
@@ -397,7 +403,7 @@ mod tests {
     }
 
     /// go-nethttp 20% slower and 10% more CPU per request, the rest as it was.
-    fn slower(mut r: Run) -> Run {
+    fn slower(mut r: RunRecord) -> RunRecord {
         if r.cell.contestant == "go-nethttp" {
             if let Some(x) = result_mut(&mut r) {
                 x.rps *= 0.8;

@@ -13,7 +13,7 @@ use engine::LoadResult;
 /// One table per device-ramp cell of `runs`: a row per run.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let mut keys: Vec<CellKey> = Vec::new();
-    for r in runs.iter().filter(|r| measures::is_device_ramp(r)) {
+    for r in runs.iter().filter(|r| r.is_ramp()) {
         if !keys.contains(&CellKey::of(r)) {
             keys.push(CellKey::of(r));
         }
@@ -63,12 +63,12 @@ fn design<'c>(k: &CellKey) -> Design<'c, &'c RunRecord> {
             of_result("RSS MiB", |r, _| {
                 format!("{:.1}", measures::peak_rss_mib(r))
             }),
-            Column::name("notes", |r: &&RunRecord| match measures::result(r) {
-                Some(_) => measures::label(r).word().to_string(),
+            Column::name("notes", |r: &&RunRecord| match r.result() {
+                Some(_) => r.label().word().to_string(),
                 None => format!(
                     "{}: {}",
-                    measures::label(r).word(),
-                    measures::reason(r).chars().take(60).collect::<String>()
+                    r.label().word(),
+                    r.reason().chars().take(60).collect::<String>()
                 ),
             }),
         ],
@@ -82,7 +82,7 @@ fn of_result<'c>(
     show: impl Fn(&RunRecord, &LoadResult) -> String + 'c,
 ) -> Column<'c, &'c RunRecord> {
     Column::number(header, move |r: &&RunRecord| {
-        measures::result(r).map_or("-".into(), |x| show(r, x))
+        r.result().map_or("-".into(), |x| show(r, x))
     })
 }
 
@@ -93,8 +93,5 @@ fn ms(us: f64) -> String {
 
 /// The run's busiest second.
 fn peak(r: &RunRecord) -> Option<&SecondSummary> {
-    measures::result(r)?
-        .per_second
-        .iter()
-        .max_by_key(|s| s.requests)
+    r.result()?.per_second.iter().max_by_key(|s| s.requests)
 }

@@ -58,7 +58,7 @@ impl<'a> Row<'a> {
         self.runs
             .iter()
             .copied()
-            .filter(move |r| measures::label(r) == label)
+            .filter(move |r| r.label() == label)
     }
 
     /// `m` of every ok run (the runs that measured the server).
@@ -91,7 +91,7 @@ impl<'a> Row<'a> {
     pub fn median_run(&self) -> Option<(&'a RunRecord, &'a LoadResult)> {
         let mut ok: Vec<(&RunRecord, &LoadResult)> = self
             .labelled(Label::Ok)
-            .filter_map(|r| Some((r, measures::result(r)?)))
+            .filter_map(|r| Some((r, r.result()?)))
             .collect();
         ok.sort_by(|a, b| a.1.rps.total_cmp(&b.1.rps));
         let n = ok.len();
@@ -147,7 +147,7 @@ impl<'a> Row<'a> {
     /// Peak resident memory over the ok runs, MiB.
     pub fn rss_mib(&self) -> f64 {
         self.labelled(Label::Ok)
-            .filter(|r| measures::result(r).is_some())
+            .filter(|r| r.result().is_some())
             .map(measures::peak_rss_mib)
             .fold(0.0, f64::max)
     }
@@ -158,7 +158,7 @@ impl<'a> Row<'a> {
         for label in NOT_OK {
             let these: Vec<&RunRecord> = self.labelled(label).collect();
             if let Some(first) = these.first() {
-                let why: String = measures::reason(first).chars().take(70).collect();
+                let why: String = first.reason().chars().take(70).collect();
                 out.push(match label {
                     Label::GeneratorBound => {
                         format!("{} {} (not ranked)", these.len(), label.word())

@@ -5,7 +5,7 @@ use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
 use crate::report::experiment::ranking::{self, RankedCell, Row};
 use crate::report::page::svg::{self, Chart, Series};
-use crate::report::stats::{measures, median};
+use crate::report::stats::median;
 use engine::result::SecondSummary;
 use engine::LoadResult;
 
@@ -192,11 +192,8 @@ fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
         ("p90 latency", "p90 latency, ms", |s| s.p90_us / 1000.0),
         ("Timeouts/s", "timeouts/s", |s| s.timeouts as f64),
     ];
-    let with_result: Vec<&RunRecord> = runs
-        .iter()
-        .filter(|r| measures::result(r).is_some())
-        .collect();
-    let Some(first) = with_result.first().and_then(|r| measures::result(r)) else {
+    let with_result: Vec<&RunRecord> = runs.iter().filter(|r| r.result().is_some()).collect();
+    let Some(first) = with_result.first().and_then(|r| r.result()) else {
         return Vec::new();
     };
     let devices = Series {
@@ -225,7 +222,7 @@ fn ramp_graph(
         .iter()
         .map(|r| Series {
             name: r.cell.contestant.clone(),
-            points: measures::result(r).map_or(Vec::new(), |x| per_second(x, pick)),
+            points: r.result().map_or(Vec::new(), |x| per_second(x, pick)),
             right: false,
         })
         .collect();
@@ -256,7 +253,7 @@ fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
     let mut out = Vec::new();
     for r in runs
         .iter()
-        .filter(|r| measures::series(r).len() > 2 && measures::label(r) != Label::Skipped)
+        .filter(|r| r.series.len() > 2 && r.label() != Label::Skipped)
     {
         if seen.contains(&r.cell.contestant.as_str()) {
             continue;
@@ -275,15 +272,8 @@ fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
 const SMOOTH: usize = 5;
 
 fn cpu_chart(r: &RunRecord) -> String {
-    let chunks: Vec<&[Point]> = measures::series(r)
-        .chunks(SMOOTH)
-        .filter(|c| c.len() > 1)
-        .collect();
-    let cores = measures::series(r)
-        .iter()
-        .map(|p| p.cores.len())
-        .max()
-        .unwrap_or(0);
+    let chunks: Vec<&[Point]> = r.series.chunks(SMOOTH).filter(|c| c.len() > 1).collect();
+    let cores = r.series.iter().map(|p| p.cores.len()).max().unwrap_or(0);
     let mut series: Vec<Series> = (0..cores).map(|c| core_busy(&chunks, c)).collect();
     series.push(Series {
         name: "server CPU".into(),

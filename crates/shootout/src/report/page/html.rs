@@ -76,7 +76,7 @@ fn labels(d: &Document) -> String {
     let flagged: Vec<&RunRecord> = d
         .runs
         .iter()
-        .filter(|r| measures::label(r) != Label::Ok || !measures::warnings(r).is_empty())
+        .filter(|r| r.label() != Label::Ok || !measures::warnings(r).is_empty())
         .collect();
     if flagged.is_empty() {
         return "<p>Every run measured the server (label ok).</p>\n".into();
@@ -92,11 +92,11 @@ fn labels(d: &Document) -> String {
                 )
             }),
             Column::name("repeat", |r: &&RunRecord| (r.cell.repeat + 1).to_string()),
-            Column::name("label", |r: &&RunRecord| measures::label(r).word().into()),
+            Column::name("label", |r: &&RunRecord| r.label().word().into()),
             Column::name("reason or warning", |r: &&RunRecord| {
-                let why = match measures::label(r) {
+                let why = match r.label() {
                     Label::Ok => measures::warnings(r).join("; "),
-                    _ => measures::reason(r).to_string(),
+                    _ => r.reason().to_string(),
                 };
                 why.chars().take(240).collect()
             }),
