@@ -2,7 +2,7 @@
 //! for every byte, and must frame the same responses however the bytes are split.
 #![no_main]
 
-use engine::response::{Response, ResponseParser};
+use engine::{Response, ResponseParser};
 use libfuzzer_sys::fuzz_target;
 
 /// What one way of feeding the input framed, kept to compare feeding strategies.

@@ -106,7 +106,7 @@ impl Conn {
         let depth = times.len() as u32;
         times[((self.oldest + self.pending) % depth) as usize] = stamp;
         self.pending += 1;
-        self.unsent += req.len() as u32;
+        self.unsent += req.request_len() as u32;
     }
 
     /// True when the pipeline has room for another request.

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// Parses `10s`, `500ms`, `250us`, `2m`, `1h`, `1.5s` or a plain number of seconds.
-pub fn parse(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -36,12 +36,12 @@ mod tests {
 
     #[test]
     fn parses_units() {
-        assert_eq!(parse("10s"), Ok(Duration::from_secs(10)));
-        assert_eq!(parse("10"), Ok(Duration::from_secs(10)));
-        assert_eq!(parse("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse("1.5s"), Ok(Duration::from_millis(1500)));
-        assert!(parse("ten").is_err());
-        assert!(parse("5x").unwrap_err().contains("unknown unit"));
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert!(parse_duration("ten").is_err());
+        assert!(parse_duration("5x").unwrap_err().contains("unknown unit"));
     }
 }

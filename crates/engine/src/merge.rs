@@ -1,7 +1,7 @@
 //! Merging the results of shards of one load, exactly: counts add, histograms add
 //! (so merged percentiles are those of the union of samples), series add second by second.
 
-use crate::histcodec::{decode, encode};
+use crate::histcodec::{decode_histogram, encode_histogram};
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary, SecondSummary,
@@ -36,7 +36,7 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
             .iter_mut()
             .zip([&h.latency, &h.latency_raw, &h.connect])
         {
-            add(sum, &decode(text).map_err(|e| bad(i, e))?);
+            add(sum, &decode_histogram(text).map_err(|e| bad(i, e))?);
         }
     }
     let [latency, latency_raw, connect] = hist;
@@ -93,9 +93,9 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
             })
             .collect(),
         histograms: Histograms {
-            latency: encode(&latency),
-            latency_raw: encode(&latency_raw),
-            connect: encode(&connect),
+            latency: encode_histogram(&latency),
+            latency_raw: encode_histogram(&latency_raw),
+            connect: encode_histogram(&connect),
         },
         latency,
     })

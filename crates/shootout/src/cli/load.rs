@@ -4,9 +4,10 @@ use super::scenario::{self, Scenario};
 use super::{interrupt, EXIT_INTERRUPTED, EXIT_USAGE};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use engine::duration;
+
 use engine::{
-    DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, RunError, Shard, Stop, Target,
+    parse_duration, DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, RunError, Shard,
+    Stop, Target,
 };
 use shootout::report;
 use std::time::Duration;
@@ -26,13 +27,13 @@ pub struct LoadArgs {
     #[arg(short = 't', long)]
     threads: Option<usize>,
     /// How long to measure (10s, 500ms, 2m) [default: 10s]
-    #[arg(short = 'd', long, value_parser = duration::parse, conflicts_with = "requests")]
+    #[arg(short = 'd', long, value_parser = parse_duration, conflicts_with = "requests")]
     duration: Option<Duration>,
     /// Number of requests to measure instead of a duration (as ab -n)
     #[arg(short = 'n', long)]
     requests: Option<u64>,
     /// A request unanswered for this long counts as a timeout [default: 5s]
-    #[arg(long, value_parser = duration::parse)]
+    #[arg(long, value_parser = parse_duration)]
     timeout: Option<Duration>,
     /// Extra request header, "Name: value" (repeatable)
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
@@ -50,7 +51,7 @@ pub struct LoadArgs {
     #[arg(long, default_value_t = 1)]
     pipeline: usize,
     /// Load sent before measuring, not recorded (e.g. 2s) [default: 0s]
-    #[arg(long, value_parser = duration::parse)]
+    #[arg(long, value_parser = parse_duration)]
     warmup: Option<Duration>,
     /// A new connection for every request (as ab without -k)
     #[arg(long)]
@@ -71,7 +72,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "N")]
     device_requests: Option<u32>,
     /// Mean time between a device's response and its next request [default: 900ms]
-    #[arg(long, value_parser = duration::parse)]
+    #[arg(long, value_parser = parse_duration)]
     think: Option<Duration>,
     /// Uniform jitter of the think time, as a fraction (0.05 = ±5%) [default: 0.05]
     #[arg(long)]
@@ -160,7 +161,7 @@ pub fn print(
     if let Some(path) = hdr_log {
         let written = std::fs::File::create(path)
             .map(std::io::BufWriter::new)
-            .and_then(|mut f| engine::hdr_log::write(result, &mut f));
+            .and_then(|mut f| engine::write_hdr_log(result, &mut f));
         if let Err(e) = written {
             eprintln!(
                 "error: writing the HdrHistogram log {}: {e}",
@@ -220,11 +221,11 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
         (None, None) => Vec::new(),
     };
     c.connections = args.connections.unwrap_or(10);
-    c.threads = args.threads.unwrap_or_else(engine::cpu::allowed_cpus);
+    c.threads = args.threads.unwrap_or_else(engine::allowed_cpus);
     c.rate = args
         .rate
         .as_deref()
-        .map(|r| RateSchedule::parse(r, duration::parse))
+        .map(|r| RateSchedule::parse(r, parse_duration))
         .transpose()
         .map_err(|e| anyhow::anyhow!("--rate: {e}"))?;
     c.devices = args
@@ -232,7 +233,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
         .as_deref()
         .map(|stages| -> anyhow::Result<DeviceScript> {
             Ok(DeviceScript {
-                count: RateSchedule::parse(stages, duration::parse)
+                count: RateSchedule::parse(stages, parse_duration)
                     .map_err(|e| anyhow::anyhow!("--devices: {}", e.replace("rate", "count")))?,
                 requests: args.device_requests.unwrap_or(100),
                 think: args.think.unwrap_or(Duration::from_millis(900)),
@@ -266,7 +267,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
 /// The flags, with what the scenario file says where no flag was given.
 fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
     let dur = |field: &str, v: Option<String>| -> anyhow::Result<Option<Duration>> {
-        v.map(|t| duration::parse(&t).map_err(|e| anyhow::anyhow!("scenario {field}: {e}")))
+        v.map(|t| parse_duration(&t).map_err(|e| anyhow::anyhow!("scenario {field}: {e}")))
             .transpose()
     };
     let devices = file.devices.unwrap_or_default();

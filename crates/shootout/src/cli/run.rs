@@ -238,7 +238,7 @@ fn machine(root: &Path) -> serde_json::Value {
         .unwrap_or_default();
     serde_json::json!({
         "cpu": cpu,
-        "cores": engine::cpu::allowed_cpus(),
+        "cores": engine::allowed_cpus(),
         "kernel": kernel.trim(),
         "shootout": env!("CARGO_PKG_VERSION"),
         "commit": commit,

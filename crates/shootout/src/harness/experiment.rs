@@ -96,7 +96,7 @@ impl Load {
     pub fn schedules(&self) -> Result<Vec<RateSchedule>, String> {
         self.rate
             .iter()
-            .map(|r| RateSchedule::parse(r, engine::duration::parse))
+            .map(|r| RateSchedule::parse(r, engine::parse_duration))
             .collect()
     }
 
@@ -105,7 +105,7 @@ impl Load {
         let Some(d) = &self.devices else {
             return Ok(None);
         };
-        let count = RateSchedule::parse(&d.stages, engine::duration::parse)
+        let count = RateSchedule::parse(&d.stages, engine::parse_duration)
             .map_err(|e| format!("stages: {}", e.replace("rate", "count")))?;
         if count.duration().is_zero() {
             return Err("stages: a device load needs stage durations (e.g. 0,1000:30s)".into());
@@ -116,7 +116,7 @@ impl Load {
         Ok(Some(DeviceScript {
             count,
             requests: d.requests.max(1),
-            think: engine::duration::parse(&d.think).map_err(|e| format!("think: {e}"))?,
+            think: engine::parse_duration(&d.think).map_err(|e| format!("think: {e}"))?,
             jitter: d.jitter,
         }))
     }
@@ -171,7 +171,7 @@ impl Experiment {
     /// Warm-up and measured time of one run of `load`: a staged schedule or a device ramp
     /// is measured whole (no warm-up); anything else gets the experiment's times.
     pub fn times(&self, load: &Load, schedule: Option<&RateSchedule>) -> (Duration, Duration) {
-        let dur = |t: &str| engine::duration::parse(t).unwrap_or(Duration::from_secs(1));
+        let dur = |t: &str| engine::parse_duration(t).unwrap_or(Duration::from_secs(1));
         let staged = match load.device_script() {
             Ok(Some(script)) => script.count.duration(),
             _ => schedule.map_or(Duration::ZERO, RateSchedule::duration),
@@ -248,7 +248,7 @@ fn check(e: &Experiment) -> Result<(), String> {
         return Err("repeats: between 1 and 100".into());
     }
     for (field, text) in [("warmup", &e.warmup), ("duration", &e.duration)] {
-        engine::duration::parse(text).map_err(|w| format!("{field}: {w}"))?;
+        engine::parse_duration(text).map_err(|w| format!("{field}: {w}"))?;
     }
     for l in &e.loads {
         check_load(l).map_err(|w| format!("loads {:?}: {w}", l.name))?;
@@ -273,7 +273,7 @@ fn check_load(l: &Load) -> Result<(), String> {
         return Err("connections: counts must be above 0".into());
     }
     if let Some(d) = &l.duration {
-        engine::duration::parse(d).map_err(|w| format!("duration: {w}"))?;
+        engine::parse_duration(d).map_err(|w| format!("duration: {w}"))?;
         if script.is_some() || schedules.iter().any(|s| !s.duration().is_zero()) {
             return Err("duration: a staged load lasts its stages".into());
         }
@@ -281,7 +281,7 @@ fn check_load(l: &Load) -> Result<(), String> {
     if !l.keepalive && (script.is_some() || !schedules.is_empty()) {
         return Err("keepalive: rate and device loads keep their connections".into());
     }
-    engine::duration::parse(&l.timeout)
+    engine::parse_duration(&l.timeout)
         .map(|_| ())
         .map_err(|w| format!("timeout: {w}"))
 }

@@ -30,7 +30,7 @@ impl Server {
     ) -> Result<Server, String> {
         let p = Placeholders { port, threads };
         // Servers inherit the open-file limit: give them the hard limit, as the generator has.
-        let _ = engine::limits::raise_nofile();
+        let _ = engine::raise_nofile();
         let out = std::fs::File::create(log).map_err(|e| format!("log {}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| e.to_string())?;
         let mut cmd = Command::new("/bin/sh");

@@ -335,11 +335,11 @@ fn config(exp: &Experiment, cell: &Cell, port: u16) -> Result<engine::LoadConfig
         .layout
         .generator
         .as_ref()
-        .map_or(engine::cpu::allowed_cpus(), Vec::len);
+        .map_or(engine::allowed_cpus(), Vec::len);
     config.keepalive = cell.load.keepalive;
     config.http10 = cell.load.http10;
     config.pipeline = cell.load.pipeline;
-    config.timeout = engine::duration::parse(&cell.load.timeout)?;
+    config.timeout = engine::parse_duration(&cell.load.timeout)?;
     config.rate = cell.rate.as_ref().map(|r| r.1.clone());
     config.devices = cell.load.device_script()?;
     let (warmup, measured) = exp.times(&cell.load, config.rate.as_ref());

@@ -186,7 +186,7 @@ fn percentiles(runs: &[Run]) -> Vec<Figure> {
 /// The 2019 graphs: responses/s, p90 latency and timeouts/s against time, with the
 /// device count on a second axis.
 fn ramp_graphs(runs: &[Run]) -> Vec<Figure> {
-    type Pick = fn(&engine::result::SecondSummary) -> f64;
+    type Pick = fn(&engine::SecondSummary) -> f64;
     let graphs: [(&str, &str, Pick); 3] = [
         ("Responses/s", "responses/s", |s| s.requests as f64),
         ("p90 latency", "p90 latency, ms", |s| s.p90_us / 1000.0),

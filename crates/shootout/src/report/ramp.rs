@@ -5,7 +5,7 @@ use crate::harness::run::Run;
 use crate::report::summary::CellKey;
 use crate::report::table::Table;
 use crate::report::units;
-use engine::result::SecondSummary;
+use engine::SecondSummary;
 
 /// True for a run whose load was a device ramp (its seconds count devices).
 pub fn is_ramp(r: &Run) -> bool {
