@@ -20,6 +20,11 @@ pub enum ConfigError {
     Invalid(String),
 }
 
+/// A shard that is not `I/N` with 1 <= I <= N.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("shard {0:?} is not I/N with 1 <= I <= N")]
+pub struct ShardError(String);
+
 /// Where the load goes: the resolved address and what the request line and Host header say.
 #[derive(Debug, Clone)]
 pub struct Target {
@@ -181,8 +186,8 @@ impl Default for Shard {
 
 impl Shard {
     /// Parses `I/N` with 1 <= I <= N (as users number shards).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard {text:?} is not I/N with 1 <= I <= N");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (i, n): (u64, u64) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
         if i == 0 || n == 0 || i > n {

@@ -2,8 +2,19 @@
 //! files use, so results can be stored, exported and merged again exactly.
 
 use base64::Engine;
-use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use hdrhistogram::serialization::{
+    DeserializeError, Deserializer, Serializer, V2DeflateSerializer,
+};
 use hdrhistogram::{Counter, Histogram};
+
+/// Why a text is not an encoded histogram.
+#[derive(Debug, thiserror::Error)]
+pub enum HistogramError {
+    #[error("histogram is not base64: {0}")]
+    NotBase64(#[from] base64::DecodeError),
+    #[error("histogram does not decode: {0:?}")]
+    Undecodable(#[from] DeserializeError),
+}
 
 /// Encodes a histogram (compressed V2, base64).
 pub fn encode_histogram<T: Counter>(h: &Histogram<T>) -> String {
@@ -16,13 +27,9 @@ pub fn encode_histogram<T: Counter>(h: &Histogram<T>) -> String {
 }
 
 /// Decodes what [`encode_histogram`] wrote.
-pub fn decode_histogram<T: Counter>(text: &str) -> Result<Histogram<T>, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(text.trim())
-        .map_err(|e| format!("histogram is not base64: {e}"))?;
-    Deserializer::new()
-        .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format!("histogram does not decode: {e:?}"))
+pub fn decode_histogram<T: Counter>(text: &str) -> Result<Histogram<T>, HistogramError> {
+    let bytes = base64::engine::general_purpose::STANDARD.decode(text.trim())?;
+    Ok(Deserializer::new().deserialize(&mut bytes.as_slice())?)
 }
 
 #[cfg(test)]

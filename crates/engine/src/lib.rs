@@ -28,12 +28,12 @@ mod socket;
 mod stats;
 mod uring;
 
-pub use config::{ConfigError, IoChoice, LoadConfig, Shard, Stop, Target};
+pub use config::{ConfigError, IoChoice, LoadConfig, Shard, ShardError, Stop, Target};
 pub use cpu::allowed_cpus;
 pub use devices::DeviceScript;
-pub use duration::parse_duration;
+pub use duration::{parse_duration, DurationError};
 pub use hdr_log::write_hdr_log;
-pub use histcodec::decode_histogram;
+pub use histcodec::{decode_histogram, HistogramError};
 pub use limits::raise_nofile;
 pub use live::Live;
 pub use merge::{merge, MergeError};
@@ -44,4 +44,4 @@ pub use result::{
     SecondSummary, Spread,
 };
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
-pub use schedule::RateSchedule;
+pub use schedule::{Quantity, RateSchedule, ScheduleError};

@@ -259,7 +259,7 @@ impl SecondSummary {
     }
 
     /// The second this summary was made of, histogram decoded (for exact merging).
-    pub fn to_second(&self) -> Result<Second, String> {
+    pub fn to_second(&self) -> Result<Second, crate::histcodec::HistogramError> {
         let mut s = Second::new();
         if !self.hist.is_empty() {
             s.latency = crate::histcodec::decode_histogram(&self.hist)?;

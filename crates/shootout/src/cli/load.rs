@@ -225,7 +225,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     c.rate = args
         .rate
         .as_deref()
-        .map(|r| RateSchedule::parse(r, parse_duration))
+        .map(RateSchedule::parse)
         .transpose()
         .map_err(|e| anyhow::anyhow!("--rate: {e}"))?;
     c.devices = args
@@ -233,8 +233,8 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
         .as_deref()
         .map(|stages| -> anyhow::Result<DeviceScript> {
             Ok(DeviceScript {
-                count: RateSchedule::parse(stages, parse_duration)
-                    .map_err(|e| anyhow::anyhow!("--devices: {}", e.replace("rate", "count")))?,
+                count: RateSchedule::parse_device_count(stages)
+                    .map_err(|e| anyhow::anyhow!("--devices: {e}"))?,
                 requests: args.device_requests.unwrap_or(100),
                 think: args.think.unwrap_or(Duration::from_millis(900)),
                 jitter: args.jitter.unwrap_or(0.05),

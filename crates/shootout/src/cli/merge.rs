@@ -52,6 +52,6 @@ fn read(path: &PathBuf) -> Result<LoadResult, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let mut r: LoadResult =
         serde_json::from_str(&text).map_err(|e| format!("not a shootout.load result: {e}"))?;
-    r.latency = engine::decode_histogram(&r.histograms.latency)?;
+    r.latency = engine::decode_histogram(&r.histograms.latency).map_err(|e| e.to_string())?;
     Ok(r)
 }

@@ -96,7 +96,7 @@ impl Load {
     pub fn schedules(&self) -> Result<Vec<RateSchedule>, String> {
         self.rate
             .iter()
-            .map(|r| RateSchedule::parse(r, engine::parse_duration))
+            .map(|r| RateSchedule::parse(r).map_err(|e| e.to_string()))
             .collect()
     }
 
@@ -105,8 +105,8 @@ impl Load {
         let Some(d) = &self.devices else {
             return Ok(None);
         };
-        let count = RateSchedule::parse(&d.stages, engine::parse_duration)
-            .map_err(|e| format!("stages: {}", e.replace("rate", "count")))?;
+        let count =
+            RateSchedule::parse_device_count(&d.stages).map_err(|e| format!("stages: {e}"))?;
         if count.duration().is_zero() {
             return Err("stages: a device load needs stage durations (e.g. 0,1000:30s)".into());
         }

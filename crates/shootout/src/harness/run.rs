@@ -339,7 +339,7 @@ fn config(exp: &Experiment, cell: &Cell, port: u16) -> Result<engine::LoadConfig
     config.keepalive = cell.load.keepalive;
     config.http10 = cell.load.http10;
     config.pipeline = cell.load.pipeline;
-    config.timeout = engine::parse_duration(&cell.load.timeout)?;
+    config.timeout = engine::parse_duration(&cell.load.timeout).map_err(|e| e.to_string())?;
     config.rate = cell.rate.as_ref().map(|r| r.1.clone());
     config.devices = cell.load.device_script()?;
     let (warmup, measured) = exp.times(&cell.load, config.rate.as_ref());
