@@ -38,7 +38,7 @@ pub use limits::raise_nofile;
 pub use live::Live;
 pub use merge::{merge, MergeError};
 pub use outcome::{Counts, Outcome};
-pub use response::{ParseError, Progress, Response, ResponseParser};
+pub use response::{Framing, Progress, Response, ResponseError, ResponseParser, ResponseSink};
 pub use result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
     SecondSummary, Spread,
