@@ -16,9 +16,18 @@ pub enum ConfigError {
         host: String,
         reason: String,
     },
+    #[error("method {0:?} is not a valid HTTP method token")]
+    Method(String),
+    #[error("header {:?} is not a valid HTTP header", format!("{name}: {value}"))]
+    Header { name: String, value: String },
     #[error("{0}")]
     Invalid(String),
 }
+
+/// A shard that is not `I/N` with 1 <= I <= N.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("shard {0:?} is not I/N with 1 <= I <= N")]
+pub struct ShardError(String);
 
 /// Where the load goes: the resolved address and what the request line and Host header say.
 #[derive(Debug, Clone)]
@@ -181,8 +190,8 @@ impl Default for Shard {
 
 impl Shard {
     /// Parses `I/N` with 1 <= I <= N (as users number shards).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard {text:?} is not I/N with 1 <= I <= N");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (i, n): (u64, u64) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
         if i == 0 || n == 0 || i > n {
@@ -224,8 +233,37 @@ impl LoadConfig {
         }
     }
 
-    /// Checks the numbers that no flag parser can.
+    /// Checks what no flag parser can: that the request is well-formed HTTP (a request
+    /// line and headers that cannot smuggle a second request), and that the numbers fit.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_request()?;
+        self.validate_numbers()
+    }
+
+    /// The method is a token and every header a name and a value without line breaks.
+    fn validate_request(&self) -> Result<(), ConfigError> {
+        let method_ok = !self.method.is_empty()
+            && self
+                .method
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b'-');
+        if !method_ok {
+            return Err(ConfigError::Method(self.method.clone()));
+        }
+        for (name, value) in &self.headers {
+            let name_ok =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic() && b != b':');
+            if !name_ok || value.contains(['\r', '\n']) {
+                return Err(ConfigError::Header {
+                    name: name.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_numbers(&self) -> Result<(), ConfigError> {
         let invalid = |s: &str| Err(ConfigError::Invalid(s.to_string()));
         if self.connections == 0 {
             return invalid("connections must be at least 1");
@@ -314,6 +352,37 @@ mod tests {
         assert_eq!(total, 10);
         for bad in ["0/2", "3/2", "x/2", "1", "1/0"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn methods_must_be_tokens() {
+        let mut c = LoadConfig::new(Target::parse("http://127.0.0.1:1/").unwrap());
+        for good in ["GET", "PATCH", "M-SEARCH"] {
+            c.method = good.into();
+            assert!(c.validate().is_ok(), "{good}");
+        }
+        for bad in ["", "GE T", "GET /x HTTP/1.1\r\nX:", "G1"] {
+            c.method = bad.into();
+            let e = c.validate().unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("method {bad:?} is not a valid HTTP method token")
+            );
+        }
+    }
+
+    #[test]
+    fn headers_must_not_break_lines() {
+        let mut c = LoadConfig::new(Target::parse("http://127.0.0.1:1/").unwrap());
+        let header = |n: &str, v: &str| (n.to_string(), v.to_string());
+        c.headers = vec![header("X-A", "b c"), header("Accept", "*/*")];
+        assert!(c.validate().is_ok());
+        for (name, value) in [("X", "a\r\nY: b"), ("X", "a\n"), ("", "v"), ("X Y", "v")] {
+            c.headers = vec![header(name, value)];
+            let e = c.validate().unwrap_err().to_string();
+            let shown = format!("{name}: {value}");
+            assert_eq!(e, format!("header {shown:?} is not a valid HTTP header"));
         }
     }
 

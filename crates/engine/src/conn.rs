@@ -5,20 +5,11 @@
 //! single count: every request is the same, so the unsent bytes are always the tail of
 //! the loop's shared request buffer.
 
-use crate::ledger::Ledger;
+use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
 use crate::response::ResponseParser;
 use std::os::fd::RawFd;
-
-/// When a request was meant to be sent and when it was; equal in a closed loop.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Stamp {
-    /// Nanosecond the schedule intended (latency corrected for coordinated omission).
-    pub intended: u64,
-    /// Nanosecond the request was put on its connection (raw latency).
-    pub sent: u64,
-}
 
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +106,7 @@ impl Conn {
         let depth = times.len() as u32;
         times[((self.oldest + self.pending) % depth) as usize] = stamp;
         self.pending += 1;
-        self.unsent += req.len() as u32;
+        self.unsent += req.request_len() as u32;
     }
 
     /// True when the pipeline has room for another request.
@@ -167,7 +158,7 @@ impl Conn {
         while !data.is_empty() {
             if self.pending == 0 {
                 // Nothing asked for these bytes: the last response was longer than its framing.
-                ledger.stats.unsolicited += 1;
+                ledger.unsolicited(now);
                 return Ok(Verdict::Close);
             }
             let progress = self.parser.feed(data).map_err(|_| Outcome::Parse)?;
@@ -180,12 +171,12 @@ impl Conn {
             if self.pending == 0 && !data.is_empty() {
                 // Bytes beyond the declared end with no request left to own them.
                 ledger.error(started, now, Outcome::Parse);
-                ledger.stats.unsolicited += 1;
+                ledger.unsolicited(now);
                 return Ok(Verdict::Close);
             }
             ledger.response(started, now, response.status);
             if !response.keep_alive {
-                ledger.stats.closed_by_server += u64::from(ledger.measuring(now));
+                ledger.closed_by_server(now);
                 return Ok(Verdict::Close);
             }
         }
@@ -195,7 +186,7 @@ impl Conn {
     /// The server closed the connection at `now`: ends a close-delimited body, or fails
     /// what was pending as read errors.
     pub fn eof(&mut self, now: u64, times: &mut [Stamp], req: &RequestBytes, ledger: &mut Ledger) {
-        ledger.stats.closed_by_server += u64::from(ledger.measuring(now));
+        ledger.closed_by_server(now);
         if self.pending == 0 {
             return;
         }

@@ -204,13 +204,7 @@ mod tests {
 
     fn script(count: &str) -> DeviceScript {
         DeviceScript {
-            count: RateSchedule::parse(count, |s| {
-                s.trim_end_matches('s')
-                    .parse::<u64>()
-                    .map(Duration::from_secs)
-                    .map_err(|e| e.to_string())
-            })
-            .unwrap(),
+            count: RateSchedule::parse_device_count(count).unwrap(),
             requests: 2,
             think: Duration::from_millis(100),
             jitter: 0.05,

@@ -1,10 +1,10 @@
 //! What every event loop is given, and the logic the epoll and io_uring loops share.
 
 use crate::config::LoadConfig;
-use crate::conn::{Conn, Stamp, State};
+use crate::conn::{Conn, State};
 use crate::cpu::CpuTime;
 use crate::devices::{Fleet, Next};
-use crate::ledger::{Clock, Ledger};
+use crate::ledger::{Clock, Ledger, Stamp};
 use crate::live::Live;
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
@@ -286,7 +286,7 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
 
 /// Adds the responses seen since the last call to the shared live count.
 fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut u64) {
-    let seen = d.slots().ledger.responses_seen;
+    let seen = d.slots().ledger.responses_seen();
     live.add(seen - *published);
     *published = seen;
 }
@@ -379,8 +379,8 @@ pub fn connect_failed<D: Driver>(d: &mut D, slot: usize, now: u64, err: Option<i
     let s = d.slots();
     let fd = s.conns[slot].fd;
     let err = err.or_else(|| (fd >= 0).then(|| socket::take_error(fd).err()).flatten());
-    if err.as_ref().is_some_and(socket::is_port_exhaustion) && s.ledger.measuring(now) {
-        s.ledger.stats.port_exhaustion += 1;
+    if err.as_ref().is_some_and(socket::is_port_exhaustion) {
+        s.ledger.port_exhausted(now);
     }
     let (conn, times, _, ledger) = s.parts(slot);
     conn.fail(Outcome::Connect, now, times, ledger);
@@ -428,7 +428,7 @@ fn finish<D: Driver>(d: &mut D, cpu_start: Option<CpuTime>, now: u64) -> LoopSta
         conn.abandon(times, ledger);
         close(d, slot, u64::MAX);
     }
-    let mut stats = std::mem::take(&mut d.slots().ledger.stats);
+    let mut stats = d.slots().ledger.take_stats();
     stats.user_seconds = cpu.user.as_secs_f64();
     stats.sys_seconds = cpu.sys.as_secs_f64();
     stats.ended_ns = now;

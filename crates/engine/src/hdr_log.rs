@@ -1,7 +1,7 @@
 //! The HdrHistogram interval log of a result: one histogram per second of corrected
 //! latency, in nanoseconds, readable by HdrHistogram's own tools (HistogramLogProcessor).
 
-use crate::histcodec::decode;
+use crate::histcodec::decode_histogram;
 use crate::result::LoadResult;
 use hdrhistogram::serialization::interval_log::IntervalLogWriterBuilder;
 use hdrhistogram::serialization::V2DeflateSerializer;
@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::time::{Duration, UNIX_EPOCH};
 
 /// Writes `result`'s per-second latency histograms as an interval log.
-pub fn write(result: &LoadResult, out: &mut impl Write) -> io::Result<()> {
+pub fn write_hdr_log(result: &LoadResult, out: &mut impl Write) -> io::Result<()> {
     let start = UNIX_EPOCH + Duration::from_millis(result.started_unix_ms);
     let mut serializer = V2DeflateSerializer::new();
     let mut builder = IntervalLogWriterBuilder::new();
@@ -21,7 +21,7 @@ pub fn write(result: &LoadResult, out: &mut impl Write) -> io::Result<()> {
         .with_base_time(start);
     let mut log = builder.begin_log_with(out, &mut serializer)?;
     for s in &result.per_second {
-        let h: Histogram<u32> = decode(&s.hist).map_err(io::Error::other)?;
+        let h: Histogram<u32> = decode_histogram(&s.hist).map_err(io::Error::other)?;
         let from = Duration::from_secs(s.second as u64 - 1);
         log.write_histogram(&h, from, Duration::from_secs(1), None)
             .map_err(|e| io::Error::other(e.to_string()))?;

@@ -2,11 +2,22 @@
 //! files use, so results can be stored, exported and merged again exactly.
 
 use base64::Engine;
-use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use hdrhistogram::serialization::{
+    DeserializeError, Deserializer, Serializer, V2DeflateSerializer,
+};
 use hdrhistogram::{Counter, Histogram};
 
+/// Why a text is not an encoded histogram.
+#[derive(Debug, thiserror::Error)]
+pub enum HistogramError {
+    #[error("histogram is not base64: {0}")]
+    NotBase64(#[from] base64::DecodeError),
+    #[error("histogram does not decode: {0:?}")]
+    Undecodable(#[from] DeserializeError),
+}
+
 /// Encodes a histogram (compressed V2, base64).
-pub fn encode<T: Counter>(h: &Histogram<T>) -> String {
+pub fn encode_histogram<T: Counter>(h: &Histogram<T>) -> String {
     let mut bytes = Vec::new();
     // Serializing into a Vec cannot fail for histograms built by this crate.
     if V2DeflateSerializer::new().serialize(h, &mut bytes).is_err() {
@@ -15,14 +26,10 @@ pub fn encode<T: Counter>(h: &Histogram<T>) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// Decodes what [`encode`] wrote.
-pub fn decode<T: Counter>(text: &str) -> Result<Histogram<T>, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(text.trim())
-        .map_err(|e| format!("histogram is not base64: {e}"))?;
-    Deserializer::new()
-        .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format!("histogram does not decode: {e:?}"))
+/// Decodes what [`encode_histogram`] wrote.
+pub fn decode_histogram<T: Counter>(text: &str) -> Result<Histogram<T>, HistogramError> {
+    let bytes = base64::engine::general_purpose::STANDARD.decode(text.trim())?;
+    Ok(Deserializer::new().deserialize(&mut bytes.as_slice())?)
 }
 
 #[cfg(test)]
@@ -35,8 +42,8 @@ mod tests {
         for v in [1_000u64, 20_000_000, 20_100_000, 3_000_000_000] {
             h.record(v).unwrap();
         }
-        let back: Histogram<u64> = decode(&encode(&h)).unwrap();
+        let back: Histogram<u64> = decode_histogram(&encode_histogram(&h)).unwrap();
         assert_eq!(back, h);
-        assert!(decode::<u64>("not base64!").is_err());
+        assert!(decode_histogram::<u64>("not base64!").is_err());
     }
 }

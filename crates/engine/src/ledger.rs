@@ -1,9 +1,17 @@
 //! A loop's books: the clock, the measured window, the request budget, and the stats.
 
-use crate::conn::Stamp;
 use crate::outcome::Outcome;
 use crate::stats::LoopStats;
 use std::time::Instant;
+
+/// When a request was meant to be sent and when it was; equal in a closed loop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// Nanosecond the schedule intended (latency corrected for coordinated omission).
+    pub intended: u64,
+    /// Nanosecond the request was put on its connection (raw latency).
+    pub sent: u64,
+}
 
 /// Monotonic nanoseconds since a base instant shared by every loop of a load.
 #[derive(Debug, Clone, Copy)]
@@ -32,11 +40,14 @@ pub const LATE_NS: u64 = 1_000_000;
 ///
 /// Only requests started at or after `measure_start` are recorded: warm-up requests
 /// neither count as started nor as finished, so the measured counts still add up.
+/// Events of connections rather than requests (connects, bytes, closes by the server,
+/// unsolicited bytes, exhausted ports) are recorded when they happen at or after
+/// `measure_start`.
 #[derive(Debug)]
 pub struct Ledger {
-    pub stats: LoopStats,
+    stats: LoopStats,
     /// Every response, warm-up included: what a progress display shows.
-    pub responses_seen: u64,
+    responses_seen: u64,
     measure_start: u64,
     /// Nanosecond at which no request may start any more (duration loads).
     end: Option<u64>,
@@ -68,6 +79,17 @@ impl Ledger {
     #[inline]
     pub fn measuring(&self, t: u64) -> bool {
         t >= self.measure_start
+    }
+
+    /// Every response so far, warm-up included.
+    #[inline]
+    pub fn responses_seen(&self) -> u64 {
+        self.responses_seen
+    }
+
+    /// Hands over what was measured, leaving empty books.
+    pub fn take_stats(&mut self) -> LoopStats {
+        std::mem::take(&mut self.stats)
     }
 
     /// How many of `wanted` requests may start at `now`, taking them from the budget.
@@ -151,7 +173,7 @@ impl Ledger {
     /// A connect begun at `started` completed at `now`.
     #[inline]
     pub fn connected(&mut self, started: u64, now: u64) {
-        if now >= self.measure_start {
+        if self.measuring(now) {
             self.stats.connections_opened += 1;
             self.stats.record_connect(now.saturating_sub(started));
             let second = self.second(now);
@@ -162,7 +184,7 @@ impl Ledger {
     /// `n` bytes arrived at `now`.
     #[inline]
     pub fn read(&mut self, n: usize, now: u64) {
-        if now >= self.measure_start {
+        if self.measuring(now) {
             self.stats.bytes_read += n as u64;
         }
     }
@@ -170,8 +192,31 @@ impl Ledger {
     /// `n` bytes were written at `now`.
     #[inline]
     pub fn wrote(&mut self, n: usize, now: u64) {
-        if now >= self.measure_start {
+        if self.measuring(now) {
             self.stats.bytes_written += n as u64;
+        }
+    }
+
+    /// The server closed a connection at `now`, announced or not.
+    #[inline]
+    pub fn closed_by_server(&mut self, now: u64) {
+        if self.measuring(now) {
+            self.stats.closed_by_server += 1;
+        }
+    }
+
+    /// Bytes beyond a response's framing arrived at `now`.
+    #[inline]
+    pub fn unsolicited(&mut self, now: u64) {
+        if self.measuring(now) {
+            self.stats.unsolicited += 1;
+        }
+    }
+
+    /// A connect failed at `now` for lack of a free local port.
+    pub fn port_exhausted(&mut self, now: u64) {
+        if self.measuring(now) {
+            self.stats.port_exhaustion += 1;
         }
     }
 }
@@ -195,6 +240,34 @@ mod tests {
         l.in_flight(at(120));
         assert_eq!(l.stats.counts.ok, 1);
         assert_eq!(l.stats.counts.total(), 2);
+    }
+
+    #[test]
+    fn connection_events_count_from_the_end_of_the_warmup() {
+        let mut l = Ledger::new(100, None, None, 10);
+        let events = |l: &mut Ledger, now| {
+            l.connected(now - 5, now);
+            l.read(7, now);
+            l.wrote(3, now);
+            l.closed_by_server(now);
+            l.unsolicited(now);
+            l.port_exhausted(now);
+        };
+        events(&mut l, 99);
+        let s = l.take_stats();
+        let counted = |s: &LoopStats| {
+            [
+                s.connections_opened,
+                s.bytes_read,
+                s.bytes_written,
+                s.closed_by_server,
+                s.unsolicited,
+                s.port_exhaustion,
+            ]
+        };
+        assert_eq!(counted(&s), [0; 6]);
+        events(&mut l, 100);
+        assert_eq!(counted(&l.take_stats()), [1, 7, 3, 1, 1, 1]);
     }
 
     #[test]

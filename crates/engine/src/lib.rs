@@ -2,39 +2,48 @@
 //! HTTP/1.1 connections, frame responses, and account for every request exactly once.
 //!
 //! It knows nothing of contestants or experiments: give it a [`LoadConfig`], get a
-//! [`LoadResult`].
+//! [`LoadResult`]. Everything a caller needs is re-exported here; the modules are private.
 
-pub mod buf_ring;
-pub mod config;
-pub mod conn;
-pub mod cpu;
-pub mod devices;
-pub mod duration;
-pub mod epoll;
-pub mod event_loop;
-pub mod hdr_log;
-pub mod histcodec;
-pub mod ledger;
-pub mod limits;
-pub mod live;
-pub mod merge;
-pub mod outcome;
+mod buf_ring;
+mod config;
+mod conn;
+mod cpu;
+mod devices;
+mod duration;
+mod epoll;
+mod event_loop;
+mod hdr_log;
+mod histcodec;
+mod ledger;
+mod limits;
+mod live;
+mod merge;
+mod outcome;
 mod pace;
-pub mod request;
-pub mod response;
-pub mod result;
-pub mod runner;
-pub mod schedule;
-pub mod socket;
-pub mod stats;
-pub mod uring;
+mod request;
+mod response;
+mod result;
+mod runner;
+mod schedule;
+mod socket;
+mod stats;
+mod uring;
 
-pub use config::{ConfigError, IoChoice, LoadConfig, Shard, Stop, Target};
+pub use config::{ConfigError, IoChoice, LoadConfig, Shard, ShardError, Stop, Target};
+pub use cpu::allowed_cpus;
 pub use devices::DeviceScript;
+pub use duration::{parse_duration, DurationError};
+pub use hdr_log::write_hdr_log;
+pub use histcodec::{decode_histogram, HistogramError};
+pub use limits::raise_nofile;
 pub use live::Live;
 pub use merge::{merge, MergeError};
 pub use outcome::{Counts, Outcome};
 pub use pace::Pace;
-pub use result::LoadResult;
+pub use response::{Framing, Progress, Response, ResponseError, ResponseParser, ResponseSink};
+pub use result::{
+    Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
+    SecondSummary, Spread,
+};
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
-pub use schedule::RateSchedule;
+pub use schedule::{Quantity, RateSchedule, ScheduleError};

@@ -1,7 +1,7 @@
 //! Merging the results of shards of one load, exactly: counts add, histograms add
 //! (so merged percentiles are those of the union of samples), series add second by second.
 
-use crate::histcodec::{decode, encode};
+use crate::histcodec::{decode_histogram, encode_histogram, HistogramError};
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary, SecondSummary,
@@ -15,28 +15,39 @@ use hdrhistogram::Histogram;
 pub enum MergeError {
     #[error("nothing to merge")]
     Empty,
-    #[error("result {index}: {what}")]
-    Bad { index: usize, what: String },
+    #[error("result {index}: schema {found:?}, not {expected:?}")]
+    Schema {
+        index: usize,
+        found: String,
+        expected: String,
+    },
+    #[error("result {index}: {source}")]
+    Histogram {
+        index: usize,
+        source: HistogramError,
+    },
 }
 
 /// Merges shard results into one result with the same schema.
 pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
     let first = parts.first().ok_or(MergeError::Empty)?;
-    let bad = |index: usize, what: String| MergeError::Bad { index, what };
     let mut hist = [empty(), empty(), empty()];
     for (i, p) in parts.iter().enumerate() {
         if p.schema != first.schema {
-            return Err(bad(
-                i,
-                format!("schema {:?}, not {:?}", p.schema, first.schema),
-            ));
+            return Err(MergeError::Schema {
+                index: i,
+                found: p.schema.clone(),
+                expected: first.schema.clone(),
+            });
         }
         let h = &p.histograms;
         for (sum, text) in hist
             .iter_mut()
             .zip([&h.latency, &h.latency_raw, &h.connect])
         {
-            add(sum, &decode(text).map_err(|e| bad(i, e))?);
+            let h = decode_histogram(text)
+                .map_err(|source| MergeError::Histogram { index: i, source })?;
+            add(sum, &h);
         }
     }
     let [latency, latency_raw, connect] = hist;
@@ -93,9 +104,9 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
             })
             .collect(),
         histograms: Histograms {
-            latency: encode(&latency),
-            latency_raw: encode(&latency_raw),
-            connect: encode(&connect),
+            latency: encode_histogram(&latency),
+            latency_raw: encode_histogram(&latency_raw),
+            connect: encode_histogram(&connect),
         },
         latency,
     })
@@ -123,7 +134,7 @@ fn merge_seconds(parts: &[LoadResult]) -> Result<Vec<SecondSummary>, MergeError>
         for (sum, x) in seconds.iter_mut().zip(&p.per_second) {
             let part = x
                 .to_second()
-                .map_err(|what| MergeError::Bad { index, what })?;
+                .map_err(|source| MergeError::Histogram { index, source })?;
             sum.merge(&part);
         }
     }

@@ -3,7 +3,7 @@
 use crate::config::LoadConfig;
 
 /// One request's bytes repeated `pipeline` times, so that any number of requests up to
-/// the pipeline depth is a single slice of one buffer.
+/// the pipeline depth is a single slice (a tail) of one buffer.
 #[derive(Debug, Clone)]
 pub struct RequestBytes {
     buf: Vec<u8>,
@@ -23,12 +23,6 @@ impl RequestBytes {
         }
     }
 
-    /// The bytes of `n` consecutive requests (`n` at most the pipeline depth).
-    #[inline]
-    pub fn first(&self, n: usize) -> &[u8] {
-        &self.buf[..(n * self.one).min(self.buf.len())]
-    }
-
     /// The whole buffer: the pipeline depth's worth of requests.
     #[inline]
     pub fn all(&self) -> &[u8] {
@@ -37,13 +31,8 @@ impl RequestBytes {
 
     /// Length of one request in bytes.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub fn request_len(&self) -> usize {
         self.one
-    }
-
-    /// True when the request has no bytes (never: a request line is always there).
-    pub fn is_empty(&self) -> bool {
-        self.one == 0
     }
 
     /// True for HEAD requests, whose responses carry no body.
@@ -104,7 +93,7 @@ mod tests {
     fn keepalive_get_is_minimal() {
         let r = RequestBytes::new(&config());
         assert_eq!(
-            r.first(1),
+            r.all(),
             b"GET /hello HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
         );
     }
@@ -114,8 +103,8 @@ mod tests {
         let mut c = config();
         c.pipeline = 3;
         let r = RequestBytes::new(&c);
-        assert_eq!(r.first(2).len(), 2 * r.len());
-        assert_eq!(r.all().len(), 3 * r.len());
+        let one = &r.all()[..r.request_len()];
+        assert_eq!(r.all(), one.repeat(3));
     }
 
     #[test]
@@ -125,12 +114,12 @@ mod tests {
         c.method = "POST".into();
         c.body = b"abc".to_vec();
         c.headers.push(("X-A".into(), "1".into()));
-        let s = String::from_utf8(RequestBytes::new(&c).first(1).to_vec()).unwrap();
+        let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
         assert!(s.starts_with("POST /hello HTTP/1.1\r\n"), "{s}");
         assert!(s.contains("X-A: 1\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc"));
         c.http10 = true;
         c.keepalive = true;
-        let s = String::from_utf8(RequestBytes::new(&c).first(1).to_vec()).unwrap();
+        let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
         assert!(s.contains("HTTP/1.0\r\n") && s.contains("Connection: keep-alive\r\n"));
     }
 }

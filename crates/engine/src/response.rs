@@ -1,6 +1,9 @@
 //! Streaming HTTP/1.1 response framing (RFC 9112 §6.3), counting bodies without storing them.
 //! HEAD, 1xx, 204 and 304 responses have no body; otherwise a final `chunked` transfer coding
 //! wins over Content-Length, and a response with neither runs until the server closes.
+//!
+//! The load path only frames; a caller that must see a response (`shootout verify`) passes
+//! a [`ResponseSink`] and gets the final head's headers and framing and the body's bytes.
 
 use std::mem::MaybeUninit;
 
@@ -8,7 +11,7 @@ use httparse::{ParserConfig, Status};
 
 /// Why a response could not be framed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
+pub enum ResponseError {
     /// The status line or headers are malformed (or exceed 64 headers), so nothing can be framed.
     #[error("malformed response head: {0}")]
     Head(#[from] httparse::Error),
@@ -47,6 +50,36 @@ pub struct Response {
     /// Payload bytes; for chunked bodies only the chunk data, not the framing or trailers.
     pub body_bytes: u64,
 }
+
+/// How the body of a final response is delimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// No body: the response to a HEAD request, or a 1xx, 204 or 304.
+    Empty,
+    /// Content-Length: this many bytes.
+    Length(u64),
+    /// Chunked transfer coding.
+    Chunked,
+    /// Until the server closes the connection.
+    UntilEof,
+}
+
+/// What a caller sees of a response beyond the counts in [`Response`]: the final head's
+/// headers and framing, and the body's bytes. Interim (1xx) heads are not shown.
+pub trait ResponseSink {
+    /// One header of the final response's head, as it arrived.
+    fn header(&mut self, _name: &[u8], _value: &[u8]) {}
+    /// The final response's head is complete; its body is delimited by `framing`.
+    fn framing(&mut self, _framing: Framing) {}
+    /// The next bytes of the body (for chunked bodies, chunk data without the framing).
+    fn body(&mut self, _bytes: &[u8]) {}
+}
+
+/// Sees nothing: what [`ResponseParser::feed`] passes, so framing alone costs nothing more.
+#[derive(Debug, Clone, Copy, Default)]
+struct Discard;
+
+impl ResponseSink for Discard {}
 
 /// Result of feeding bytes: how many were used, and the response if it completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,14 +155,23 @@ impl ResponseParser {
     ///
     /// Interim 1xx responses are consumed and skipped within the same call. When `done` is
     /// `None`, `consumed == data.len()`.
-    pub fn feed(&mut self, data: &[u8]) -> Result<Progress, ParseError> {
+    pub fn feed(&mut self, data: &[u8]) -> Result<Progress, ResponseError> {
+        self.feed_to(data, &mut Discard)
+    }
+
+    /// As [`feed`](Self::feed), also showing `sink` the final head and the body bytes.
+    pub fn feed_to(
+        &mut self,
+        data: &[u8],
+        sink: &mut impl ResponseSink,
+    ) -> Result<Progress, ResponseError> {
         if matches!(self.state, State::Done) {
             self.start(false);
         }
         let mut pos = 0;
         loop {
             let rest = data.get(pos..).unwrap_or_default();
-            pos += self.step(rest)?;
+            pos += self.step(rest, sink)?;
             let done = matches!(self.state, State::Done).then_some(self.resp);
             if done.is_some() || pos >= data.len() {
                 return Ok(Progress {
@@ -142,12 +184,12 @@ impl ResponseParser {
 
     /// The peer closed the connection: completes a close-delimited body, else Truncated
     /// (also Truncated when nothing at all of this response arrived).
-    pub fn finish_eof(&mut self) -> Result<Response, ParseError> {
+    pub fn finish_eof(&mut self) -> Result<Response, ResponseError> {
         let was = std::mem::replace(&mut self.state, State::Done);
         self.buf = Vec::new();
         match was {
             State::UntilEof => Ok(self.resp),
-            _ => Err(ParseError::Truncated),
+            _ => Err(ResponseError::Truncated),
         }
     }
 
@@ -163,13 +205,13 @@ impl ResponseParser {
     }
 
     /// Advances by one framing step; returns how many bytes of `data` it used.
-    fn step(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+    fn step(&mut self, data: &[u8], sink: &mut impl ResponseSink) -> Result<usize, ResponseError> {
         match self.state {
-            State::Head if self.buf.is_empty() => self.head_direct(data),
-            State::Head => self.head_buffered(data),
-            State::Length(left) => Ok(self.length_body(data, left)),
+            State::Head if self.buf.is_empty() => self.head_direct(data, sink),
+            State::Head => self.head_buffered(data, sink),
+            State::Length(left) => Ok(self.length_body(data, left, sink)),
             State::Chunked(mut dec) => {
-                let used = dec.feed(data, &mut self.resp.body_bytes)?;
+                let used = dec.feed(data, &mut self.resp.body_bytes, sink)?;
                 self.state = match dec.step {
                     Chunk::Done => State::Done,
                     _ => State::Chunked(dec),
@@ -177,7 +219,7 @@ impl ResponseParser {
                 Ok(used)
             }
             State::UntilEof => {
-                self.add_body(data.len());
+                self.add_body(data, sink);
                 Ok(data.len())
             }
             State::Done => Ok(0),
@@ -185,14 +227,18 @@ impl ResponseParser {
     }
 
     /// Parses a head straight from the caller's bytes, the allocation-free common case.
-    fn head_direct(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+    fn head_direct(
+        &mut self,
+        data: &[u8],
+        sink: &mut impl ResponseSink,
+    ) -> Result<usize, ResponseError> {
         let window = data.get(..MAX_HEAD).unwrap_or(data);
-        match parse_head(window)? {
+        match parse_head(window, sink)? {
             Some(head) => {
-                self.on_head(&head)?;
+                self.on_head(&head, sink)?;
                 Ok(head.len)
             }
-            None if window.len() >= MAX_HEAD => Err(ParseError::HeadTooLarge),
+            None if window.len() >= MAX_HEAD => Err(ResponseError::HeadTooLarge),
             None => {
                 self.buf.extend_from_slice(window);
                 Ok(window.len())
@@ -202,7 +248,11 @@ impl ResponseParser {
 
     /// Continues a head split across feeds. httparse is not incremental, so this copies bytes
     /// only up to the next blank line (never body bytes) and re-parses only there.
-    fn head_buffered(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+    fn head_buffered(
+        &mut self,
+        data: &[u8],
+        sink: &mut impl ResponseSink,
+    ) -> Result<usize, ResponseError> {
         let window = data
             .get(..MAX_HEAD.saturating_sub(self.buf.len()))
             .unwrap_or(data);
@@ -212,28 +262,29 @@ impl ResponseParser {
         self.buf
             .extend_from_slice(window.get(..take).unwrap_or_default());
         let head = match end {
-            Some(_) => parse_head(&self.buf)?,
+            Some(_) => parse_head(&self.buf, sink)?,
             None => None,
         };
         match head {
             Some(head) => {
                 self.buf = Vec::new();
-                self.on_head(&head)?;
+                self.on_head(&head, sink)?;
                 Ok(head.len.saturating_sub(old))
             }
-            None if self.buf.len() >= MAX_HEAD => Err(ParseError::HeadTooLarge),
+            None if self.buf.len() >= MAX_HEAD => Err(ResponseError::HeadTooLarge),
             // A blank line before the status line is skipped by httparse, so keep going.
             None => Ok(take),
         }
     }
 
     /// Skips an interim head, or records a final one and picks the body framing.
-    fn on_head(&mut self, head: &Head) -> Result<(), ParseError> {
+    fn on_head(&mut self, head: &Head, sink: &mut impl ResponseSink) -> Result<(), ResponseError> {
         self.resp.head_bytes = self.resp.head_bytes.saturating_add(as_u64(head.len));
         if head.is_interim() {
             return Ok(());
         }
         let framing = head.framing(self.head_request)?;
+        sink.framing(framing);
         self.resp.status = head.status;
         self.resp.keep_alive = head.keep_alive(framing);
         self.state = match framing {
@@ -246,9 +297,9 @@ impl ResponseParser {
     }
 
     /// Counts Content-Length body bytes, never past the declared end.
-    fn length_body(&mut self, data: &[u8], left: u64) -> usize {
+    fn length_body(&mut self, data: &[u8], left: u64, sink: &mut impl ResponseSink) -> usize {
         let n = take_upto(left, data.len());
-        self.add_body(n);
+        self.add_body(data.get(..n).unwrap_or_default(), sink);
         let left = left.saturating_sub(as_u64(n));
         self.state = match left {
             0 => State::Done,
@@ -257,18 +308,10 @@ impl ResponseParser {
         n
     }
 
-    fn add_body(&mut self, n: usize) {
-        self.resp.body_bytes = self.resp.body_bytes.saturating_add(as_u64(n));
+    fn add_body(&mut self, bytes: &[u8], sink: &mut impl ResponseSink) {
+        self.resp.body_bytes = self.resp.body_bytes.saturating_add(as_u64(bytes.len()));
+        sink.body(bytes);
     }
-}
-
-/// How the body of a final response is delimited.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Framing {
-    Empty,
-    Length(u64),
-    Chunked,
-    UntilEof,
 }
 
 /// What the Content-Length headers said, all of them combined.
@@ -293,8 +336,9 @@ struct Head {
     content_length: ContentLength,
 }
 
-/// Parses a complete head from `buf`, or returns `None` if more bytes are needed.
-fn parse_head(buf: &[u8]) -> Result<Option<Head>, ParseError> {
+/// Parses a complete head from `buf`, or returns `None` if more bytes are needed; shows
+/// `sink` the headers of a final head.
+fn parse_head(buf: &[u8], sink: &mut impl ResponseSink) -> Result<Option<Head>, ResponseError> {
     // Uninitialised slots spare a 2 KiB memset per response; httparse only reads what it wrote.
     let mut headers = [MaybeUninit::uninit(); MAX_HEADERS];
     let mut res = httparse::Response::new(&mut []);
@@ -305,7 +349,7 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>, ParseError> {
     };
     let status = res.code.unwrap_or(0);
     if status < 100 {
-        return Err(ParseError::Head(httparse::Error::Status));
+        return Err(ResponseError::Head(httparse::Error::Status));
     }
     let http10 = res.version == Some(0);
     let mut head = Head {
@@ -314,8 +358,12 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>, ParseError> {
         http10,
         ..Head::default()
     };
+    let interim = head.is_interim();
     for h in res.headers.iter() {
         head.add_header(h.name.as_bytes(), h.value);
+        if !interim {
+            sink.header(h.name.as_bytes(), h.value);
+        }
     }
     Ok(Some(head))
 }
@@ -354,7 +402,7 @@ impl Head {
     }
 
     /// RFC 9112 §6.3, in its order; Content-Length is only checked when it frames the body.
-    fn framing(&self, head_request: bool) -> Result<Framing, ParseError> {
+    fn framing(&self, head_request: bool) -> Result<Framing, ResponseError> {
         if head_request || self.status < 200 || self.status == 204 || self.status == 304 {
             return Ok(Framing::Empty);
         }
@@ -369,7 +417,7 @@ impl Head {
         match self.content_length {
             ContentLength::Absent => Ok(Framing::UntilEof),
             ContentLength::Valid(n) => Ok(Framing::Length(n)),
-            ContentLength::Invalid => Err(ParseError::BadContentLength),
+            ContentLength::Invalid => Err(ResponseError::BadContentLength),
         }
     }
 
@@ -503,12 +551,17 @@ impl Default for ChunkDecoder {
 
 impl ChunkDecoder {
     /// Consumes bytes until `data` runs out or the body ends; adds chunk data to `body`.
-    fn feed(&mut self, data: &[u8], body: &mut u64) -> Result<usize, ParseError> {
+    fn feed(
+        &mut self,
+        data: &[u8],
+        body: &mut u64,
+        sink: &mut impl ResponseSink,
+    ) -> Result<usize, ResponseError> {
         let mut pos = 0;
         while let Some(rest @ [first, ..]) = data.get(pos..) {
             pos += match self.step {
                 Chunk::Done => return Ok(pos),
-                Chunk::Data { left } => self.data(rest, left, body),
+                Chunk::Data { left } => self.data(rest, left, body, sink),
                 Chunk::Ext { .. } | Chunk::TrailerLine => self.skip_line(rest)?,
                 _ => self.byte(*first).map(|()| 1)?,
             };
@@ -517,7 +570,7 @@ impl ChunkDecoder {
     }
 
     /// Handles one byte of framing outside chunk data and skipped line contents.
-    fn byte(&mut self, b: u8) -> Result<(), ParseError> {
+    fn byte(&mut self, b: u8) -> Result<(), ResponseError> {
         self.count(1)?;
         self.step = match (self.step, b) {
             (Chunk::Size { size, digits }, _) => self.size_byte(size, digits, b)?,
@@ -527,29 +580,29 @@ impl ChunkDecoder {
             (Chunk::TrailerStart, b'\r') => Chunk::EndLf,
             (Chunk::TrailerStart | Chunk::EndLf, b'\n') => Chunk::Done,
             (Chunk::TrailerStart, _) => Chunk::TrailerLine,
-            _ => return Err(ParseError::BadChunk),
+            _ => return Err(ResponseError::BadChunk),
         };
         Ok(())
     }
 
-    fn size_byte(&mut self, size: u64, digits: bool, b: u8) -> Result<Chunk, ParseError> {
+    fn size_byte(&mut self, size: u64, digits: bool, b: u8) -> Result<Chunk, ResponseError> {
         if let Some(digit) = hex_value(b) {
             // Overflow past u64 rather than a digit count, so leading zeros stay legal.
             let size = size.checked_mul(16).and_then(|s| s.checked_add(digit));
-            let size = size.ok_or(ParseError::BadChunk)?;
+            let size = size.ok_or(ResponseError::BadChunk)?;
             return Ok(Chunk::Size { size, digits: true });
         }
         match b {
-            _ if !digits => Err(ParseError::BadChunk),
+            _ if !digits => Err(ResponseError::BadChunk),
             b';' | b' ' | b'\t' => Ok(Chunk::Ext { size }),
             b'\r' => Ok(Chunk::SizeLf { size }),
             b'\n' => Ok(self.end_size_line(size)),
-            _ => Err(ParseError::BadChunk),
+            _ => Err(ResponseError::BadChunk),
         }
     }
 
     /// Skips an extension or trailer line up to and including its LF.
-    fn skip_line(&mut self, data: &[u8]) -> Result<usize, ParseError> {
+    fn skip_line(&mut self, data: &[u8]) -> Result<usize, ResponseError> {
         let Some(lf) = data.iter().position(|&b| b == b'\n') else {
             self.count(data.len())?;
             return Ok(data.len());
@@ -563,9 +616,16 @@ impl ChunkDecoder {
         Ok(used)
     }
 
-    fn data(&mut self, data: &[u8], left: u64, body: &mut u64) -> usize {
+    fn data(
+        &mut self,
+        data: &[u8],
+        left: u64,
+        body: &mut u64,
+        sink: &mut impl ResponseSink,
+    ) -> usize {
         let n = take_upto(left, data.len());
         *body = body.saturating_add(as_u64(n));
+        sink.body(data.get(..n).unwrap_or_default());
         self.step = match left.saturating_sub(as_u64(n)) {
             0 => Chunk::DataCr,
             left => Chunk::Data { left },
@@ -591,16 +651,16 @@ impl ChunkDecoder {
     }
 
     /// Bounds the size line and the trailer section, the only parts a server could grow forever.
-    fn count(&mut self, n: usize) -> Result<(), ParseError> {
+    fn count(&mut self, n: usize) -> Result<(), ResponseError> {
         self.line = self.line.saturating_add(n);
         match self.step {
             Chunk::Size { .. } | Chunk::Ext { .. } | Chunk::SizeLf { .. }
                 if self.line > MAX_CHUNK_LINE =>
             {
-                Err(ParseError::BadChunk)
+                Err(ResponseError::BadChunk)
             }
             Chunk::TrailerStart | Chunk::TrailerLine | Chunk::EndLf if self.line > MAX_HEAD => {
-                Err(ParseError::HeadTooLarge)
+                Err(ResponseError::HeadTooLarge)
             }
             _ => Ok(()),
         }
@@ -628,7 +688,7 @@ mod tests {
     }
 
     /// Feeds the pieces in order; returns the response and the bytes left unconsumed.
-    fn frame_pieces(pieces: &[&[u8]], head: bool) -> Result<(Response, usize), ParseError> {
+    fn frame_pieces(pieces: &[&[u8]], head: bool) -> Result<(Response, usize), ResponseError> {
         let mut p = ResponseParser::new();
         p.start(head);
         for (i, piece) in pieces.iter().enumerate() {
@@ -647,11 +707,11 @@ mod tests {
         p.finish_eof().map(|r| (r, 0))
     }
 
-    fn frame(bytes: &[u8], head: bool) -> Result<Response, ParseError> {
+    fn frame(bytes: &[u8], head: bool) -> Result<Response, ResponseError> {
         frame_pieces(&[bytes], head).map(|(r, _)| r)
     }
 
-    fn frame_bytewise(bytes: &[u8], head: bool) -> Result<Response, ParseError> {
+    fn frame_bytewise(bytes: &[u8], head: bool) -> Result<Response, ResponseError> {
         let pieces: Vec<&[u8]> = bytes.chunks(1).collect();
         frame_pieces(&pieces, head).map(|(r, _)| r)
     }
@@ -720,7 +780,7 @@ mod tests {
         // The "hello" body is now parsed as a head and rejected.
         assert!(matches!(
             p.feed(&both[first.consumed..]),
-            Err(ParseError::Head(_))
+            Err(ResponseError::Head(_))
         ));
         let mut p = ResponseParser::new();
         let first = p.feed(&both).unwrap();
@@ -753,33 +813,33 @@ mod tests {
     #[test]
     fn chunked_invalid_size() {
         let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
-        assert_eq!(frame(bytes, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(bytes, false), Err(ResponseError::BadChunk));
         let empty = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n";
-        assert_eq!(frame(empty, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(empty, false), Err(ResponseError::BadChunk));
         let no_digits = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;x\r\n";
-        assert_eq!(frame(no_digits, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(no_digits, false), Err(ResponseError::BadChunk));
     }
 
     #[test]
     fn chunked_size_overflow() {
         let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1ffffffffffffffff\r\n";
-        assert_eq!(frame(bytes, false), Err(ParseError::BadChunk));
-        assert_eq!(frame_bytewise(bytes, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(bytes, false), Err(ResponseError::BadChunk));
+        assert_eq!(frame_bytewise(bytes, false), Err(ResponseError::BadChunk));
     }
 
     #[test]
     fn chunked_missing_crlf_after_data() {
         let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n";
-        assert_eq!(frame(bytes, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(bytes, false), Err(ResponseError::BadChunk));
         let cr_only = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\rX";
-        assert_eq!(frame(cr_only, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(cr_only, false), Err(ResponseError::BadChunk));
     }
 
     #[test]
     fn chunked_extension_line_too_long() {
         let mut bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;".to_vec();
         bytes.extend_from_slice(&[b'x'; MAX_CHUNK_LINE]);
-        assert_eq!(frame(&bytes, false), Err(ParseError::BadChunk));
+        assert_eq!(frame(&bytes, false), Err(ResponseError::BadChunk));
     }
 
     #[test]
@@ -789,13 +849,13 @@ mod tests {
             bytes.extend_from_slice(b"X-Trailer: 123\r\n");
         }
         bytes.extend_from_slice(b"\r\n");
-        assert_eq!(frame(&bytes, false), Err(ParseError::HeadTooLarge));
+        assert_eq!(frame(&bytes, false), Err(ResponseError::HeadTooLarge));
     }
 
     #[test]
     fn chunked_truncated() {
         let cut = &CHUNKED[..CHUNKED.len() - 2];
-        assert_eq!(frame(cut, false), Err(ParseError::Truncated));
+        assert_eq!(frame(cut, false), Err(ResponseError::Truncated));
     }
 
     #[test]
@@ -823,7 +883,7 @@ mod tests {
         let prog = p.feed(b"HTTP/1.1 100 Continue\r\n\r\n").unwrap();
         assert_eq!(prog.done, None);
         assert!(!p.is_idle());
-        assert_eq!(p.finish_eof(), Err(ParseError::Truncated));
+        assert_eq!(p.finish_eof(), Err(ResponseError::Truncated));
     }
 
     #[test]
@@ -885,25 +945,28 @@ mod tests {
     #[test]
     fn content_length_beyond_data_truncates() {
         let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort";
-        assert_eq!(frame(bytes, false), Err(ParseError::Truncated));
+        assert_eq!(frame(bytes, false), Err(ResponseError::Truncated));
     }
 
     #[test]
     fn eof_before_anything_truncates() {
         let mut p = ResponseParser::new();
-        assert_eq!(p.finish_eof(), Err(ParseError::Truncated));
-        assert_eq!(frame(b"HTTP/1.1 200 O", false), Err(ParseError::Truncated));
+        assert_eq!(p.finish_eof(), Err(ResponseError::Truncated));
+        assert_eq!(
+            frame(b"HTTP/1.1 200 O", false),
+            Err(ResponseError::Truncated)
+        );
     }
 
     #[test]
     fn content_length_conflicts_and_duplicates() {
         let conflict = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!";
-        assert_eq!(frame(conflict, false), Err(ParseError::BadContentLength));
+        assert_eq!(frame(conflict, false), Err(ResponseError::BadContentLength));
         for bad in ["5, 6", "-5", "+5", "5x", "", "5,", "99999999999999999999"] {
             let bytes = format!("HTTP/1.1 200 OK\r\nContent-Length: {bad}\r\n\r\nhello");
             assert_eq!(
                 frame(bytes.as_bytes(), false),
-                Err(ParseError::BadContentLength),
+                Err(ResponseError::BadContentLength),
                 "{bad}"
             );
         }
@@ -937,25 +1000,31 @@ mod tests {
         let mut bytes = b"HTTP/1.1 200 OK\r\nX-Big: ".to_vec();
         bytes.extend_from_slice(&[b'a'; 100 * 1024]);
         bytes.extend_from_slice(b"\r\n\r\n");
-        assert_eq!(frame(&bytes, false), Err(ParseError::HeadTooLarge));
+        assert_eq!(frame(&bytes, false), Err(ResponseError::HeadTooLarge));
         let pieces: Vec<&[u8]> = bytes.chunks(16 * 1024).collect();
-        assert_eq!(frame_pieces(&pieces, false), Err(ParseError::HeadTooLarge));
+        assert_eq!(
+            frame_pieces(&pieces, false),
+            Err(ResponseError::HeadTooLarge)
+        );
         let pieces: Vec<&[u8]> = bytes.chunks(1000).collect();
-        assert_eq!(frame_pieces(&pieces, false), Err(ParseError::HeadTooLarge));
+        assert_eq!(
+            frame_pieces(&pieces, false),
+            Err(ResponseError::HeadTooLarge)
+        );
     }
 
     #[test]
     fn garbage_status_line() {
         assert!(matches!(
             frame(b"garbage\r\n\r\n", false),
-            Err(ParseError::Head(_))
+            Err(ResponseError::Head(_))
         ));
         assert!(matches!(
             frame_bytewise(b"garbage\r\n\r\n", false),
-            Err(ParseError::Head(_))
+            Err(ResponseError::Head(_))
         ));
         let low = b"HTTP/1.1 099 Odd\r\n\r\n";
-        assert!(matches!(frame(low, false), Err(ParseError::Head(_))));
+        assert!(matches!(frame(low, false), Err(ResponseError::Head(_))));
     }
 
     #[test]
@@ -963,12 +1032,12 @@ mod tests {
         let bad = b"HTTP/1.1 200 OK\r\nBad Header\r\nContent-Length: 0\r\n\r\n";
         assert!(matches!(
             frame_bytewise(bad, false),
-            Err(ParseError::Head(_))
+            Err(ResponseError::Head(_))
         ));
         let (a, b) = bad.split_at(20);
         assert!(matches!(
             frame_pieces(&[a, b], false),
-            Err(ParseError::Head(_))
+            Err(ResponseError::Head(_))
         ));
     }
 
@@ -987,7 +1056,7 @@ mod tests {
             bytes.extend_from_slice(format!("X-H{i}: v\r\n").as_bytes());
         }
         bytes.extend_from_slice(b"Content-Length: 0\r\n\r\n");
-        let err = Err(ParseError::Head(httparse::Error::TooManyHeaders));
+        let err = Err(ResponseError::Head(httparse::Error::TooManyHeaders));
         assert_eq!(frame(&bytes, false), err);
     }
 
@@ -1006,6 +1075,83 @@ mod tests {
             frame(plain, false),
             Ok(resp(200, false, head_len(plain), 2))
         );
+    }
+
+    /// Keeps what a sink is shown.
+    #[derive(Debug, Default, PartialEq)]
+    struct Kept {
+        headers: Vec<(Vec<u8>, Vec<u8>)>,
+        framing: Option<Framing>,
+        body: Vec<u8>,
+    }
+
+    impl ResponseSink for Kept {
+        fn header(&mut self, name: &[u8], value: &[u8]) {
+            self.headers.push((name.to_vec(), value.to_vec()));
+        }
+        fn framing(&mut self, framing: Framing) {
+            self.framing = Some(framing);
+        }
+        fn body(&mut self, bytes: &[u8]) {
+            self.body.extend_from_slice(bytes);
+        }
+    }
+
+    /// Feeds `pieces` to a parser showing a sink, to the end of the response or the input.
+    fn keep(pieces: &[&[u8]], head: bool) -> (Kept, Result<Response, ResponseError>) {
+        let mut p = ResponseParser::new();
+        p.start(head);
+        let mut kept = Kept::default();
+        for piece in pieces {
+            match p.feed_to(piece, &mut kept) {
+                Err(e) => return (kept, Err(e)),
+                Ok(Progress { done: Some(r), .. }) => return (kept, Ok(r)),
+                Ok(_) => {}
+            }
+        }
+        let end = p.finish_eof();
+        (kept, end)
+    }
+
+    #[test]
+    fn a_sink_sees_the_final_head_and_the_body() {
+        let (kept, r) = keep(&[CL], false);
+        assert_eq!(kept.body, b"hello");
+        assert_eq!(kept.framing, Some(Framing::Length(5)));
+        let names: Vec<&[u8]> = kept.headers.iter().map(|(n, _)| &n[..]).collect();
+        assert_eq!(names, [&b"Content-Length"[..], b"Server"]);
+        assert_eq!(r.unwrap().body_bytes, 5);
+
+        let (kept, _) = keep(&[CHUNKED], false);
+        assert_eq!(kept.body, b"helloabcdefghijklmnopqrstuvwxyz");
+        assert_eq!(kept.framing, Some(Framing::Chunked));
+
+        let interim = [&b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"[..], CL].concat();
+        let (kept, _) = keep(&[&interim], false);
+        assert!(kept.headers.iter().all(|(n, _)| n != b"Link"), "{kept:?}");
+
+        let (kept, r) = keep(&[b"HTTP/1.0 200 OK\r\n\r\nto the end"], false);
+        assert_eq!(
+            (kept.body, kept.framing),
+            (b"to the end".to_vec(), Some(Framing::UntilEof))
+        );
+        assert_eq!(r.unwrap().body_bytes, 10);
+
+        let (kept, _) = keep(&[b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"], true);
+        assert_eq!((kept.body.len(), kept.framing), (0, Some(Framing::Empty)));
+    }
+
+    #[test]
+    fn a_sink_sees_the_same_however_the_bytes_are_split() {
+        for bytes in [CL, CHUNKED] {
+            let (whole, _) = keep(&[bytes], false);
+            let pieces: Vec<&[u8]> = bytes.chunks(1).collect();
+            assert_eq!(keep(&pieces, false).0, whole);
+            for cut in 0..=bytes.len() {
+                let (a, b) = bytes.split_at(cut);
+                assert_eq!(keep(&[a, b], false).0, whole, "cut at {cut}");
+            }
+        }
     }
 
     #[test]

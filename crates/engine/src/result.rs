@@ -244,7 +244,7 @@ impl SecondSummary {
             }
         };
         SecondSummary {
-            hist: crate::histcodec::encode(&s.latency),
+            hist: crate::histcodec::encode_histogram(&s.latency),
             second: i + 1,
             requests: s.requests,
             errors: s.errors,
@@ -259,10 +259,10 @@ impl SecondSummary {
     }
 
     /// The second this summary was made of, histogram decoded (for exact merging).
-    pub fn to_second(&self) -> Result<Second, String> {
+    pub fn to_second(&self) -> Result<Second, crate::histcodec::HistogramError> {
         let mut s = Second::new();
         if !self.hist.is_empty() {
-            s.latency = crate::histcodec::decode(&self.hist)?;
+            s.latency = crate::histcodec::decode_histogram(&self.hist)?;
         }
         s.requests = self.requests;
         s.errors = self.errors;

@@ -327,9 +327,9 @@ fn summarise(
         generator,
         interrupted: interrupt.load(std::sync::atomic::Ordering::Relaxed),
         histograms: Histograms {
-            latency: histcodec::encode(&all.latency),
-            latency_raw: histcodec::encode(&all.latency_raw),
-            connect: histcodec::encode(&all.connect),
+            latency: histcodec::encode_histogram(&all.latency),
+            latency_raw: histcodec::encode_histogram(&all.latency_raw),
+            connect: histcodec::encode_histogram(&all.connect),
         },
         latency: all.latency,
     }

@@ -6,7 +6,58 @@
 //! is due when the integral of the rate reaches `n`. Loops and shards each take every
 //! k-th request, so together they send exactly the schedule.
 
+use crate::duration::{parse_duration, DurationError};
+use std::fmt;
 use std::time::Duration;
+
+/// What a schedule's values are: its errors name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// Requests per second (`--rate`).
+    Rate,
+    /// Devices connected at once (`--devices`).
+    DeviceCount,
+}
+
+impl Quantity {
+    /// The unit of a value, spelled out.
+    fn unit(self) -> &'static str {
+        match self {
+            Quantity::Rate => "requests per second",
+            Quantity::DeviceCount => "devices",
+        }
+    }
+
+    /// The unit of a value, short.
+    fn unit_short(self) -> &'static str {
+        match self {
+            Quantity::Rate => "requests/s",
+            Quantity::DeviceCount => "devices",
+        }
+    }
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Quantity::Rate => "rate",
+            Quantity::DeviceCount => "count",
+        })
+    }
+}
+
+/// Why a text is not a schedule.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScheduleError {
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    #[error("{quantity} {text:?} is not a number of {}", .quantity.unit())]
+    NotANumber { quantity: Quantity, text: String },
+    #[error("{quantity} {value} is out of range (0 to 1e9 {})", .quantity.unit_short())]
+    OutOfRange { quantity: Quantity, value: f64 },
+    #[error("the {quantity} is zero everywhere")]
+    Zero { quantity: Quantity },
+}
 
 /// One stage: the rate reached at its end, and how long it takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -42,28 +93,41 @@ impl RateSchedule {
         }
     }
 
-    /// Parses `1000` or `1000:10s,5000:30s` (durations as `parse_duration` reads them).
-    pub fn parse(
-        text: &str,
-        parse_duration: impl Fn(&str) -> Result<Duration, String>,
-    ) -> Result<RateSchedule, String> {
+    /// Parses request rates: `1000` or `1000:10s,5000:30s`.
+    pub fn parse(text: &str) -> Result<RateSchedule, ScheduleError> {
+        RateSchedule::parse_stages(text, Quantity::Rate)
+    }
+
+    /// Parses device counts over time, as rates are: `0,15000:60s,0:30s`.
+    pub fn parse_device_count(text: &str) -> Result<RateSchedule, ScheduleError> {
+        RateSchedule::parse_stages(text, Quantity::DeviceCount)
+    }
+
+    /// Parses stages `V[:D]` of values counting `quantity`.
+    fn parse_stages(text: &str, quantity: Quantity) -> Result<RateSchedule, ScheduleError> {
         let mut stages = Vec::new();
         for part in text.split(',') {
-            let (rate, duration) = match part.split_once(':') {
-                Some((r, d)) => (r, parse_duration(d)?),
+            let (value, duration) = match part.split_once(':') {
+                Some((v, d)) => (v, parse_duration(d)?),
                 None => (part, Duration::ZERO),
             };
-            let rate: f64 = rate
+            let rate: f64 = value
                 .trim()
                 .parse()
-                .map_err(|_| format!("rate {rate:?} is not a number of requests per second"))?;
+                .map_err(|_| ScheduleError::NotANumber {
+                    quantity,
+                    text: value.to_string(),
+                })?;
             if !(0.0..=1e9).contains(&rate) {
-                return Err(format!("rate {rate} is out of range (0 to 1e9 requests/s)"));
+                return Err(ScheduleError::OutOfRange {
+                    quantity,
+                    value: rate,
+                });
             }
             stages.push(Stage { rate, duration });
         }
         if stages.iter().all(|s| s.rate == 0.0) {
-            return Err("the rate is zero everywhere".into());
+            return Err(ScheduleError::Zero { quantity });
         }
         Ok(RateSchedule { stages })
     }
@@ -200,13 +264,6 @@ impl Segment {
 mod tests {
     use super::*;
 
-    fn secs(s: &str) -> Result<Duration, String> {
-        s.trim_end_matches('s')
-            .parse::<f64>()
-            .map(Duration::from_secs_f64)
-            .map_err(|e| e.to_string())
-    }
-
     #[test]
     fn constant_rate_is_evenly_spaced() {
         let mut p = Pacer::new(&RateSchedule::constant(1000.0), 0, 1);
@@ -234,7 +291,7 @@ mod tests {
     #[test]
     fn ramps_are_linear_and_counts_integrate() {
         // 0 -> 100/s over 10 s: 500 requests by t = 10 s, then 100/s.
-        let s = RateSchedule::parse("0,100:10s", secs).unwrap();
+        let s = RateSchedule::parse("0,100:10s").unwrap();
         let p = Pacer::new(&s, 0, 1);
         assert!((p.scheduled_before(10_000_000_000) - 500.0).abs() < 1e-6);
         assert!((p.scheduled_before(12_000_000_000) - 700.0).abs() < 1e-6);
@@ -248,7 +305,7 @@ mod tests {
 
     #[test]
     fn holds_then_ramps() {
-        let s = RateSchedule::parse("1000:10s,5000:30s", secs).unwrap();
+        let s = RateSchedule::parse("1000:10s,5000:30s").unwrap();
         assert_eq!(s.duration(), Duration::from_secs(40));
         let p = Pacer::new(&s, 0, 1);
         assert!((p.scheduled_before(10_000_000_000) - 10_000.0).abs() < 1e-6);
@@ -257,7 +314,7 @@ mod tests {
 
     #[test]
     fn values_follow_the_stages() {
-        let s = RateSchedule::parse("0,100:10s,100:5s,0:5s", secs).unwrap();
+        let s = RateSchedule::parse("0,100:10s,100:5s,0:5s").unwrap();
         assert_eq!(s.value_at(0), 0.0);
         assert!((s.value_at(5_000_000_000) - 50.0).abs() < 1e-9);
         assert!((s.value_at(12_000_000_000) - 100.0).abs() < 1e-9);
@@ -268,9 +325,38 @@ mod tests {
 
     #[test]
     fn bad_rates_are_refused() {
-        assert!(RateSchedule::parse("fast", secs).is_err());
-        assert!(RateSchedule::parse("-5", secs).is_err());
-        assert!(RateSchedule::parse("0", secs).is_err());
-        assert!(RateSchedule::parse("10:xs", secs).is_err());
+        assert!(RateSchedule::parse("fast").is_err());
+        assert!(RateSchedule::parse("-5").is_err());
+        assert!(RateSchedule::parse("0").is_err());
+        assert!(RateSchedule::parse("10:xs").is_err());
+    }
+
+    #[test]
+    fn errors_name_what_the_stages_count() {
+        let message = |r: Result<RateSchedule, ScheduleError>| r.unwrap_err().to_string();
+        assert_eq!(
+            message(RateSchedule::parse("fast")),
+            r#"rate "fast" is not a number of requests per second"#
+        );
+        assert_eq!(
+            message(RateSchedule::parse("2e9")),
+            "rate 2000000000 is out of range (0 to 1e9 requests/s)"
+        );
+        assert_eq!(
+            message(RateSchedule::parse("0,0:5s")),
+            "the rate is zero everywhere"
+        );
+        assert_eq!(
+            message(RateSchedule::parse_device_count("0,many:5s")),
+            r#"count "many" is not a number of devices"#
+        );
+        assert_eq!(
+            message(RateSchedule::parse_device_count("0")),
+            "the count is zero everywhere"
+        );
+        assert_eq!(
+            message(RateSchedule::parse("10:xs")),
+            r#""xs" is not a duration (try 10s, 500ms, 2m)"#
+        );
     }
 }

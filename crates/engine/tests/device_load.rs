@@ -6,15 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use testserver::{Behavior, TestServer};
 
-fn secs(s: &str) -> Result<Duration, String> {
-    s.trim_end_matches('s')
-        .parse::<f64>()
-        .map(Duration::from_secs_f64)
-        .map_err(|e| e.to_string())
-}
-
 fn device_load(server: &TestServer, io: IoChoice, stages: &str, think_ms: u64) -> LoadResult {
-    let count = RateSchedule::parse(stages, secs).unwrap();
+    let count = RateSchedule::parse_device_count(stages).unwrap();
     let mut c = LoadConfig::new(Target::parse(&server.url("/app")).unwrap());
     c.threads = 2;
     c.io = io;

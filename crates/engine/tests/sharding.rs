@@ -1,7 +1,9 @@
 //! Two shards of one load, merged, equal one load: counts are the shards' sums and
 //! percentiles are those of the union of samples, not an average of percentiles.
 
-use engine::{histcodec, IoChoice, LoadConfig, LoadResult, RateSchedule, Shard, Stop, Target};
+use engine::{
+    decode_histogram, IoChoice, LoadConfig, LoadResult, RateSchedule, Shard, Stop, Target,
+};
 use hdrhistogram::Histogram;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -50,8 +52,8 @@ fn merged_shards_add_up_and_keep_exact_percentiles() {
     assert!((rate.target_rps - 1000.0).abs() < 20.0, "{rate:?}");
 
     let union = |pick: fn(&LoadResult) -> &String| {
-        let mut h: Histogram<u64> = histcodec::decode(pick(&a)).unwrap();
-        h.add(histcodec::decode::<u64>(pick(&b)).unwrap()).unwrap();
+        let mut h: Histogram<u64> = decode_histogram(pick(&a)).unwrap();
+        h.add(decode_histogram::<u64>(pick(&b)).unwrap()).unwrap();
         h
     };
     let h = union(|r| &r.histograms.latency);

@@ -134,6 +134,18 @@ fn bad_flags_are_one_line_and_exit_2() {
 }
 
 #[test]
+fn malformed_requests_are_one_line_and_exit_2() {
+    assert_one_line_error(
+        &shootout(&["load", "http://127.0.0.1:1/", "-m", "GE T"]),
+        "method \"GE T\" is not a valid HTTP method token",
+    );
+    assert_one_line_error(
+        &shootout(&["load", "http://127.0.0.1:1/", "-H", "X: a\r\nY: b"]),
+        "header \"X: a\\r\\nY: b\" is not a valid HTTP header",
+    );
+}
+
+#[test]
 fn bad_urls_are_one_line_and_exit_2() {
     assert_one_line_error(&shootout(&["load", "ftp://127.0.0.1/"]), "scheme \"ftp\"");
     assert_one_line_error(&shootout(&["load", "127.0.0.1:8080"]), "missing scheme");

@@ -37,7 +37,7 @@ impl Layout {
     /// `split` (server on the last core, generator on the others), `server:N` (the server
     /// gets N cores, the generator the rest, or shares them when none are left), `shared`.
     pub fn parse(text: &str) -> Result<Layout, LayoutError> {
-        let cores = engine::cpu::allowed_cpus();
+        let cores = engine::allowed_cpus();
         let all: Vec<usize> = (0..cores).collect();
         let (server, generator) = match text {
             "shared" => (None, None),
@@ -68,7 +68,7 @@ impl Layout {
     pub fn server_threads(&self) -> usize {
         self.server
             .as_ref()
-            .map_or(engine::cpu::allowed_cpus(), Vec::len)
+            .map_or(engine::allowed_cpus(), Vec::len)
     }
 }
 
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn layouts_split_the_cores() {
-        let cores = engine::cpu::allowed_cpus();
+        let cores = engine::allowed_cpus();
         assert_eq!(Layout::parse("shared").unwrap().server, None);
         let s = Layout::parse(&format!("server:{cores}")).unwrap();
         assert_eq!(s.server_threads(), cores);

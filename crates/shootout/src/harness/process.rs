@@ -55,7 +55,7 @@ impl Server {
     ) -> Result<Server, ServerError> {
         let p = Placeholders { port, threads };
         // Servers inherit the open-file limit: give them the hard limit, as the generator has.
-        let _ = engine::limits::raise_nofile();
+        let _ = engine::raise_nofile();
         let log_error = |source| ServerError::Log {
             path: log.to_path_buf(),
             source,

@@ -244,7 +244,7 @@ fn config(cell: &MatrixCell, port: u16) -> Result<engine::LoadConfig, engine::Co
         .layout
         .generator
         .as_ref()
-        .map_or(engine::cpu::allowed_cpus(), Vec::len);
+        .map_or(engine::allowed_cpus(), Vec::len);
     config.keepalive = cell.load.keepalive;
     config.http10 = cell.load.http10;
     config.pipeline = cell.load.pipeline;

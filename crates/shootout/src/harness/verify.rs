@@ -1,8 +1,12 @@
 //! Does a server speak HTTP? The checks `shootout verify` runs against a started
 //! contestant: status, framing, Date, body, keep-alive, `Connection: close`, HTTP/1.0,
 //! the `/app` delay, and whether it waits for a whole request before answering.
+//!
+//! Responses are framed by the engine's parser, the one the load uses, so that verify
+//! and a load cannot judge one server's framing differently.
 
-use std::io::{Read, Write};
+use engine::{Framing, ResponseError, ResponseParser, ResponseSink};
+use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -19,22 +23,83 @@ pub struct Check {
     pub detail: String,
 }
 
-/// A parsed response.
+/// Why a check failed: its detail line.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("connect: {0}")]
+    Connect(io::Error),
+    #[error("{0}")]
+    Socket(io::Error),
+    #[error("write: {0}")]
+    Write(io::Error),
+    #[error("read: {0}")]
+    Read(io::Error),
+    #[error(transparent)]
+    Response(#[from] ResponseError),
+    #[error("sent {0} bytes beyond the response's framing")]
+    BeyondFraming(usize),
+    #[error("status {0} (want 200)")]
+    Status(u16),
+    #[error("body {0:?} (want \"Hello World\")")]
+    Body(String),
+    #[error("no Date header")]
+    NoDate,
+    #[error("body delimited by closing the connection on HTTP/1.1")]
+    CloseDelimited,
+    #[error("request {index} on one connection: {source}")]
+    Exchange {
+        index: usize,
+        source: Box<VerifyError>,
+    },
+    #[error("request {index}: {source}")]
+    Reply {
+        index: usize,
+        source: Box<VerifyError>,
+    },
+    #[error("sent more bytes after the response")]
+    MoreAfterClose,
+    #[error("did not close the connection: {0}")]
+    StayedOpen(io::Error),
+    #[error("status {status}, {body_bytes} body bytes (want 200, 1024)")]
+    App { status: u16, body_bytes: usize },
+    #[error("answered in {0:.0} ms (want ~100)")]
+    Slow(f64),
+    #[error("answered before the request was complete: it does not parse HTTP")]
+    AnsweredEarly,
+}
+
+/// What the checks look at in a response: the parser shows it the head and the body.
 #[derive(Debug, Default)]
 struct Reply {
     status: u16,
-    headers: Vec<(String, String)>,
+    framing: Option<Framing>,
+    date: bool,
     body: Vec<u8>,
-    /// "content-length", "chunked" or "close".
-    framing: &'static str,
+}
+
+impl ResponseSink for Reply {
+    fn header(&mut self, name: &[u8], _value: &[u8]) {
+        self.date |= name.eq_ignore_ascii_case(b"date");
+    }
+
+    fn framing(&mut self, framing: Framing) {
+        self.framing = Some(framing);
+    }
+
+    fn body(&mut self, bytes: &[u8]) {
+        self.body.extend_from_slice(bytes);
+    }
 }
 
 impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+    /// How the body was delimited, as the details name it.
+    fn framing_name(&self) -> &'static str {
+        match self.framing {
+            Some(Framing::Length(_)) => "content-length",
+            Some(Framing::Chunked) => "chunked",
+            Some(Framing::UntilEof) => "close",
+            Some(Framing::Empty) | None => "no-body",
+        }
     }
 }
 
@@ -67,21 +132,20 @@ pub fn run(port: u16, app: bool, parses_http: bool) -> Vec<Check> {
     checks
 }
 
-fn check(name: &'static str, result: Result<String, String>) -> Check {
-    let passed = result.is_ok();
+fn check(name: &'static str, result: Result<String, VerifyError>) -> Check {
     Check {
         name,
-        passed,
+        passed: result.is_ok(),
         flagged: false,
-        detail: result.unwrap_or_else(|e| e),
+        detail: result.unwrap_or_else(|e| e.to_string()),
     }
 }
 
-fn connect(addr: SocketAddr) -> Result<TcpStream, String> {
-    let s = TcpStream::connect_timeout(&addr, PATIENCE).map_err(|e| format!("connect: {e}"))?;
+fn connect(addr: SocketAddr) -> Result<TcpStream, VerifyError> {
+    let s = TcpStream::connect_timeout(&addr, PATIENCE).map_err(VerifyError::Connect)?;
     s.set_read_timeout(Some(PATIENCE))
-        .map_err(|e| e.to_string())?;
-    s.set_nodelay(true).map_err(|e| e.to_string())?;
+        .map_err(VerifyError::Socket)?;
+    s.set_nodelay(true).map_err(VerifyError::Socket)?;
     Ok(s)
 }
 
@@ -90,20 +154,19 @@ fn get(path: &str, version: &str, extra: &str) -> Vec<u8> {
 }
 
 /// Asserts the reply is a well-framed 200 "Hello World" with a Date header.
-fn is_hello(r: &Reply) -> Result<String, String> {
+fn is_hello(r: &Reply) -> Result<String, VerifyError> {
     if r.status != 200 {
-        return Err(format!("status {} (want 200)", r.status));
+        return Err(VerifyError::Status(r.status));
     }
     if r.body != b"Hello World" {
-        return Err(format!(
-            "body {:?} (want \"Hello World\")",
-            String::from_utf8_lossy(&r.body)
+        return Err(VerifyError::Body(
+            String::from_utf8_lossy(&r.body).into_owned(),
         ));
     }
-    if r.header("date").is_none() {
-        return Err("no Date header".into());
+    if !r.date {
+        return Err(VerifyError::NoDate);
     }
-    Ok(format!("200, {} framing, Date present", r.framing))
+    Ok(format!("200, {} framing, Date present", r.framing_name()))
 }
 
 fn hello(addr: SocketAddr) -> Check {
@@ -112,8 +175,8 @@ fn hello(addr: SocketAddr) -> Check {
         (|| {
             let mut s = connect(addr)?;
             let r = exchange(&mut s, &get("/hello", "HTTP/1.1", ""))?;
-            if r.framing == "close" {
-                return Err("body delimited by closing the connection on HTTP/1.1".into());
+            if r.framing == Some(Framing::UntilEof) {
+                return Err(VerifyError::CloseDelimited);
             }
             is_hello(&r)
         })(),
@@ -125,10 +188,17 @@ fn keep_alive(addr: SocketAddr) -> Check {
         "keep-alive",
         (|| {
             let mut s = connect(addr)?;
-            for i in 1..=3 {
-                let r = exchange(&mut s, &get("/hello", "HTTP/1.1", ""))
-                    .map_err(|e| format!("request {i} on one connection: {e}"))?;
-                is_hello(&r).map_err(|e| format!("request {i}: {e}"))?;
+            for index in 1..=3 {
+                let r = exchange(&mut s, &get("/hello", "HTTP/1.1", "")).map_err(|e| {
+                    VerifyError::Exchange {
+                        index,
+                        source: Box::new(e),
+                    }
+                })?;
+                is_hello(&r).map_err(|e| VerifyError::Reply {
+                    index,
+                    source: Box::new(e),
+                })?;
             }
             Ok("3 requests on one connection".into())
         })(),
@@ -145,8 +215,8 @@ fn connection_close(addr: SocketAddr) -> Check {
             let mut byte = [0u8; 1];
             match s.read(&mut byte) {
                 Ok(0) => Ok("answered, then closed".into()),
-                Ok(_) => Err("sent more bytes after the response".into()),
-                Err(e) => Err(format!("did not close the connection: {e}")),
+                Ok(_) => Err(VerifyError::MoreAfterClose),
+                Err(e) => Err(VerifyError::StayedOpen(e)),
             }
         })(),
     )
@@ -172,14 +242,13 @@ fn app_delay(addr: SocketAddr) -> Check {
             let r = exchange(&mut s, &get("/app", "HTTP/1.1", ""))?;
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
             if r.status != 200 || r.body.len() != 1024 {
-                return Err(format!(
-                    "status {}, {} body bytes (want 200, 1024)",
-                    r.status,
-                    r.body.len()
-                ));
+                return Err(VerifyError::App {
+                    status: r.status,
+                    body_bytes: r.body.len(),
+                });
             }
             if !(90.0..=250.0).contains(&ms) {
-                return Err(format!("answered in {ms:.0} ms (want ~100)"));
+                return Err(VerifyError::Slow(ms));
             }
             Ok(format!("1024 bytes in {ms:.0} ms"))
         })(),
@@ -191,14 +260,12 @@ fn whole_request(addr: SocketAddr, parses_http: bool) -> Check {
     let result = (|| {
         let mut s = connect(addr)?;
         s.write_all(b"GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            .map_err(|e| e.to_string())?;
+            .map_err(VerifyError::Write)?;
         s.set_read_timeout(Some(Duration::from_millis(300)))
-            .map_err(|e| e.to_string())?;
+            .map_err(VerifyError::Socket)?;
         let mut buf = [0u8; 64];
         match s.read(&mut buf) {
-            Ok(n) if n > 0 => {
-                Err("answered before the request was complete: it does not parse HTTP".to_string())
-            }
+            Ok(n) if n > 0 => Err(VerifyError::AnsweredEarly),
             _ => Ok("waited for the whole request".to_string()),
         }
     })();
@@ -212,116 +279,29 @@ fn whole_request(addr: SocketAddr, parses_http: bool) -> Check {
     c
 }
 
-/// Writes `request` and reads one response, framed by its headers.
-fn exchange(s: &mut TcpStream, request: &[u8]) -> Result<Reply, String> {
-    s.write_all(request).map_err(|e| format!("write: {e}"))?;
-    let mut buf = Vec::with_capacity(2048);
-    let head_len = loop {
-        if let Some(i) = find(&buf, b"\r\n\r\n") {
-            break i + 4;
+/// Writes `request` and reads one response, framed by the engine's parser. Bytes after
+/// the response's end fail the exchange, as they would fail the next request of a load.
+fn exchange(s: &mut TcpStream, request: &[u8]) -> Result<Reply, VerifyError> {
+    s.write_all(request).map_err(VerifyError::Write)?;
+    let mut parser = ResponseParser::new();
+    let mut reply = Reply::default();
+    let mut buf = [0u8; 16 * 1024];
+    let response = loop {
+        let n = s.read(&mut buf).map_err(VerifyError::Read)?;
+        if n == 0 {
+            break parser.finish_eof()?;
         }
-        if buf.len() > 64 * 1024 {
-            return Err("response head over 64 KiB".into());
-        }
-        fill(s, &mut buf)?
-            .then_some(())
-            .ok_or("closed before a response head")?;
-    };
-    let mut headers = [httparse::EMPTY_HEADER; 64];
-    let mut resp = httparse::Response::new(&mut headers);
-    resp.parse(&buf[..head_len])
-        .map_err(|e| format!("malformed response head: {e}"))?;
-    let mut reply = Reply {
-        status: resp.code.unwrap_or(0),
-        headers: resp
-            .headers
-            .iter()
-            .map(|h| {
-                (
-                    h.name.to_string(),
-                    String::from_utf8_lossy(h.value).into_owned(),
-                )
-            })
-            .collect(),
-        ..Reply::default()
-    };
-    let rest = buf.split_off(head_len);
-    read_body(s, &mut reply, rest)?;
-    Ok(reply)
-}
-
-fn read_body(s: &mut TcpStream, reply: &mut Reply, mut rest: Vec<u8>) -> Result<(), String> {
-    let chunked = reply
-        .header("transfer-encoding")
-        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-    if chunked {
-        reply.framing = "chunked";
-        reply.body = dechunk(s, rest)?;
-    } else if let Some(len) = reply.header("content-length").map(str::to_string) {
-        reply.framing = "content-length";
-        let len: usize = len
-            .trim()
-            .parse()
-            .map_err(|_| format!("bad Content-Length {len:?}"))?;
-        while rest.len() < len {
-            fill(s, &mut rest)?
-                .then_some(())
-                .ok_or("closed before the body ended")?;
-        }
-        rest.truncate(len);
-        reply.body = rest;
-    } else {
-        reply.framing = "close";
-        while fill(s, &mut rest)? {}
-        reply.body = rest;
-    }
-    Ok(())
-}
-
-fn dechunk(s: &mut TcpStream, mut buf: Vec<u8>) -> Result<Vec<u8>, String> {
-    let mut body = Vec::new();
-    loop {
-        let line_end = loop {
-            if let Some(i) = find(&buf, b"\r\n") {
-                break i;
+        let progress = parser.feed_to(&buf[..n], &mut reply)?;
+        if let Some(response) = progress.done {
+            let beyond = n - progress.consumed;
+            if beyond > 0 {
+                return Err(VerifyError::BeyondFraming(beyond));
             }
-            fill(s, &mut buf)?
-                .then_some(())
-                .ok_or("closed inside chunked body")?;
-        };
-        let size_text = String::from_utf8_lossy(&buf[..line_end]);
-        let size_hex = size_text.split(';').next().unwrap_or("").trim().to_string();
-        let size = usize::from_str_radix(&size_hex, 16)
-            .map_err(|_| format!("bad chunk size {size_hex:?}"))?;
-        buf.drain(..line_end + 2);
-        if size == 0 {
-            return Ok(body);
+            break response;
         }
-        while buf.len() < size + 2 {
-            fill(s, &mut buf)?
-                .then_some(())
-                .ok_or("closed inside a chunk")?;
-        }
-        body.extend_from_slice(&buf[..size]);
-        buf.drain(..size + 2);
-    }
-}
-
-/// Reads more bytes into `buf`; false at end of stream.
-fn fill(s: &mut TcpStream, buf: &mut Vec<u8>) -> Result<bool, String> {
-    let mut chunk = [0u8; 16 * 1024];
-    match s.read(&mut chunk) {
-        Ok(0) => Ok(false),
-        Ok(n) => {
-            buf.extend_from_slice(&chunk[..n]);
-            Ok(true)
-        }
-        Err(e) => Err(format!("read: {e}")),
-    }
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    };
+    reply.status = response.status;
+    Ok(reply)
 }
 
 #[cfg(test)]
@@ -378,6 +358,24 @@ mod tests {
             .find(|c| c.name == "parses-http")
             .unwrap();
         assert!(declared.passed && declared.flagged, "{declared:?}");
+    }
+
+    #[test]
+    fn framing_is_judged_as_the_load_judges_it() {
+        // Interim responses and big heads are framed as the load frames them: fine.
+        for b in [Behavior::Interim, Behavior::HugeHeaders(40_000)] {
+            let verdicts = verdicts(b.clone());
+            assert!(verdicts.iter().all(|(_, p)| *p), "{b:?}: {verdicts:?}");
+        }
+        // What the load counts as parse errors fails here too.
+        for b in [
+            Behavior::ShortContentLength,
+            Behavior::InvalidChunkSize,
+            Behavior::MalformedStatusLine,
+        ] {
+            let hello = verdicts(b.clone()).into_iter().find(|(n, _)| n == "hello");
+            assert_eq!(hello, Some(("hello".to_string(), false)), "{b:?}");
+        }
     }
 
     #[test]

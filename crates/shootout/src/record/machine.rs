@@ -33,7 +33,7 @@ impl Machine {
             .unwrap_or_default();
         Machine {
             cpu,
-            cores: engine::cpu::allowed_cpus(),
+            cores: engine::allowed_cpus(),
             kernel: kernel.trim().to_string(),
             shootout: env!("CARGO_PKG_VERSION").to_string(),
             commit,

@@ -6,7 +6,7 @@ use super::{Experiment, Load, LoadPace, Rate};
 use crate::harness::catalog::Catalog;
 use crate::harness::layout::Layout;
 use crate::toml_file::{self, TomlFileError};
-use engine::{duration, DeviceScript, RateSchedule};
+use engine::{parse_duration, DeviceScript, RateSchedule};
 use std::path::{Path, PathBuf};
 
 /// Why an experiment cannot run; nothing was started.
@@ -71,7 +71,7 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
     if e.repeats == 0 || e.repeats > 100 {
         return Err("repeats: between 1 and 100".into());
     }
-    let time = |field: &str, text: &str| duration::parse(text).map_err(|w| format!("{field}: {w}"));
+    let time = |field: &str, text: &str| parse_duration(text).map_err(|w| format!("{field}: {w}"));
     let loads = e
         .loads
         .iter()
@@ -109,7 +109,7 @@ fn check_load(l: &LoadFile) -> Result<Load, String> {
     }
     let duration = match &l.duration {
         None => None,
-        Some(d) => Some(duration::parse(d).map_err(|w| format!("duration: {w}"))?),
+        Some(d) => Some(parse_duration(d).map_err(|w| format!("duration: {w}"))?),
     };
     if duration.is_some() && staged(&pace) {
         return Err("duration: a staged load lasts its stages".into());
@@ -125,7 +125,7 @@ fn check_load(l: &LoadFile) -> Result<Load, String> {
         keepalive: l.keepalive,
         http10: l.http10,
         pipeline: l.pipeline,
-        timeout: duration::parse(&l.timeout).map_err(|w| format!("timeout: {w}"))?,
+        timeout: parse_duration(&l.timeout).map_err(|w| format!("timeout: {w}"))?,
     })
 }
 
@@ -135,8 +135,7 @@ fn pace(l: &LoadFile) -> Result<LoadPace, String> {
         .rate
         .iter()
         .map(|text| {
-            let schedule =
-                RateSchedule::parse(text, duration::parse).map_err(|w| format!("rate: {w}"))?;
+            let schedule = RateSchedule::parse(text).map_err(|w| format!("rate: {w}"))?;
             Ok(Rate {
                 text: text.clone(),
                 schedule,
@@ -155,8 +154,7 @@ fn pace(l: &LoadFile) -> Result<LoadPace, String> {
 }
 
 fn device_script(d: &DevicesFile) -> Result<DeviceScript, String> {
-    let count = RateSchedule::parse(&d.stages, duration::parse)
-        .map_err(|e| format!("stages: {}", e.replace("rate", "count")))?;
+    let count = RateSchedule::parse_device_count(&d.stages).map_err(|e| format!("stages: {e}"))?;
     if count.duration().is_zero() {
         return Err("stages: a device load needs stage durations (e.g. 0,1000:30s)".into());
     }
@@ -166,7 +164,7 @@ fn device_script(d: &DevicesFile) -> Result<DeviceScript, String> {
     Ok(DeviceScript {
         count,
         requests: d.requests.max(1),
-        think: duration::parse(&d.think).map_err(|e| format!("think: {e}"))?,
+        think: parse_duration(&d.think).map_err(|e| format!("think: {e}"))?,
         jitter: d.jitter,
     })
 }

@@ -7,8 +7,8 @@ use crate::report::stats::measures;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
-use engine::result::SecondSummary;
 use engine::LoadResult;
+use engine::SecondSummary;
 
 /// One table per device-ramp cell of `runs`: a row per run.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {

@@ -6,8 +6,8 @@ use crate::report::document::Document;
 use crate::report::experiment::ranking::{self, RankedCell, Row};
 use crate::report::page::svg::{self, Chart, Series};
 use crate::report::stats::median;
-use engine::result::SecondSummary;
 use engine::LoadResult;
+use engine::SecondSummary;
 
 /// A chart with a file-name-safe id.
 pub struct Figure {
