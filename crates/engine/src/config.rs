@@ -1,7 +1,6 @@
 //! What a load is: the target, the request, and how hard and how long to send it.
 
-use crate::devices::DeviceScript;
-use crate::schedule::RateSchedule;
+use crate::pace::Pace;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
@@ -165,10 +164,8 @@ pub struct LoadConfig {
     /// Send HTTP/1.0 requests (as `ab` and `webbench` do).
     pub http10: bool,
     pub io: IoChoice,
-    /// Open loop: send on this schedule instead of as fast as responses allow.
-    pub rate: Option<RateSchedule>,
-    /// Device load: devices arriving along stages, each running a script.
-    pub devices: Option<DeviceScript>,
+    /// Closed loop (the default), open loop on a schedule, or devices along stages.
+    pub pace: Pace,
     /// This process runs one part of a load split over several.
     pub shard: Shard,
     /// Wall-clock instant (Unix milliseconds) at which to start, so shards start together.
@@ -226,8 +223,7 @@ impl LoadConfig {
             keepalive: true,
             http10: false,
             io: IoChoice::Auto,
-            rate: None,
-            devices: None,
+            pace: Pace::Closed,
             shard: Shard::default(),
             start_at: None,
         }
@@ -285,13 +281,10 @@ impl LoadConfig {
         if self.timeout.is_zero() {
             return invalid("timeout must be above zero");
         }
-        if self.rate.is_some() && !self.keepalive {
+        if matches!(self.pace, Pace::Open(_)) && !self.keepalive {
             return invalid("--rate needs keep-alive connections (drop --no-keepalive)");
         }
-        if let Some(d) = &self.devices {
-            if self.rate.is_some() {
-                return invalid("a device load sets its own pace: drop --rate");
-            }
+        if let Pace::Devices(d) = &self.pace {
             if !self.keepalive || self.pipeline != 1 {
                 return invalid("devices keep one connection and one request at a time");
             }

@@ -91,9 +91,7 @@ impl Slots {
             depth,
             pacer: spec.pacer.clone(),
             ready: Vec::with_capacity(spec.connections),
-            fleet: c
-                .devices
-                .as_ref()
+            fleet: (c.pace.devices())
                 .zip(spec.devices)
                 .map(|(script, (offset, stride))| {
                     Fleet::new(script, spec.connections, offset, stride)

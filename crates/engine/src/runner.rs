@@ -9,6 +9,7 @@ use crate::histcodec;
 use crate::ledger::Clock;
 use crate::limits;
 use crate::live::Live;
+use crate::pace::Pace;
 use crate::result::{
     self, Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles,
     RateSummary,
@@ -107,12 +108,12 @@ pub fn run_watched(
         .map(|index| LoopSpec {
             config,
             index,
-            connections: match &config.devices {
-                Some(script) => {
+            connections: match &config.pace {
+                Pace::Devices(script) => {
                     let (offset, stride) = device_share(config, index);
                     Fleet::slots_for(script, offset, stride)
                 }
-                None => share(config.connections as u64, config.threads, index) as usize,
+                _ => share(config.connections as u64, config.threads, index) as usize,
             },
             clock,
             measure_start,
@@ -123,8 +124,8 @@ pub fn run_watched(
             },
             interrupt,
             live,
-            devices: config.devices.as_ref().map(|_| device_share(config, index)),
-            pacer: config.rate.as_ref().map(|schedule| {
+            devices: config.pace.devices().map(|_| device_share(config, index)),
+            pacer: config.pace.schedule().map(|schedule| {
                 // Global request n belongs to shard n mod S, and within it to loop
                 // (n div S) mod T: together the shards' loops send the whole schedule.
                 let (shard, loops) = (config.shard, config.threads as u64);
@@ -152,7 +153,7 @@ pub fn run_watched(
 pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
     config.validate()?;
     let mut config = config.clone();
-    if let Some(script) = &config.devices {
+    if let Pace::Devices(script) = &config.pace {
         // A device is a connection: the slots are the peak device count.
         config.connections = script.count.peak().floor().max(1.0) as usize;
     }
@@ -342,7 +343,7 @@ fn rate_summary(
     measure_start: u64,
     duration_s: f64,
 ) -> Option<RateSummary> {
-    let schedule = config.rate.as_ref()?;
+    let schedule = config.pace.schedule()?;
     let whole = Pacer::new(schedule, 0, 1);
     let end = measure_start + (duration_s * 1e9) as u64;
     let scheduled = (whole.scheduled_before(end) - whole.scheduled_before(measure_start))

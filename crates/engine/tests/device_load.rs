@@ -1,7 +1,7 @@
 //! Device loads: devices arrive and leave along the stages, run their scripts, and the
 //! per-second series says what happened. Local test server only; each load is ~2 s.
 
-use engine::{DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, Stop, Target};
+use engine::{DeviceScript, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, Stop, Target};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use testserver::{Behavior, TestServer};
@@ -13,7 +13,7 @@ fn device_load(server: &TestServer, io: IoChoice, stages: &str, think_ms: u64) -
     c.io = io;
     c.stop = Stop::After(count.duration());
     c.timeout = Duration::from_millis(200);
-    c.devices = Some(DeviceScript {
+    c.pace = Pace::Devices(DeviceScript {
         count,
         requests: 5,
         think: Duration::from_millis(think_ms),

@@ -2,7 +2,7 @@
 //! send time, so a stall shows in the corrected latency and not in the raw one.
 //! Loads go to a local test server only, each bounded to a few seconds.
 
-use engine::{IoChoice, LoadConfig, LoadResult, RateSchedule, Stop, Target};
+use engine::{IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, Stop, Target};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use testserver::{Behavior, TestServer};
@@ -12,7 +12,7 @@ fn rate_load(server: &TestServer, io: IoChoice, rate: f64, conns: usize, secs: u
     c.connections = conns;
     c.threads = 1;
     c.io = io;
-    c.rate = Some(RateSchedule::constant(rate));
+    c.pace = Pace::Open(RateSchedule::constant(rate));
     c.stop = Stop::After(Duration::from_secs(secs));
     engine::run(&c, &AtomicBool::new(false)).expect("load runs")
 }

@@ -2,7 +2,7 @@
 //! percentiles are those of the union of samples, not an average of percentiles.
 
 use engine::{
-    decode_histogram, IoChoice, LoadConfig, LoadResult, RateSchedule, Shard, Stop, Target,
+    decode_histogram, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, Shard, Stop, Target,
 };
 use hdrhistogram::Histogram;
 use std::sync::atomic::AtomicBool;
@@ -18,7 +18,7 @@ fn shard(server: &TestServer, index: u64, start_at: u64) -> LoadResult {
     } else {
         IoChoice::Uring
     };
-    c.rate = Some(RateSchedule::constant(1000.0));
+    c.pace = Pace::Open(RateSchedule::constant(1000.0));
     c.stop = Stop::After(Duration::from_millis(1500));
     c.shard = Shard { index, count: 2 };
     c.start_at = Some(start_at);

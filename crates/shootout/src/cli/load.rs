@@ -6,8 +6,8 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
 use engine::{
-    parse_duration, DeviceScript, IoChoice, LoadConfig, LoadResult, RateSchedule, RunError, Shard,
-    Stop, Target,
+    parse_duration, DeviceScript, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, RunError,
+    Shard, Stop, Target,
 };
 use shootout::report;
 use std::process::ExitCode;
@@ -195,25 +195,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     };
     c.connections = args.connections.unwrap_or(10);
     c.threads = args.threads.unwrap_or_else(engine::allowed_cpus);
-    c.rate = args
-        .rate
-        .as_deref()
-        .map(RateSchedule::parse)
-        .transpose()
-        .map_err(|e| anyhow::anyhow!("--rate: {e}"))?;
-    c.devices = args
-        .devices
-        .as_deref()
-        .map(|stages| -> anyhow::Result<DeviceScript> {
-            Ok(DeviceScript {
-                count: RateSchedule::parse_device_count(stages)
-                    .map_err(|e| anyhow::anyhow!("--devices: {e}"))?,
-                requests: args.device_requests.unwrap_or(100),
-                think: args.think.unwrap_or(Duration::from_millis(900)),
-                jitter: args.jitter.unwrap_or(0.05),
-            })
-        })
-        .transpose()?;
+    c.pace = pace(args)?;
     c.warmup = args.warmup.unwrap_or_default();
     c.stop = match (args.duration, args.requests) {
         (_, Some(n)) => Stop::Requests(n),
@@ -278,10 +260,24 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
     })
 }
 
+/// Closed, open (`--rate`) or devices (`--devices`): one of them.
+fn pace(args: &LoadArgs) -> anyhow::Result<Pace> {
+    match (&args.rate, &args.devices) {
+        (Some(_), Some(_)) => bail!("a device load sets its own pace: drop --rate"),
+        (Some(rate), None) => Ok(Pace::Open(RateSchedule::parse(rate).context("--rate")?)),
+        (None, Some(stages)) => Ok(Pace::Devices(DeviceScript {
+            count: RateSchedule::parse_device_count(stages).context("--devices")?,
+            requests: args.device_requests.unwrap_or(100),
+            think: args.think.unwrap_or(Duration::from_millis(900)),
+            jitter: args.jitter.unwrap_or(0.05),
+        })),
+        (None, None) => Ok(Pace::Closed),
+    }
+}
+
 /// 10 s, or with rate stages, the stages' length (the warm-up being their first part).
 fn default_duration(c: &LoadConfig) -> anyhow::Result<Duration> {
-    let stages = c.rate.as_ref().or(c.devices.as_ref().map(|d| &d.count));
-    let staged = stages.map_or(Duration::ZERO, RateSchedule::duration);
+    let staged = c.pace.staged();
     if staged.is_zero() {
         return Ok(Duration::from_secs(10));
     }

@@ -12,7 +12,7 @@ use super::process::Server;
 use super::toolchain;
 use super::verify;
 use crate::record::{Cell, Label, Outcome, RunRecord};
-use engine::{LoadResult, Pace};
+use engine::LoadResult;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -249,11 +249,7 @@ fn config(cell: &MatrixCell, port: u16) -> Result<engine::LoadConfig, engine::Co
     config.http10 = cell.load.http10;
     config.pipeline = cell.load.pipeline;
     config.timeout = cell.load.timeout;
-    (config.rate, config.devices) = match &cell.pace {
-        Pace::Closed => (None, None),
-        Pace::Open(schedule) => (Some(schedule.clone()), None),
-        Pace::Devices(script) => (None, Some(script.clone())),
-    };
+    config.pace = cell.pace.clone();
     config.warmup = cell.warmup;
     config.stop = engine::Stop::After(cell.measured);
     Ok(config)

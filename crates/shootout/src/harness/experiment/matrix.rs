@@ -51,11 +51,7 @@ impl Experiment {
     /// Warm-up and measured time of one run: a staged schedule or a device ramp is
     /// measured whole (no warm-up); anything else gets the load's or the experiment's.
     fn times(&self, load: &Load, pace: &Pace) -> (Duration, Duration) {
-        let staged = match pace {
-            Pace::Closed => Duration::ZERO,
-            Pace::Open(schedule) => schedule.duration(),
-            Pace::Devices(script) => script.count.duration(),
-        };
+        let staged = pace.staged();
         if staged.is_zero() {
             (self.warmup, load.duration.unwrap_or(self.duration))
         } else {

@@ -16,10 +16,10 @@ pub fn print_header(load: &CheckedLoad) {
         (true, 1) => "keep-alive".to_string(),
         (true, p) => format!("keep-alive, pipeline {p}"),
     };
-    if c.rate.is_some() {
+    if c.pace.schedule().is_some() {
         mode.push_str(", open loop");
     }
-    if let Some(d) = &c.devices {
+    if let Some(d) = c.pace.devices() {
         mode = format!(
             "devices: {} requests each, think {:?} ±{:.0}%",
             d.requests,
