@@ -1,8 +1,8 @@
 //! One connection's thread: read requests, answer them in order, close as the behavior says.
 
+use nix::sys::socket::{setsockopt, sockopt};
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
@@ -238,20 +238,7 @@ impl Conn<'_> {
             l_onoff: 1,
             l_linger: 0,
         };
-        // SAFETY: the fd is open for the life of `self.stream`, and the option value is a
-        // properly sized `linger` that outlives the call.
-        let rc = unsafe {
-            libc::setsockopt(
-                self.stream.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_LINGER,
-                (&linger as *const libc::linger).cast(),
-                std::mem::size_of::<libc::linger>() as libc::socklen_t,
-            )
-        };
-        if rc != 0 {
-            return Err(io::Error::last_os_error());
-        }
+        setsockopt(&self.stream, sockopt::Linger, &linger)?;
         Ok(()) // the caller drops the stream, which closes it
     }
 }
