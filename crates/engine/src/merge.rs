@@ -4,8 +4,8 @@
 use crate::histcodec::{decode_histogram, encode_histogram, HistogramError};
 use crate::outcome::Counts;
 use crate::result::{
-    Bytes, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary, SecondSummary,
-    Spread,
+    Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
+    SecondSummary, Spread,
 };
 use crate::stats::Second;
 use hdrhistogram::Histogram;
@@ -31,13 +31,59 @@ pub enum MergeError {
 /// Merges shard results into one result with the same schema.
 pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
     let first = parts.first().ok_or(MergeError::Empty)?;
+    let [latency, latency_raw, connect] = merged_histograms(parts)?;
+    let duration_s = parts.iter().map(|p| p.duration_s).fold(0.0, f64::max);
+    let requests = parts.iter().fold(Counts::default(), |mut c, p| {
+        c.merge(&p.requests);
+        c
+    });
+    let bytes = Bytes {
+        read: parts.iter().map(|p| p.bytes.read).sum(),
+        written: parts.iter().map(|p| p.bytes.written).sum(),
+    };
+    Ok(LoadResult {
+        schema: first.schema.clone(),
+        url: first.url.clone(),
+        started_unix_ms: parts.iter().map(|p| p.started_unix_ms).min().unwrap_or(0),
+        config: merged_config(parts, &requests),
+        duration_s,
+        rps: (requests.ok + requests.status) as f64 / duration_s.max(f64::MIN_POSITIVE),
+        requests,
+        transfer_per_s: bytes.read as f64 / duration_s.max(f64::MIN_POSITIVE),
+        bytes,
+        latency_us: Percentiles::of(&latency),
+        latency_raw_us: Percentiles::of(&latency_raw),
+        rate: merge_rate(parts, duration_s),
+        connect_us: Percentiles::of(&connect),
+        thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
+        status_codes: merged_status_codes(parts),
+        connections: Connections {
+            opened: parts.iter().map(|p| p.connections.opened).sum(),
+            closed_by_server: parts.iter().map(|p| p.connections.closed_by_server).sum(),
+        },
+        per_second: merge_seconds(parts)?,
+        generator: merge_generator(parts, duration_s),
+        interrupted: parts.iter().any(|p| p.interrupted),
+        warnings: merged_warnings(parts),
+        histograms: Histograms {
+            latency: encode_histogram(&latency),
+            latency_raw: encode_histogram(&latency_raw),
+            connect: encode_histogram(&connect),
+        },
+        latency,
+    })
+}
+
+/// The parts' latency, raw latency and connect histograms, each added up exactly; every
+/// part must have the first part's schema.
+fn merged_histograms(parts: &[LoadResult]) -> Result<[Histogram<u64>; 3], MergeError> {
     let mut hist = [empty(), empty(), empty()];
     for (i, p) in parts.iter().enumerate() {
-        if p.schema != first.schema {
+        if p.schema != parts[0].schema {
             return Err(MergeError::Schema {
                 index: i,
                 found: p.schema.clone(),
-                expected: first.schema.clone(),
+                expected: parts[0].schema.clone(),
             });
         }
         let h = &p.histograms;
@@ -50,66 +96,37 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
             add(sum, &h);
         }
     }
-    let [latency, latency_raw, connect] = hist;
-    let duration_s = parts.iter().map(|p| p.duration_s).fold(0.0, f64::max);
-    let requests = parts.iter().fold(Counts::default(), |mut c, p| {
-        c.merge(&p.requests);
-        c
-    });
-    let bytes = Bytes {
-        read: parts.iter().map(|p| p.bytes.read).sum(),
-        written: parts.iter().map(|p| p.bytes.written).sum(),
-    };
-    let mut config = first.config.clone();
+    Ok(hist)
+}
+
+/// The first part's configuration, with the connections and threads of all of them.
+fn merged_config(parts: &[LoadResult], requests: &Counts) -> ConfigEcho {
+    let mut config = parts[0].config.clone();
     config.connections = parts.iter().map(|p| p.config.connections).sum();
     config.threads = parts.iter().map(|p| p.config.threads).sum();
-    config.requests = first.config.requests.map(|_| requests.total());
+    config.requests = parts[0].config.requests.map(|_| requests.total());
     config.shard = format!("merged {}", parts.len());
-    Ok(LoadResult {
-        schema: first.schema.clone(),
-        url: first.url.clone(),
-        started_unix_ms: parts.iter().map(|p| p.started_unix_ms).min().unwrap_or(0),
-        config,
-        duration_s,
-        rps: (requests.ok + requests.status) as f64 / duration_s.max(f64::MIN_POSITIVE),
-        requests,
-        transfer_per_s: bytes.read as f64 / duration_s.max(f64::MIN_POSITIVE),
-        bytes,
-        latency_us: Percentiles::of(&latency),
-        latency_raw_us: Percentiles::of(&latency_raw),
-        rate: merge_rate(parts, duration_s),
-        connect_us: Percentiles::of(&connect),
-        thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
-        status_codes: parts.iter().flat_map(|p| &p.status_codes).fold(
-            Default::default(),
-            |mut m: std::collections::BTreeMap<String, u64>, (k, v)| {
-                *m.entry(k.clone()).or_default() += v;
-                m
-            },
-        ),
-        connections: Connections {
-            opened: parts.iter().map(|p| p.connections.opened).sum(),
-            closed_by_server: parts.iter().map(|p| p.connections.closed_by_server).sum(),
-        },
-        per_second: merge_seconds(parts)?,
-        generator: merge_generator(parts, duration_s),
-        interrupted: parts.iter().any(|p| p.interrupted),
-        warnings: parts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, p)| {
-                p.warnings
-                    .iter()
-                    .map(move |w| format!("part {}: {w}", i + 1))
-            })
-            .collect(),
-        histograms: Histograms {
-            latency: encode_histogram(&latency),
-            latency_raw: encode_histogram(&latency_raw),
-            connect: encode_histogram(&connect),
-        },
-        latency,
-    })
+    config
+}
+
+fn merged_status_codes(parts: &[LoadResult]) -> std::collections::BTreeMap<String, u64> {
+    let mut codes = std::collections::BTreeMap::new();
+    for (code, n) in parts.iter().flat_map(|p| &p.status_codes) {
+        *codes.entry(code.clone()).or_default() += n;
+    }
+    codes
+}
+
+/// Every part's warnings, each saying which part (from 1) it came from.
+fn merged_warnings(parts: &[LoadResult]) -> Vec<String> {
+    let numbered = parts.iter().enumerate();
+    numbered
+        .flat_map(|(i, p)| {
+            p.warnings
+                .iter()
+                .map(move |w| format!("part {}: {w}", i + 1))
+        })
+        .collect()
 }
 
 fn empty() -> Histogram<u64> {
