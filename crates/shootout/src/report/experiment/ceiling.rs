@@ -2,10 +2,51 @@
 //! the best this machine allows. Its columns: requests/s as a percentage of the
 //! ceiling's, and server CPU per response as a multiple of the ceiling's.
 
-use crate::report::experiment::ranking::Row;
+use crate::record::RunRecord;
+use crate::report::experiment::cells::BOUND_MARK;
+use crate::report::experiment::ranking::{self, CellKey, Row};
 use crate::report::stats::measures;
 use crate::report::stats::median;
-use crate::report::table::columns::Column;
+use crate::report::table::columns::{Column, Design};
+use crate::report::table::Table;
+
+/// Where a table puts the ceiling's note among its own.
+#[derive(Debug, Clone, Copy)]
+pub enum NotePlace {
+    First,
+    Last,
+}
+
+/// One table per cell of `runs`: a row per contestant with `columns`, then the ceiling's
+/// columns when it measured in the cell, then the notes.
+pub fn ranked_tables<'a>(
+    runs: &'a [RunRecord],
+    columns: fn() -> Vec<Column<'a, Row<'a>>>,
+    note_place: NotePlace,
+) -> Vec<Table> {
+    let table = |key: &CellKey, rows: &[Row<'a>]| {
+        let top = find(rows);
+        let mut all = columns();
+        all.extend(top.into_iter().flat_map(self::columns));
+        all.push(Column::name("notes", |r: &Row| r.notes()));
+        let design = Design {
+            title: key.title(),
+            columns: all,
+            marks: vec![BOUND_MARK.into()],
+        };
+        let mut t = design.draw(rows);
+        match (top, note_place) {
+            (None, _) => {}
+            (Some(_), NotePlace::First) => t.notes.insert(0, note()),
+            (Some(_), NotePlace::Last) => t.notes.push(note()),
+        }
+        t
+    };
+    ranking::cells(runs)
+        .iter()
+        .map(|(key, rows)| table(key, rows))
+        .collect()
+}
 
 /// The ceiling's contestant.
 pub const CEILING: &str = "c-epoll";

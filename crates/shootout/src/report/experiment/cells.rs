@@ -3,10 +3,10 @@
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
 use crate::record::RunRecord;
-use crate::report::experiment::ceiling;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::ceiling::{self, NotePlace};
+use crate::report::experiment::ranking::Row;
 use crate::report::stats::{measures, median};
-use crate::report::table::columns::{Column, Design};
+use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::report::units;
 
@@ -15,27 +15,7 @@ pub const BOUND_MARK: &str = "* generator-bound runs only: not ranked";
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
-    ranking::cells(runs)
-        .iter()
-        .map(|(key, rows)| table(key, rows))
-        .collect()
-}
-
-fn table(key: &CellKey, rows: &[Row]) -> Table {
-    let top = ceiling::find(rows);
-    let mut columns = columns();
-    columns.extend(top.into_iter().flat_map(ceiling::columns));
-    columns.push(Column::name("notes", |r: &Row| r.notes()));
-    let design = Design {
-        title: key.title(),
-        columns,
-        marks: vec![BOUND_MARK.into()],
-    };
-    let mut t = design.draw(rows);
-    if top.is_some() {
-        t.notes.push(ceiling::note());
-    }
-    t
+    ceiling::ranked_tables(runs, columns, NotePlace::Last)
 }
 
 /// The columns before the ceiling's and the notes.

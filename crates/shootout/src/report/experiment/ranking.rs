@@ -155,7 +155,7 @@ impl<'a> Row<'a> {
     /// The runs that are not ok, counted by label, with the first reason of each.
     pub fn notes(&self) -> String {
         let mut out: Vec<String> = Vec::new();
-        for label in NOT_OK {
+        for label in not_ok() {
             let these: Vec<&RunRecord> = self.labelled(label).collect();
             if let Some(first) = these.first() {
                 let why: String = first.reason().chars().take(70).collect();
@@ -172,22 +172,14 @@ impl<'a> Row<'a> {
 
     /// The worst label among the runs, for a cell with no ok run.
     pub fn failure(&self) -> Option<Label> {
-        NOT_OK
-            .into_iter()
-            .find(|l| self.labelled(*l).next().is_some())
+        not_ok().find(|l| self.labelled(*l).next().is_some())
     }
 }
 
 /// Labels other than ok, in the order notes list them.
-const NOT_OK: [Label; 7] = [
-    Label::GeneratorBound,
-    Label::ServerFailed,
-    Label::VerifyFailed,
-    Label::Timeout,
-    Label::Interrupted,
-    Label::LoadRefused,
-    Label::Skipped,
-];
+fn not_ok() -> impl Iterator<Item = Label> {
+    Label::ALL.into_iter().filter(|l| *l != Label::Ok)
+}
 
 /// The cells of `runs` in the order they first appear, each with its rows ranked: best
 /// first, then contestants without an ok run, by name.

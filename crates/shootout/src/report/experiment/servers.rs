@@ -2,37 +2,16 @@
 //! of latency and of each thread's requests/s, requests/s, transfer/s, and a rank.
 
 use crate::record::RunRecord;
-use crate::report::experiment::ceiling;
-use crate::report::experiment::cells::BOUND_MARK;
-use crate::report::experiment::ranking::{self, CellKey, Row};
-use crate::report::table::columns::{Column, Design};
+use crate::report::experiment::ceiling::{self, NotePlace};
+use crate::report::experiment::ranking::Row;
+use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::report::units;
 use engine::LoadResult;
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
-    ranking::cells(runs)
-        .iter()
-        .map(|(key, rows)| table(key, rows))
-        .collect()
-}
-
-fn table(key: &CellKey, rows: &[Row]) -> Table {
-    let top = ceiling::find(rows);
-    let mut columns = columns();
-    columns.extend(top.into_iter().flat_map(ceiling::columns));
-    columns.push(Column::name("notes", |r: &Row| r.notes()));
-    let design = Design {
-        title: key.title(),
-        columns,
-        marks: vec![BOUND_MARK.into()],
-    };
-    let mut t = design.draw(rows);
-    if top.is_some() {
-        t.notes.insert(0, ceiling::note());
-    }
-    t
+    ceiling::ranked_tables(runs, columns, NotePlace::First)
 }
 
 /// A column of the median run's numbers, blank without ok runs.
