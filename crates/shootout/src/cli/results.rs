@@ -5,7 +5,7 @@ use anyhow::Context;
 use clap::Args;
 use engine::LoadResult;
 use shootout::harness::catalog;
-use shootout::record::Point;
+use shootout::record::{Point, Verdict};
 use shootout::store::{ExperimentRow, Store, StoredRun};
 use std::process::ExitCode;
 
@@ -113,6 +113,12 @@ struct ExportedRun<'a> {
     stages: Option<&'a str>,
     label: &'static str,
     reason: &'a str,
+    /// What bound the run (server, generator, both, neither); None when it did not load.
+    bottleneck: Option<&'static str>,
+    /// Whether the run says something about the server.
+    valid: bool,
+    /// The verdict's numbers: both sides' busy shares, foreign CPU and steal.
+    verdict: Option<&'a Verdict>,
     rps: Option<f64>,
     p99_us: Option<f64>,
     server_cpu_s: f64,
@@ -135,6 +141,9 @@ impl<'a> ExportedRun<'a> {
             stages: r.is_ramp().then(|| r.kind.schedule()).flatten(),
             label: r.label().word(),
             reason: r.reason(),
+            bottleneck: r.verdict().map(|v| v.bottleneck.word()),
+            valid: r.verdict().is_some_and(|v| v.valid),
+            verdict: r.verdict(),
             rps: r.result().map(|x| x.rps),
             p99_us: r.result().map(|x| x.latency_us.p99),
             server_cpu_s: r.server_cpu_s,

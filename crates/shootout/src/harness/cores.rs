@@ -3,9 +3,32 @@
 
 use procfs::{CpuTime, CurrentSI, KernelStats};
 
-/// Cumulative busy and total ticks of every core, in core order.
+/// Cumulative ticks of every core, in core order.
 #[derive(Debug, Clone, Default)]
-pub struct CoreTicks(Vec<(u64, u64)>);
+pub struct CoreTicks(Vec<Ticks>);
+
+/// One core's cumulative ticks, by what they were spent on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Ticks {
+    /// Running tasks: user, nice and system.
+    task: u64,
+    /// Interrupt work: irq and softirq (on loopback, much of the network stack).
+    interrupt: u64,
+    /// Taken by the hypervisor for other guests.
+    steal: u64,
+    total: u64,
+}
+
+/// What the cores did between two readings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CoreUse {
+    /// Each core's busy share (0..1): task and interrupt work.
+    pub busy: Vec<f32>,
+    /// Each core's stolen share (0..1).
+    pub steal: Vec<f32>,
+    /// Seconds all cores together spent running tasks (of any process).
+    pub task_s: f64,
+}
 
 impl CoreTicks {
     /// Reads /proc/stat (empty if it cannot be read).
@@ -15,33 +38,39 @@ impl CoreTicks {
 
     /// The cores of a /proc/stat reading (its `cpuN` lines, not the aggregate `cpu` line).
     fn of(stats: &KernelStats) -> CoreTicks {
-        CoreTicks(stats.cpu_time.iter().map(busy_and_total).collect())
+        CoreTicks(stats.cpu_time.iter().map(ticks).collect())
     }
 
-    /// Each core's busy share (0..1) between `earlier` and this reading.
-    pub fn busy_since(&self, earlier: &CoreTicks) -> Vec<f32> {
-        self.0
-            .iter()
-            .zip(&earlier.0)
-            .map(|(&(busy, total), &(busy0, total0))| {
-                let spent = total.saturating_sub(total0);
-                if spent == 0 {
-                    0.0
-                } else {
-                    (busy.saturating_sub(busy0) as f64 / spent as f64) as f32
-                }
-            })
-            .collect()
+    /// What each core did between `earlier` and this reading.
+    pub fn use_since(&self, earlier: &CoreTicks) -> CoreUse {
+        let mut out = CoreUse::default();
+        let mut task_ticks = 0;
+        for (now, then) in self.0.iter().zip(&earlier.0) {
+            let spent = now.total.saturating_sub(then.total).max(1) as f64;
+            let task = now.task.saturating_sub(then.task);
+            let interrupt = now.interrupt.saturating_sub(then.interrupt);
+            out.busy.push(((task + interrupt) as f64 / spent) as f32);
+            out.steal
+                .push((now.steal.saturating_sub(then.steal) as f64 / spent) as f32);
+            task_ticks += task;
+        }
+        out.task_s = task_ticks as f64 / procfs::ticks_per_second() as f64;
+        out
     }
 }
 
-/// (busy, total) ticks of one core: every state but idle and iowait is busy; guest and
-/// guest_nice are left out of the total because user already counts them.
-fn busy_and_total(t: &CpuTime) -> (u64, u64) {
-    let optional = [t.iowait, t.irq, t.softirq, t.steal].map(|v| v.unwrap_or(0));
-    let total = t.user + t.nice + t.system + t.idle + optional.iter().sum::<u64>();
-    let idle = t.idle + t.iowait.unwrap_or(0);
-    (total.saturating_sub(idle), total)
+/// One core's ticks by kind; guest and guest_nice are left out because user already
+/// counts them, and iowait is idle time.
+fn ticks(t: &CpuTime) -> Ticks {
+    let [iowait, irq, softirq, steal] =
+        [t.iowait, t.irq, t.softirq, t.steal].map(|v| v.unwrap_or(0));
+    let task = t.user + t.nice + t.system;
+    Ticks {
+        task,
+        interrupt: irq + softirq,
+        steal,
+        total: task + irq + softirq + steal + t.idle + iowait,
+    }
 }
 
 #[cfg(test)]
@@ -61,10 +90,25 @@ mod tests {
             is_little_endian: cfg!(target_endian = "little"),
         };
         let stats = KernelStats::from_read(text.as_bytes(), &system).unwrap();
-        assert_eq!(CoreTicks::of(&stats).0, vec![(21, 125)]);
-        let a = CoreTicks(vec![(0, 0), (10, 100)]);
-        let b = CoreTicks(vec![(50, 100), (10, 200)]);
-        assert_eq!(b.busy_since(&a), vec![0.5, 0.0]);
+        let core = Ticks {
+            task: 16,
+            interrupt: 5,
+            steal: 0,
+            total: 125,
+        };
+        assert_eq!(CoreTicks::of(&stats).0, vec![core]);
+        let at = |task, interrupt, steal, total| Ticks {
+            task,
+            interrupt,
+            steal,
+            total,
+        };
+        let a = CoreTicks(vec![at(0, 0, 0, 0), at(10, 0, 0, 100)]);
+        let b = CoreTicks(vec![at(40, 10, 20, 100), at(10, 0, 0, 200)]);
+        let used = b.use_since(&a);
+        assert_eq!((used.busy, used.steal), (vec![0.5, 0.0], vec![0.2, 0.0]));
+        let ticks_per_s = procfs::ticks_per_second() as f64;
+        assert!((used.task_s - 40.0 / ticks_per_s).abs() < 1e-9);
         assert!(!CoreTicks::take().0.is_empty());
     }
 }

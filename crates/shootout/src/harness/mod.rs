@@ -12,4 +12,5 @@ pub mod process;
 pub mod run;
 pub mod setup;
 pub mod toolchain;
+pub mod verdict;
 pub mod verify;

@@ -1,7 +1,7 @@
 //! Watching a run every 100 ms: the server's process-group CPU (user, system) and memory,
 //! the generator's CPU (this process, whose loops send the load), and each core's use.
 
-use super::cores::CoreTicks;
+use super::cores::{CoreTicks, CoreUse};
 use super::group_cpu::{self, Sample};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -24,8 +24,13 @@ pub struct Point {
     pub rss_kb: u64,
     /// Cumulative CPU seconds of the generator (the shootout process).
     pub generator_cpu_s: f64,
-    /// Each core's busy share (0..1) since the previous point.
+    /// Each core's busy share (0..1) since the previous point: task and interrupt work.
     pub cores: Vec<f32>,
+    /// Each core's share (0..1) stolen by the hypervisor since the previous point.
+    pub steal: Vec<f32>,
+    /// Cumulative seconds all cores spent running tasks of any process (user, nice,
+    /// system): beside the two sides' own CPU, what shows foreign work.
+    pub machine_task_s: f64,
 }
 
 /// A sampler thread, stopped by [`Monitor::finish`].
@@ -43,10 +48,13 @@ impl Monitor {
             let t0 = Instant::now();
             let mut points = Vec::new();
             let mut cores = CoreTicks::take();
+            let mut machine_task_s = 0.0;
             // Bounded by the flag, which `finish` always sets.
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
-                points.push(point(pgid, t0, now.busy_since(&cores)));
+                let used = now.use_since(&cores);
+                machine_task_s += used.task_s;
+                points.push(point(pgid, t0, used, machine_task_s));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -62,7 +70,7 @@ impl Monitor {
     }
 }
 
-fn point(pgid: u32, t0: Instant, cores: Vec<f32>) -> Point {
+fn point(pgid: u32, t0: Instant, used: CoreUse, machine_task_s: f64) -> Point {
     let s = Sample::take(pgid);
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
@@ -71,6 +79,8 @@ fn point(pgid: u32, t0: Instant, cores: Vec<f32>) -> Point {
         sys_s: s.sys_seconds(),
         rss_kb: s.rss_kb(),
         generator_cpu_s: group_cpu::own_seconds(),
-        cores,
+        cores: used.busy,
+        steal: used.steal,
+        machine_task_s,
     }
 }

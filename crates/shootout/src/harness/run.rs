@@ -10,8 +10,9 @@ use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
 use super::process::Server;
 use super::toolchain;
+use super::verdict;
 use super::verify;
-use crate::record::{Cell, Label, Outcome, RunRecord};
+use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
 use engine::LoadResult;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -223,7 +224,7 @@ fn load(
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
     drop(pinned);
-    let outcome = judge(result, server.alive(), controls.interrupt);
+    let outcome = judge(result, &series, cell, server.alive(), controls.interrupt);
     let (server_cpu_s, peak_rss_kb) = server_usage(&series, cell.warmup);
     Measurement {
         outcome,
@@ -266,9 +267,11 @@ fn server_usage(series: &[Point], warmup: Duration) -> (f64, u64) {
     (cpu_s, series.iter().map(|p| p.rss_kb).max().unwrap_or(0))
 }
 
-/// What the load's result says of the server.
+/// What the load's result and both sides' CPU say of the server.
 fn judge(
     result: Result<LoadResult, engine::RunError>,
+    series: &[Point],
+    cell: &MatrixCell,
     server_alive: bool,
     interrupt: &AtomicBool,
 ) -> Outcome {
@@ -287,6 +290,7 @@ fn judge(
             }
         }
     };
+    let v = verdict::judge(series, cell.warmup, &cell.layout, res.generator.bound);
     let (label, reason) = if !server_alive {
         (
             Label::ServerFailed,
@@ -294,8 +298,10 @@ fn judge(
         )
     } else if res.interrupted || interrupt.load(Ordering::Relaxed) {
         (Label::Interrupted, "stopped by Ctrl-C".into())
-    } else if res.generator.bound {
-        (Label::GeneratorBound, res.warnings.join("; "))
+    } else if let Some(why) = &v.disturbed {
+        (Label::Disturbed, why.clone())
+    } else if v.bottleneck == Bottleneck::Generator {
+        (Label::GeneratorBound, generator_bound_reason(&res, &v))
     } else {
         (Label::Ok, String::new())
     };
@@ -303,6 +309,20 @@ fn judge(
         label,
         reason,
         result: Box::new(res),
+        verdict: Some(v),
+    }
+}
+
+/// The generator's own warnings, or its cores' busy share when it gave none.
+fn generator_bound_reason(res: &LoadResult, v: &Verdict) -> String {
+    if res.warnings.is_empty() {
+        format!(
+            "the generator's cores were {:.0}% busy, the server's {:.0}%",
+            v.generator_busy * 100.0,
+            v.server_busy * 100.0
+        )
+    } else {
+        res.warnings.join("; ")
     }
 }
 

@@ -5,8 +5,11 @@
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
     Ok,
-    /// The generator was saturated: the numbers describe it, not the server.
+    /// The generator was saturated while the server had headroom: the numbers describe
+    /// the generator, not the server.
     GeneratorBound,
+    /// Foreign CPU or the hypervisor's steal passed its threshold during the run.
+    Disturbed,
     ServerFailed,
     VerifyFailed,
     Timeout,
@@ -20,9 +23,10 @@ pub enum Label {
 
 impl Label {
     /// Every label, in the order tables explain them.
-    pub const ALL: [Label; 8] = [
+    pub const ALL: [Label; 9] = [
         Label::Ok,
         Label::GeneratorBound,
+        Label::Disturbed,
         Label::ServerFailed,
         Label::VerifyFailed,
         Label::Timeout,
@@ -36,6 +40,7 @@ impl Label {
         match self {
             Label::Ok => "ok",
             Label::GeneratorBound => "generator-bound",
+            Label::Disturbed => "disturbed",
             Label::ServerFailed => "server-failed",
             Label::VerifyFailed => "verify-failed",
             Label::Timeout => "timeout",

@@ -7,6 +7,7 @@ mod label;
 mod load_kind;
 mod machine;
 mod outcome;
+mod verdict;
 
 pub use crate::harness::monitor::Point;
 pub use cell::Cell;
@@ -14,6 +15,7 @@ pub use label::Label;
 pub use load_kind::LoadKind;
 pub use machine::Machine;
 pub use outcome::Outcome;
+pub use verdict::{Bottleneck, Verdict};
 
 use engine::LoadResult;
 
@@ -62,6 +64,11 @@ impl RunRecord {
     /// Why, for every label but ok (the generator's warnings for a generator-bound run).
     pub fn reason(&self) -> &str {
         self.outcome.reason()
+    }
+
+    /// The verdict from both sides' CPU, when the load ran.
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.outcome.verdict()
     }
 
     /// What the load measured, when it ran.

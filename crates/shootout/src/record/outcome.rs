@@ -1,6 +1,6 @@
 //! How a run ended: measured (with its label), or not run at all.
 
-use super::Label;
+use super::{Label, Verdict};
 use engine::LoadResult;
 
 /// A run either measured something, or says why not.
@@ -13,6 +13,8 @@ pub enum Outcome {
         label: Label,
         reason: String,
         result: Box<LoadResult>,
+        /// From both sides' CPU; None for runs stored before verdicts existed.
+        verdict: Option<Verdict>,
     },
     /// No load result: skipped, failed to start or verify, refused, interrupted before.
     NotRun { label: Label, reason: String },
@@ -28,6 +30,13 @@ impl Outcome {
     pub fn reason(&self) -> &str {
         match self {
             Outcome::Measured { reason, .. } | Outcome::NotRun { reason, .. } => reason,
+        }
+    }
+
+    pub fn verdict(&self) -> Option<&Verdict> {
+        match self {
+            Outcome::Measured { verdict, .. } => verdict.as_ref(),
+            Outcome::NotRun { .. } => None,
         }
     }
 

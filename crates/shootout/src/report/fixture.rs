@@ -121,6 +121,7 @@ pub fn run(
                 label,
                 reason,
                 result: Box::new(result(m)),
+                verdict: None,
             },
             None => Outcome::NotRun { label, reason },
         },
@@ -174,6 +175,7 @@ fn series(busy: f32) -> Vec<Point> {
             rss_kb: 20_000 + i * 10,
             generator_cpu_s: i as f64 * 0.09,
             cores: vec![0.9, busy + (i % 3) as f32 * 0.01],
+            ..Point::default()
         })
         .collect()
 }

@@ -1,13 +1,14 @@
 //! A run record as a row of the `runs` table: one column list, read and written in the
-//! same order. `rps` and `p99_us` repeat two numbers of `result` so that SQL can sort and
-//! filter on them; they are written, never read back.
+//! same order. `rps` and `p99_us` repeat two numbers of `result`, and `bottleneck` and
+//! `valid` two of `verdict`, so that SQL can sort and filter on them; they are written,
+//! never read back.
 
 use super::{StoreError, StoredRun};
 use crate::record::{Cell, Label, LoadKind, Outcome, RunRecord};
 use rusqlite::types::Value;
 
 /// The columns after `experiment_id`, in the order of [`values`] and [`read`].
-const COLUMNS: [&str; 19] = [
+const COLUMNS: [&str; 22] = [
     "contestant",
     "endpoint",
     "layout",
@@ -27,6 +28,9 @@ const COLUMNS: [&str; 19] = [
     "result",
     "series",
     "toolchain",
+    "bottleneck",
+    "valid",
+    "verdict",
 ];
 
 pub(super) fn insert_sql() -> String {
@@ -55,6 +59,11 @@ pub(super) fn values(r: &RunRecord) -> Result<[Value; COLUMNS.len()], StoreError
         .transpose()
         .map_err(|e| json("result", e))?;
     let series = serde_json::to_string(&r.series).map_err(|e| json("series", e))?;
+    let verdict = r
+        .verdict()
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| json("verdict", e))?;
     let c = &r.cell;
     let text = |s: &str| Value::Text(s.to_string());
     let real_or_null = |x: Option<f64>| x.map_or(Value::Null, Value::Real);
@@ -78,6 +87,11 @@ pub(super) fn values(r: &RunRecord) -> Result<[Value; COLUMNS.len()], StoreError
         result.map_or(Value::Null, Value::Text),
         Value::Text(series),
         text(&r.toolchain),
+        r.verdict()
+            .map_or(Value::Null, |v| text(v.bottleneck.word())),
+        r.verdict()
+            .map_or(Value::Null, |v| Value::Integer(v.valid.into())),
+        verdict.map_or(Value::Null, Value::Text),
     ])
 }
 
@@ -97,6 +111,7 @@ pub(super) struct RawRun {
     result: Option<String>,
     series: String,
     toolchain: String,
+    verdict: Option<String>,
 }
 
 /// Reads a row of [`select_sql`]: `id`, then [`COLUMNS`] in order.
@@ -123,6 +138,8 @@ pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
         result: row.get(17)?,
         series: row.get(18)?,
         toolchain: row.get(19)?,
+        // 20 and 21 (bottleneck, valid) are in `verdict`.
+        verdict: row.get(22)?,
     })
 }
 
@@ -148,6 +165,11 @@ impl RawRun {
                 label,
                 reason: self.reason,
                 result: serde_json::from_str(&text).map_err(|e| bad(format!("result: {e}")))?,
+                verdict: self
+                    .verdict
+                    .map(|v| serde_json::from_str(&v))
+                    .transpose()
+                    .map_err(|e| bad(format!("verdict: {e}")))?,
             },
         };
         let series = serde_json::from_str(&self.series).map_err(|e| bad(format!("series: {e}")))?;

@@ -50,6 +50,11 @@ pub const MIGRATIONS: &[&str] = &[
     UPDATE runs SET load_kind = 'devices' WHERE result IS NULL AND EXISTS (
         SELECT 1 FROM runs o WHERE o.experiment_id = runs.experiment_id
         AND o.load = runs.load AND o.load_kind = 'devices');",
+    // 4: the verdict from both sides' CPU: its bottleneck and validity as columns to
+    // query, and the whole verdict with its numbers. Earlier runs have none.
+    "ALTER TABLE runs ADD COLUMN bottleneck TEXT;
+    ALTER TABLE runs ADD COLUMN valid INTEGER;
+    ALTER TABLE runs ADD COLUMN verdict TEXT;",
 ];
 
 /// The version this build writes.

@@ -1,0 +1,115 @@
+//! Judging a run from both sides' CPU, sampled every 100 ms over its measured part: which
+//! side's cores were saturated, and whether foreign work or the hypervisor disturbed it.
+//! The thresholds and the measurements behind them are in docs/verdicts.md.
+
+use super::layout::Layout;
+use crate::record::{Bottleneck, Point, Verdict};
+use std::time::Duration;
+
+/// A side whose cores were busy at least this share of the measured time is saturated.
+pub const SATURATED: f64 = 0.90;
+/// Core time that neither side's processes explain, above this share of all cores'
+/// time, disturbs a run.
+pub const FOREIGN: f64 = 0.10;
+/// Time stolen by the hypervisor, above this share of all cores' time, disturbs a run.
+pub const STEAL: f64 = 0.05;
+
+/// The verdict on a run whose load was measured from `warmup` on, on `layout`;
+/// `engine_bound` is the generator's own account of its loops (busy over 90%).
+pub fn judge(series: &[Point], warmup: Duration, layout: &Layout, engine_bound: bool) -> Verdict {
+    let window = measured(series, warmup);
+    let cores = window.first().map_or(0, |p| p.cores.len());
+    let all: Vec<usize> = (0..cores).collect();
+    let server_busy = busy(window, layout.server.as_deref().unwrap_or(&all));
+    let generator_busy = busy(window, layout.generator.as_deref().unwrap_or(&all));
+    let steal = mean(
+        window
+            .iter()
+            .skip(1)
+            .map(|p| mean(p.steal.iter().map(|&s| s as f64))),
+    );
+    let foreign = foreign(window, cores);
+    let server_saturated = server_busy >= SATURATED;
+    let generator_saturated = engine_bound || generator_busy >= SATURATED;
+    let bottleneck = match (server_saturated, generator_saturated) {
+        (true, true) => Bottleneck::Both,
+        (true, false) => Bottleneck::Server,
+        (false, true) => Bottleneck::Generator,
+        (false, false) => Bottleneck::Neither,
+    };
+    let disturbed = if foreign > FOREIGN {
+        Some(format!(
+            "foreign CPU {:.0}% of the cores (over {:.0}%)",
+            foreign * 100.0,
+            FOREIGN * 100.0
+        ))
+    } else if steal > STEAL {
+        Some(format!(
+            "steal {:.0}% of the cores (over {:.0}%)",
+            steal * 100.0,
+            STEAL * 100.0
+        ))
+    } else {
+        None
+    };
+    Verdict {
+        bottleneck,
+        valid: bottleneck != Bottleneck::Generator && disturbed.is_none(),
+        disturbed,
+        server_busy,
+        generator_busy,
+        foreign,
+        steal,
+    }
+}
+
+/// The samples of the measured part: from the last sample at or before the end of the
+/// warm-up (each sample's shares cover the interval before it) to the end.
+fn measured(series: &[Point], warmup: Duration) -> &[Point] {
+    let start = series
+        .iter()
+        .rposition(|p| u128::from(p.t_ms) <= warmup.as_millis())
+        .unwrap_or(0);
+    &series[start..]
+}
+
+/// Mean busy share of `cores` over the window's intervals.
+fn busy(window: &[Point], cores: &[usize]) -> f64 {
+    let per_sample = window.iter().skip(1).map(|p| {
+        mean(
+            cores
+                .iter()
+                .filter_map(|&c| p.cores.get(c))
+                .map(|&b| b as f64),
+        )
+    });
+    mean(per_sample)
+}
+
+/// Task time on all cores that is neither the server's nor the generator's, as a share
+/// of the cores' time over the window.
+fn foreign(window: &[Point], cores: usize) -> f64 {
+    let (Some(first), Some(last)) = (window.first(), window.last()) else {
+        return 0.0;
+    };
+    let wall_s = (last.t_ms.saturating_sub(first.t_ms)) as f64 / 1000.0;
+    if wall_s <= 0.0 || cores == 0 {
+        return 0.0;
+    }
+    let machine = last.machine_task_s - first.machine_task_s;
+    let server = last.cpu_s - first.cpu_s;
+    let generator = last.generator_cpu_s - first.generator_cpu_s;
+    ((machine - server - generator) / (wall_s * cores as f64)).max(0.0)
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests;

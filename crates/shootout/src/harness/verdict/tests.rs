@@ -1,0 +1,91 @@
+use super::*;
+
+/// A layout on 2 cores: the server on core 1, the generator on core 0.
+fn split() -> Layout {
+    Layout {
+        name: "split".into(),
+        server: Some(vec![1]),
+        generator: Some(vec![0]),
+    }
+}
+
+/// A series of 100 ms samples with both cores at the given busy shares, the server's
+/// and the generator's CPU growing at `server` and `generator` cores, and the machine's
+/// task time at `machine` cores.
+fn series(busy: [f32; 2], server: f64, generator: f64, machine: f64, steal: f32) -> Vec<Point> {
+    (0..=20)
+        .map(|i| {
+            let t = i as f64 * 0.1;
+            Point {
+                t_ms: i * 100,
+                cpu_s: server * t,
+                generator_cpu_s: generator * t,
+                machine_task_s: machine * t,
+                cores: busy.to_vec(),
+                steal: vec![steal; 2],
+                ..Point::default()
+            }
+        })
+        .collect()
+}
+
+fn verdict(points: &[Point], engine_bound: bool) -> Verdict {
+    judge(points, Duration::from_millis(500), &split(), engine_bound)
+}
+
+#[test]
+fn each_side_saturated_or_not_gives_its_bottleneck() {
+    let cases = [
+        ([0.99, 0.98], Bottleneck::Both, true),
+        ([0.50, 0.97], Bottleneck::Server, true),
+        ([0.97, 0.40], Bottleneck::Generator, false),
+        ([0.30, 0.40], Bottleneck::Neither, true),
+    ];
+    for (busy, bottleneck, valid) in cases {
+        let v = verdict(&series(busy, 0.4, 0.3, 0.7, 0.0), false);
+        assert_eq!((v.bottleneck, v.valid), (bottleneck, valid), "{busy:?}");
+        assert!((v.generator_busy - busy[0] as f64).abs() < 1e-6);
+        assert!((v.server_busy - busy[1] as f64).abs() < 1e-6);
+        assert_eq!(v.disturbed, None);
+    }
+}
+
+#[test]
+fn the_engines_own_account_saturates_the_generator() {
+    let v = verdict(&series([0.6, 0.99], 0.9, 0.6, 1.5, 0.0), true);
+    assert_eq!(v.bottleneck, Bottleneck::Both);
+    let v = verdict(&series([0.6, 0.5], 0.5, 0.6, 1.1, 0.0), true);
+    assert_eq!((v.bottleneck, v.valid), (Bottleneck::Generator, false));
+}
+
+#[test]
+fn foreign_cpu_or_steal_past_the_threshold_disturbs_a_run() {
+    // The machine ran 0.4 cores of tasks neither side explains: 20% of 2 cores.
+    let v = verdict(&series([0.9, 0.9], 0.6, 0.4, 1.4, 0.0), false);
+    assert!((v.foreign - 0.2).abs() < 1e-9, "{}", v.foreign);
+    assert!(!v.valid);
+    assert!(v
+        .disturbed
+        .as_deref()
+        .unwrap()
+        .starts_with("foreign CPU 20%"));
+    // 5% foreign is within the threshold.
+    let v = verdict(&series([0.9, 0.9], 0.6, 0.4, 1.1, 0.0), false);
+    assert!(v.valid && v.disturbed.is_none(), "{v:?}");
+    let v = verdict(&series([0.5, 0.5], 0.5, 0.5, 1.0, 0.08), false);
+    assert!(!v.valid);
+    assert!(v.disturbed.as_deref().unwrap().starts_with("steal 8%"));
+}
+
+#[test]
+fn only_the_measured_part_counts() {
+    let mut points = series([0.2, 0.2], 0.2, 0.2, 0.4, 0.0);
+    // A saturated warm-up, then a quiet measured part.
+    for p in points.iter_mut().filter(|p| p.t_ms <= 500) {
+        p.cores = vec![1.0, 1.0];
+    }
+    let v = verdict(&points, false);
+    assert_eq!(v.bottleneck, Bottleneck::Neither);
+    assert!((v.server_busy - 0.2).abs() < 1e-6);
+    assert_eq!(verdict(&[], false).bottleneck, Bottleneck::Neither);
+}
