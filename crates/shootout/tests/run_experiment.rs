@@ -117,8 +117,10 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
             .unwrap()
             .to_string()
     };
+    // Disturbed too: the tests of this file run side by side, and their servers and
+    // loads are foreign CPU to each other's runs.
     assert!(
-        ["ok", "generator-bound"].contains(&label("good").as_str()),
+        ["ok", "generator-bound", "disturbed"].contains(&label("good").as_str()),
         "{text}"
     );
     assert_eq!(label("wrong"), "verify-failed", "{text}");
@@ -162,6 +164,45 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
     assert!(
         !root.join("results").exists(),
         "nothing started, nothing stored"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
+    let root = fake_checkout("disturbed");
+    assert!(run(&root, &["setup", "good"]).status.success());
+    std::fs::write(
+        root.join("experiments/busy.toml"),
+        "name = \"busy\"\ncontestants = [\"good\"]\nlayouts = [\"split\"]\n\
+         warmup = \"0.5s\"\nduration = \"2s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n",
+    )
+    .unwrap();
+    // Spins on the server's core (the last one) for 8 s at most, whatever happens here.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let spin = format!(
+        "import os, time\nos.sched_setaffinity(0, {{{}}})\nend = time.time() + 8\n\
+         while time.time() < end: pass\n",
+        cores - 1
+    );
+    let mut busy = Command::new("python3").args(["-c", &spin]).spawn().unwrap();
+    let out = run(&root, &["run", "busy"]);
+    let _ = busy.kill();
+    let _ = busy.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = export(&root);
+    let r = &doc["runs"][0];
+    assert_eq!(r["label"], "disturbed", "{r}");
+    assert_eq!(r["valid"], false, "{r}");
+    let foreign = r["verdict"]["foreign"].as_f64().unwrap();
+    assert!(foreign > 0.1, "a spinning core is foreign CPU: {foreign}");
+    assert!(
+        r["reason"].as_str().unwrap().starts_with("foreign CPU"),
+        "{r}"
     );
     let _ = std::fs::remove_dir_all(&root);
 }
