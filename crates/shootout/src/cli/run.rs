@@ -5,12 +5,12 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
-use shootout::harness::experiment::{self, Experiment, MatrixCell};
+use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop};
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
 use shootout::record::{Label, LoadKind, Machine, RunRecord};
 use shootout::report::document::Document;
-use shootout::report::experiment::cells;
+use shootout::report::experiment::{cells, convergence};
 use shootout::report::page::html;
 use shootout::store::Store;
 use std::path::{Path, PathBuf};
@@ -32,6 +32,13 @@ pub struct RunArgs {
     /// Apply a profile of the experiment file, e.g. `full` (the article's own parameters)
     #[arg(long)]
     profile: Option<String>,
+    /// Start no round after this much time, e.g. `10m` (the round in progress finishes)
+    #[arg(long, value_parser = budget)]
+    budget: Option<Duration>,
+}
+
+fn budget(text: &str) -> Result<Duration, String> {
+    engine::parse_duration(text).map_err(|e| e.to_string())
 }
 
 /// Runs the experiment: exit 0, or 130 when Ctrl-C stopped it.
@@ -60,8 +67,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         exp.description,
         path.display()
     );
-    let runs = run_with_progress(&exp, &cat, seed, &mut store, id);
+    let (runs, out_of_budget) = run_with_progress(&exp, &cat, seed, args.budget, &mut store, id);
     cells::print_tables(&runs);
+    print_convergence(&exp, &runs, out_of_budget);
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
         db_path.display()
@@ -79,20 +87,24 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Runs the experiment under a progress bar, storing each run as it ends.
+/// Runs the experiment under a progress bar, storing each run as it ends; the runs, and
+/// the rounds run when the budget stopped them.
 fn run_with_progress(
     exp: &Experiment,
     cat: &Catalog,
     seed: u64,
+    budget: Option<Duration>,
     store: &mut Store,
     id: i64,
-) -> Vec<RunRecord> {
+) -> (Vec<RunRecord>, Option<usize>) {
     let bar = progress_bar(exp);
     let live = engine::Live::new();
     let controls = run::Controls {
         interrupt: &interrupt::INTERRUPTED,
         live: &live,
+        budget,
     };
+    let mut out_of_budget = None;
     let running = AtomicBool::new(true);
     let runs = std::thread::scope(|scope| {
         scope.spawn(|| show_live_rate(&bar, &live, &running));
@@ -106,18 +118,35 @@ fn run_with_progress(
                 } else {
                     bar.println(line);
                 }
+                bar.set_length(total as u64);
                 bar.set_position(done as u64);
                 // Each run is stored as it ends: an interruption loses nothing measured.
                 if let Err(e) = store.add_run(id, r) {
                     eprintln!("error: storing run {done}: {e}");
                 }
             }
+            Event::Stopped(Stop::OutOfBudget, rounds) => out_of_budget = Some(rounds),
+            Event::Stopped(..) => {}
         });
         running.store(false, Ordering::Relaxed);
         runs
     });
     bar.finish_and_clear();
-    runs
+    (runs, out_of_budget)
+}
+
+/// After the tables: that the budget stopped the rounds, and for an experiment that
+/// repeats until sure, the cells that did not converge.
+fn print_convergence(exp: &Experiment, runs: &[RunRecord], out_of_budget: Option<usize>) {
+    let spent = out_of_budget
+        .map(|rounds| format!("the budget was spent after round {rounds}: no round started since"));
+    let lines: Vec<String> = spent
+        .into_iter()
+        .chain(convergence::lines(runs, &exp.repeats))
+        .collect();
+    if !lines.is_empty() {
+        println!("{}", lines.join("\n"));
+    }
 }
 
 /// The experiment's web page, as `shootout report ID --html PAGE` writes it.
@@ -157,11 +186,18 @@ fn set_up(exp: &Experiment, cat: &Catalog) {
 }
 
 /// A bar with the runs done, the time left, the current run and its live requests/s
-/// (drawn only on a terminal).
+/// (drawn only on a terminal). Its length is the runs known to come; when the experiment
+/// repeats until sure it grows with the rounds and says how far it may go.
 fn progress_bar(exp: &Experiment) -> ProgressBar {
     let bar = ProgressBar::new(exp.run_count() as u64);
-    let template = "{bar:24} {pos}/{len} runs, {elapsed} spent, about {eta} left | {prefix} {msg}";
-    if let Ok(style) = ProgressStyle::with_template(template) {
+    let most = match exp.repeats {
+        Repeats::Fixed(_) => String::new(),
+        Repeats::UntilSure(_) => format!(" (up to {})", exp.most_runs()),
+    };
+    let template = format!(
+        "{{bar:24}} {{pos}}/{{len}} runs{most}, {{elapsed}} spent, about {{eta}} left | {{prefix}} {{msg}}"
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar

@@ -1,9 +1,10 @@
 //! One experiment, run: every cell of its matrix, repeats interleaved across contestants
-//! in a shuffled order per round, each run started pinned, verified, loaded in-process,
-//! watched, and stopped.
+//! in a shuffled order per round (the rounds planned by `experiment::Rounds`: a fixed
+//! number, or until each cell is sure enough), each run started pinned, verified, loaded
+//! in-process, watched, and stopped.
 
 use super::catalog::{self, Catalog, Status};
-use super::experiment::{Experiment, MatrixCell};
+use super::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use super::launch::{launch, LaunchError, LaunchSpec};
 use super::layout::Pinned;
 use super::manifest::Contestant;
@@ -22,8 +23,11 @@ use std::time::{Duration, Instant};
 pub enum Event<'a> {
     /// A run is about to start: the contestant, and the cell.
     Started(&'a str, &'a MatrixCell),
-    /// A run ended: it, and how many of how many have ended.
+    /// A run ended: it, how many have ended, and how many are known to come in all (the
+    /// total grows when rounds beyond the least start).
     Finished(&'a RunRecord, usize, usize),
+    /// No further round starts: why, after how many rounds.
+    Stopped(Stop, usize),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -32,9 +36,12 @@ pub struct Controls<'a> {
     pub interrupt: &'a AtomicBool,
     /// Every load publishes its responses here, for a live requests/s.
     pub live: &'a engine::Live,
+    /// No round starts once this much time has passed (a run in progress finishes).
+    pub budget: Option<Duration>,
 }
 
-/// Runs `exp`; `on_event` sees each run start and end (progress, streaming to a store).
+/// Runs `exp` round by round; `on_event` sees each run start and end (progress,
+/// streaming to a store) and why the rounds stopped.
 pub fn run(
     exp: &Experiment,
     cat: &Catalog,
@@ -43,31 +50,55 @@ pub fn run(
     mut on_event: impl FnMut(Event),
 ) -> Vec<RunRecord> {
     let cells = exp.cells();
-    let total = exp.run_count();
+    let mut rounds = Rounds::new(exp, controls.budget);
     let mut known = Known::default();
-    let mut runs = Vec::with_capacity(total);
+    let mut runs = Vec::with_capacity(exp.run_count());
     let mut rng = seed;
-    for repeat in 0..exp.repeats {
-        for name in shuffled(&exp.contestants, &mut rng) {
-            for cell in &cells {
-                let r = if controls.interrupt.load(Ordering::Relaxed) {
-                    let why = "stopped by Ctrl-C before it ran";
-                    RunRecord::not_run(
-                        named(name, cell, repeat),
-                        cell.kind.clone(),
-                        Label::Interrupted,
-                        why,
-                    )
-                } else {
-                    on_event(Event::Started(name, cell));
-                    run_cell(cat, name, cell, repeat, &mut known, controls)
-                };
-                on_event(Event::Finished(&r, runs.len() + 1, total));
+    let t0 = Instant::now();
+    let stop = loop {
+        let interrupted = controls.interrupt.load(Ordering::Relaxed);
+        let round = match rounds.next(t0.elapsed(), interrupted) {
+            Ok(round) => round,
+            Err(stop) => break stop,
+        };
+        for (c, name) in shuffled(&exp.contestants, &mut rng) {
+            for (i, cell) in cells.iter().enumerate().filter(|(i, _)| round.runs(c, *i)) {
+                let r = run_or_skip(
+                    cat,
+                    name,
+                    cell,
+                    round.number,
+                    &mut known,
+                    controls,
+                    &mut on_event,
+                );
+                rounds.record(c, i, &r);
+                on_event(Event::Finished(&r, runs.len() + 1, rounds.total()));
                 runs.push(r);
             }
         }
-    }
+    };
+    on_event(Event::Stopped(stop, rounds.started()));
     runs
+}
+
+/// One run of `name` in `cell`, or its record as interrupted when Ctrl-C came first.
+fn run_or_skip(
+    cat: &Catalog,
+    name: &str,
+    cell: &MatrixCell,
+    repeat: usize,
+    known: &mut Known,
+    controls: &Controls,
+    on_event: &mut impl FnMut(Event),
+) -> RunRecord {
+    if controls.interrupt.load(Ordering::Relaxed) {
+        let why = "stopped by Ctrl-C before it ran";
+        let names = named(name, cell, repeat);
+        return RunRecord::not_run(names, cell.kind.clone(), Label::Interrupted, why);
+    }
+    on_event(Event::Started(name, cell));
+    run_cell(cat, name, cell, repeat, known, controls)
 }
 
 /// What is found out once per contestant per experiment: whether it passes verification
@@ -90,9 +121,9 @@ fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
     }
 }
 
-/// Fisher-Yates with splitmix64: the same seed, the same order.
-fn shuffled<'a>(names: &'a [String], state: &mut u64) -> Vec<&'a String> {
-    let mut v: Vec<&String> = names.iter().collect();
+/// Fisher-Yates with splitmix64: the same seed, the same order; each name with its place.
+fn shuffled<'a>(names: &'a [String], state: &mut u64) -> Vec<(usize, &'a String)> {
+    let mut v: Vec<(usize, &String)> = names.iter().enumerate().collect();
     for i in (1..v.len()).rev() {
         *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = *state;
@@ -340,6 +371,6 @@ mod tests {
         assert_ne!(first, second);
         let mut sorted = second.clone();
         sorted.sort();
-        assert_eq!(sorted, names.iter().collect::<Vec<_>>());
+        assert_eq!(sorted, names.iter().enumerate().collect::<Vec<_>>());
     }
 }

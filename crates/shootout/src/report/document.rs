@@ -1,8 +1,9 @@
 //! One stored experiment, ready to report: what ran, on what, and its tables in the
 //! articles' layouts.
 
+use crate::harness::experiment::{self, Repeats};
 use crate::record::RunRecord;
-use crate::report::experiment::{matrix, ramp, servers};
+use crate::report::experiment::{convergence, matrix, ramp, servers};
 use crate::report::stats::{measures, median};
 use crate::report::table::Table;
 use crate::store::{ExperimentRow, Store, StoreError};
@@ -20,6 +21,9 @@ pub enum DocumentError {
 pub struct Document {
     pub experiment: ExperimentRow,
     pub runs: Vec<RunRecord>,
+    /// How the experiment repeated, read from its stored file; None for a single run or
+    /// a file that no longer reads.
+    pub repeats: Option<Repeats>,
 }
 
 impl Document {
@@ -34,14 +38,21 @@ impl Document {
             return Ok(Document {
                 experiment,
                 runs: vec![run.record],
+                repeats: None,
             });
         }
         let experiment = store.find(what)?;
         let runs = store.load_runs(experiment.id)?;
-        Ok(Document { experiment, runs })
+        let repeats = experiment::stored_repeats(&experiment.definition, &experiment.name);
+        Ok(Document {
+            experiment,
+            runs,
+            repeats,
+        })
     }
 
-    /// `name` (#id), started at, on what machine, from which commit.
+    /// `name` (#id), started at, on what machine, from which commit, and for an
+    /// experiment that repeats until sure, the cells that did not converge.
     pub fn header(&self) -> Vec<String> {
         let e = &self.experiment;
         let m = &e.machine;
@@ -67,7 +78,14 @@ impl Document {
         .chain(self.overhead().map(|(median, max)| {
             format!("harness overhead per run (wall time minus time under load): median {median:.2} s, max {max:.2} s")
         }))
+        .chain(self.convergence())
         .collect()
+    }
+
+    /// For an experiment that repeats until sure: what it asked, and the cells that did
+    /// not converge.
+    pub fn convergence(&self) -> Vec<String> {
+        (self.repeats.as_ref()).map_or(Vec::new(), |r| convergence::lines(&self.runs, r))
     }
 
     /// Harness overhead per measured run: its wall time minus the time under load

@@ -2,6 +2,7 @@
 //! rule checked once, each mistake one line naming the file and the field.
 
 use super::file::{DevicesFile, ExperimentFile, LoadFile};
+use super::repeats::{self, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
 use crate::harness::catalog::Catalog;
 use crate::harness::layout::Layout;
@@ -56,6 +57,18 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
     }
 }
 
+/// The repeats an experiment ran with, from its file's text as stored and the name it
+/// was stored under (`NAME:PROFILE` when a profile was applied); None when the text no
+/// longer reads as an experiment.
+pub(super) fn stored_repeats(definition: &str, stored_name: &str) -> Option<Repeats> {
+    let file: ExperimentFile = toml::from_str(definition).ok()?;
+    let file = match stored_name.strip_prefix(&format!("{}:", file.name)) {
+        Some(profile) => file.with_profile(profile).ok()?,
+        None => file,
+    };
+    repeats::check(&file.repeats).ok()
+}
+
 fn check(e: ExperimentFile) -> Result<Experiment, String> {
     if e.contestants.is_empty() || e.loads.is_empty() {
         return Err("an experiment needs contestants and loads".into());
@@ -68,9 +81,7 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         .iter()
         .map(|l| Layout::parse(l).map_err(|w| format!("layouts: {w}")))
         .collect::<Result<_, _>>()?;
-    if e.repeats == 0 || e.repeats > 100 {
-        return Err("repeats: between 1 and 100".into());
-    }
+    let repeats = repeats::check(&e.repeats)?;
     let time = |field: &str, text: &str| parse_duration(text).map_err(|w| format!("{field}: {w}"));
     let loads = e
         .loads
@@ -85,7 +96,7 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         contestants: e.contestants,
         endpoints: e.endpoints,
         layouts,
-        repeats: e.repeats,
+        repeats,
         seed: e.seed,
         loads,
     })

@@ -1,7 +1,8 @@
 //! The experiment file as written: strings and options, read by serde, with the named
 //! profiles that override parts of it. [`super::check`] turns it into an [`super::Experiment`].
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+use serde_untagged::UntaggedEnumVisitor;
 use std::collections::BTreeMap;
 
 /// One experiment as declared.
@@ -16,8 +17,8 @@ pub struct ExperimentFile {
     pub endpoints: Vec<String>,
     #[serde(default = "split")]
     pub layouts: Vec<String>,
-    #[serde(default = "one")]
-    pub repeats: usize,
+    #[serde(default = "one_round")]
+    pub repeats: RepeatsFile,
     #[serde(default = "one_second")]
     pub warmup: String,
     #[serde(default = "ten_seconds")]
@@ -38,10 +39,43 @@ pub struct ProfileFile {
     pub contestants: Option<Vec<String>>,
     pub endpoints: Option<Vec<String>>,
     pub layouts: Option<Vec<String>>,
-    pub repeats: Option<usize>,
+    pub repeats: Option<RepeatsFile>,
     pub warmup: Option<String>,
     pub duration: Option<String>,
     pub loads: Option<Vec<LoadFile>>,
+}
+
+/// `repeats = 3` (rounds), or `repeats = { min = 3, max = 12, target = "5%" }` (rounds
+/// until each cell is sure enough).
+#[derive(Debug, Clone)]
+pub enum RepeatsFile {
+    Rounds(usize),
+    UntilSure(UntilSureFile),
+}
+
+/// The table form of `repeats`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UntilSureFile {
+    pub min: usize,
+    pub max: usize,
+    /// The widest 95% interval half-width a cell may keep, `"5%"` of its median.
+    pub target: String,
+}
+
+impl<'de> Deserialize<'de> for RepeatsFile {
+    // A number or a table: serde's own untagged enums lose the table's field errors.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        UntaggedEnumVisitor::new()
+            .expecting("a number of rounds, or { min, max, target }")
+            .u64(|n| {
+                usize::try_from(n)
+                    .map(RepeatsFile::Rounds)
+                    .map_err(|_| serde::de::Error::custom("too many rounds"))
+            })
+            .map(|table| table.deserialize().map(RepeatsFile::UntilSure))
+            .deserialize(d)
+    }
 }
 
 /// One load of the matrix: a closed loop at one or more concurrency levels, an open loop
@@ -131,6 +165,9 @@ fn split() -> Vec<String> {
 }
 fn one() -> usize {
     1
+}
+fn one_round() -> RepeatsFile {
+    RepeatsFile::Rounds(1)
 }
 fn yes() -> bool {
     true

@@ -6,9 +6,13 @@
 mod check;
 mod file;
 mod matrix;
+mod repeats;
+mod rounds;
 
 pub use check::ExperimentError;
 pub use matrix::MatrixCell;
+pub use repeats::{Repeats, UntilSure};
+pub use rounds::{Round, Rounds, Stop};
 
 use super::layout::Layout;
 use engine::{DeviceScript, RateSchedule};
@@ -25,7 +29,7 @@ pub struct Experiment {
     /// `hello` or `app`.
     pub endpoints: Vec<String>,
     pub layouts: Vec<Layout>,
-    pub repeats: usize,
+    pub repeats: Repeats,
     pub warmup: Duration,
     pub duration: Duration,
     /// Seed of the per-round shuffles; recorded so that a run order can be replayed.
@@ -71,9 +75,20 @@ pub struct Rate {
 }
 
 impl Experiment {
-    /// Runs in the whole matrix.
+    /// Runs in the whole matrix: every round of a fixed number, or the least rounds of
+    /// repeats until sure (the runs certain to come).
     pub fn run_count(&self) -> usize {
-        self.repeats * self.contestants.len() * self.cells().len()
+        self.repeats.least() * self.pair_count()
+    }
+
+    /// Runs in the whole matrix if every cell runs its most rounds.
+    pub fn most_runs(&self) -> usize {
+        self.repeats.most() * self.pair_count()
+    }
+
+    /// Contestants × cells: what one full round runs.
+    pub fn pair_count(&self) -> usize {
+        self.contestants.len() * self.cells().len()
     }
 }
 
@@ -81,6 +96,12 @@ impl Experiment {
 /// applied if one is named.
 pub fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {
     check::read(path, profile)
+}
+
+/// The repeats a stored experiment ran with, from its definition (the file as run) and
+/// its stored name; None when the text no longer reads as an experiment.
+pub fn stored_repeats(definition: &str, stored_name: &str) -> Option<Repeats> {
+    check::stored_repeats(definition, stored_name)
 }
 
 #[cfg(test)]

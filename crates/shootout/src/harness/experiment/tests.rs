@@ -22,7 +22,7 @@ fn reads_a_matrix_and_names_file_line_and_field_on_mistakes() {
     let e = read(&good, None).unwrap();
     assert_eq!(
         (e.repeats, e.endpoints[0].as_str(), e.loads[0].levels.len()),
-        (1, "hello", 2)
+        (Repeats::Fixed(1), "hello", 2)
     );
     assert_eq!(
         (e.warmup, e.duration),
@@ -70,7 +70,7 @@ fn rate_and_device_loads_and_profiles() {
     let full = read(&write("rate.toml", text), Some("full")).unwrap();
     assert_eq!(
         (full.name.as_str(), full.repeats, full.duration),
-        ("r:full", 3, Duration::from_secs(30))
+        ("r:full", Repeats::Fixed(3), Duration::from_secs(30))
     );
     let missing = message(read(&write("rate.toml", text), Some("huge")));
     assert!(
@@ -88,6 +88,83 @@ fn rate_and_device_loads_and_profiles() {
         connections = [1]\n[profiles.full]\nlayouts = [\"bogus\"]\n";
     let msg = message(read(&write("prof.toml", bad_profile), None));
     assert!(msg.contains("prof.toml: profiles.full: layouts:"), "{msg}");
+}
+
+/// An experiment with `repeats = REPEATS` (and a profile `sure` that repeats until sure).
+fn with_repeats(name: &str, repeats: &str) -> std::path::PathBuf {
+    let text = format!(
+        "name = \"q\"\ncontestants = [\"a\"]\nrepeats = {repeats}\n\
+         [[loads]]\nname = \"ka\"\nconnections = [10]\n\
+         [profiles.sure]\nrepeats = {{ min = 2, max = 4, target = \"1%\" }}\n"
+    );
+    write(name, &text)
+}
+
+#[test]
+fn repeats_are_a_number_or_until_sure() {
+    let plain = read(&with_repeats("plain.toml", "3"), None).unwrap();
+    assert_eq!(plain.repeats, Repeats::Fixed(3));
+    assert_eq!((plain.run_count(), plain.most_runs()), (3, 3));
+    let sure = UntilSure {
+        min: 3,
+        max: 12,
+        target_percent: 5.0,
+    };
+    let table = with_repeats("table.toml", "{ min = 3, max = 12, target = \"5%\" }");
+    let e = read(&table, None).unwrap();
+    assert_eq!(e.repeats, Repeats::UntilSure(sure));
+    assert_eq!((e.run_count(), e.most_runs()), (3, 12));
+    let profiled = read(&table, Some("sure")).unwrap();
+    assert_eq!((profiled.repeats.least(), profiled.repeats.most()), (2, 4));
+}
+
+#[test]
+fn a_mistake_in_repeats_is_one_line_naming_the_field() {
+    let cases = [
+        (
+            "{ min = 3, max = 12, target = \"x%\" }",
+            "repeats: target: \"x%\" is not a percentage like \"5%\"",
+        ),
+        (
+            "{ min = 3, max = 12, target = \"5\" }",
+            "repeats: target: \"5\" is not a percentage like \"5%\"",
+        ),
+        (
+            "{ min = 5, max = 3, target = \"5%\" }",
+            "repeats: min (5) is above max (3)",
+        ),
+        (
+            "{ min = 0, max = 3, target = \"5%\" }",
+            "repeats: min: between 1 and 100",
+        ),
+        (
+            "{ min = 1, max = 300, target = \"5%\" }",
+            "repeats: max: between 1 and 100",
+        ),
+        ("0", "repeats: between 1 and 100"),
+        (
+            "{ min = 3, max = 12, goal = \"5%\" }",
+            "unknown field `goal`, expected one of `min`, `max`, `target`",
+        ),
+        ("{ min = 3, max = 12 }", "missing field `target`"),
+        ("\"5%\"", "a number of rounds, or { min, max, target }"),
+    ];
+    for (i, (repeats, expected)) in cases.into_iter().enumerate() {
+        let msg = message(read(&with_repeats(&format!("r{i}.toml"), repeats), None));
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(msg.contains(expected), "{repeats}: {msg}");
+        assert!(msg.contains(&format!("r{i}.toml: ")), "{msg}");
+    }
+}
+
+#[test]
+fn stored_definitions_give_back_their_repeats() {
+    let text = std::fs::read_to_string(with_repeats("stored.toml", "4")).unwrap();
+    assert_eq!(stored_repeats(&text, "q"), Some(Repeats::Fixed(4)));
+    let sure = stored_repeats(&text, "q:sure").unwrap();
+    assert_eq!((sure.least(), sure.most()), (2, 4));
+    assert_eq!(stored_repeats(&text, "q:gone"), None);
+    assert_eq!(stored_repeats("not an experiment", "q"), None);
 }
 
 #[test]

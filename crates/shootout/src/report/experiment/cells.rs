@@ -4,7 +4,7 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
-use crate::report::experiment::ranking::Row;
+use crate::report::experiment::ranking::{Row, RPS_SPREAD};
 use crate::report::stats::{measures, median};
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
@@ -32,10 +32,9 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
             r.rank.map_or("-".into(), |k| k.to_string())
         }),
         Column::name("contestant", |r: &Row| r.contestant.into()),
-        Column::number("req/s", Row::rps_or_bound_text).meaning(
-            "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
-             (overlapping intervals)",
-        ),
+        Column::number("req/s", Row::rps_or_bound_text).meaning(format!(
+            "req/s: {RPS_SPREAD}; a shared rank is a tie (overlapping intervals)"
+        )),
         Column::number(
             "min",
             of_ok(|r| units::grouped(r.rps().into_iter().fold(f64::INFINITY, f64::min))),
@@ -105,9 +104,8 @@ mod tests {
         assert_eq!(
             t.notes,
             [format!(
-                "req/s: median over ok runs ±half its 95% interval; a shared rank is a tie \
-             (overlapping intervals); CPU-s/1k req: server CPU seconds per 1,000 responses; \
-             RSS: peak; {BOUND_MARK}"
+                "req/s: {RPS_SPREAD}; a shared rank is a tie (overlapping intervals); \
+                 CPU-s/1k req: server CPU seconds per 1,000 responses; RSS: peak; {BOUND_MARK}"
             )]
         );
     }

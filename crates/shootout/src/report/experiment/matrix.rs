@@ -2,7 +2,7 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, RankedCell, Row};
+use crate::report::experiment::ranking::{self, CellKey, RankedCell, Row, RPS_SPREAD};
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
@@ -67,7 +67,7 @@ fn table(title: String, cells: &[&RankedCell], text: CellText) -> Table {
         title,
         columns: [server].into_iter().chain(levels(cells, text)).collect(),
         marks: vec![
-            "median over repeats ±half its 95% interval".into(),
+            RPS_SPREAD.into(),
             "* generator-bound: the generator was saturated, the number describes it \
              (not ranked)"
                 .into(),

@@ -1,9 +1,11 @@
 //! The tables of an experiment: the 2009 matrix, the 2017 per-server tables, the 2019
-//! device ramps, shootout's own table per cell, and two experiments compared.
+//! device ramps, shootout's own table per cell, two experiments compared, and whether
+//! the cells of an experiment that repeats until sure converged.
 
 pub mod ceiling;
 pub mod cells;
 pub mod comparison;
+pub mod convergence;
 pub mod matrix;
 pub mod ramp;
 pub mod ranking;

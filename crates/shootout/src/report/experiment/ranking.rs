@@ -1,12 +1,16 @@
 //! Runs grouped into cells of the matrix, one row per contestant, summarised over repeats:
-//! medians, 95% intervals, ranks where overlapping intervals tie. Only `ok` runs are
-//! ranked; the others are counted by label.
+//! medians, 95% intervals of the median, ranks where overlapping intervals tie. Only `ok`
+//! runs are ranked; the others are counted by label.
 
 use crate::record::{Label, RunRecord};
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::{self, median};
 use crate::report::units;
 use engine::LoadResult;
+
+/// What `25,809 ±1.2%` means, said under every table that shows it.
+pub const RPS_SPREAD: &str = "median over ok runs ±half its 95% interval (order statistics, \
+     distribution-free); under 6 runs ±half their range, and (88%) how sure that is";
 
 /// What identifies a cell: endpoint, layout, load, connections, rate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +53,7 @@ impl CellKey {
 pub struct Row<'a> {
     pub contestant: &'a str,
     pub runs: Vec<&'a RunRecord>,
-    /// 1 = best; shared when 95% intervals overlap; None when no run was `ok`.
+    /// 1 = best; shared when the medians' intervals overlap; None when no run was `ok`.
     pub rank: Option<usize>,
 }
 
@@ -98,16 +102,19 @@ impl<'a> Row<'a> {
         (n > 0).then(|| ok[(n - 1) / 2])
     }
 
-    /// Median requests/s with its spread, `25,809 ±1.2%` (the 95% interval's half-width
-    /// over the median; none for a single run); `-` without ok runs.
+    /// Median requests/s with its spread, `25,809 ±1.2%` (the half-width of the median's
+    /// 95% interval over the median), `25,809 ±3.4% (88%)` for fewer than 6 runs (their
+    /// range, and how likely it holds the median), none for a single run; `-` without
+    /// ok runs.
     pub fn rps_text(&self) -> String {
         let rps = self.rps();
         if rps.is_empty() {
             return "-".into();
         }
         let m = units::grouped(median(&rps));
-        match stats::spread_percent(&rps) {
-            Some(pct) => format!("{m} ±{pct:.1}%"),
+        match stats::spread(&rps) {
+            Some(s) if s.reaches_wanted() => format!("{m} ±{:.1}%", s.percent),
+            Some(s) => format!("{m} ±{:.1}% ({:.0}%)", s.percent, 100.0 * s.coverage),
             None => m,
         }
     }
@@ -259,13 +266,14 @@ fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
     rows
 }
 
-/// Ranks the rows with ok runs by their requests/s intervals (overlaps tie), then sorts:
-/// by rank, then by median requests/s, the unranked last (the sort is stable: by name).
+/// Ranks the rows with ok runs by the intervals of their median requests/s (overlaps
+/// tie), then sorts: by rank, then by median requests/s, the unranked last (the sort is
+/// stable: by name).
 fn rank(rows: &mut [Row]) {
     let ranked: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].is_measured()).collect();
     let intervals: Vec<(f64, f64)> = ranked
         .iter()
-        .map(|&i| stats::interval95(&rows[i].rps()))
+        .map(|&i| stats::interval(&rows[i].rps()))
         .collect();
     for (i, rank) in ranked.iter().zip(stats::ranks(&intervals)) {
         rows[*i].rank = Some(rank);
@@ -357,8 +365,9 @@ mod tests {
         let runs = ok("a", &[1000.0, 1100.0, 1200.0]);
         let cells = cells(&runs);
         let a = &cells[0].1[0];
-        // mean 1100, s = 100, t(2) = 4.303: ±248.4 over the median 1100 = ±22.6%.
-        assert_eq!(a.rps_text(), "1,100 ±22.6%");
+        // Three runs: their range, ±100 over the median 1100, which holds the median
+        // with 1 - 2/8 = 75%.
+        assert_eq!(a.rps_text(), "1,100 ±9.1% (75%)");
         assert_eq!(a.rps_or_bound_text(), a.rps_text());
         // 1 CPU-s over 4,400 responses: 0.2273 CPU-s per 1,000.
         assert_eq!(a.cpu_or_bound_text(), "0.2273");

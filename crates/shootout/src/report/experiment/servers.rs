@@ -3,7 +3,7 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
-use crate::report::experiment::ranking::Row;
+use crate::report::experiment::ranking::{Row, RPS_SPREAD};
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::report::units;
@@ -30,8 +30,7 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
         of_median_run("stdev latency", |m| units::micros(m.latency_us.stdev)),
         of_median_run("avg req/s (thread)", |m| units::metric(m.thread_rps.mean)),
         of_median_run("stdev req/s", |m| units::metric(m.thread_rps.stdev)),
-        Column::number("req/s", Row::rps_or_bound_text)
-            .meaning("req/s: median ±half its 95% interval"),
+        Column::number("req/s", Row::rps_or_bound_text).meaning(format!("req/s: {RPS_SPREAD}")),
         of_median_run("transfer/s", |m| {
             format!("{}/s", units::bytes(m.transfer_per_s))
         }),

@@ -1,9 +1,13 @@
-//! Repeats summarised honestly: the median, a 95% confidence interval of the mean, and
-//! ranks that let overlapping intervals tie; what is measured of one run (`measures`) and
-//! whether two sets of repeats differ (`significance`).
+//! Repeats summarised honestly: the median, a distribution-free 95% interval of the
+//! median (`median_interval`), and ranks that let overlapping intervals tie; what is
+//! measured of one run (`measures`) and whether two sets of repeats differ
+//! (`significance`).
 
 pub mod measures;
+pub mod median_interval;
 pub mod significance;
+
+pub use median_interval::MedianInterval;
 
 /// The median; 0 for no values.
 pub fn median(xs: &[f64]) -> f64 {
@@ -16,39 +20,47 @@ pub fn median(xs: &[f64]) -> f64 {
     }
 }
 
-/// The 95% interval's half-width in percent of the median of `xs`, None for fewer than
-/// two values or a median at or below zero (no spread to tell).
-pub fn spread_percent(xs: &[f64]) -> Option<f64> {
-    let m = median(xs);
-    if xs.len() < 2 || m <= 0.0 {
-        return None;
-    }
-    let (lo, hi) = interval95(xs);
-    Some(50.0 * (hi - lo) / m)
+/// How far repeats spread, as the tables show it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    /// Half the width of the median's interval, in percent of the median.
+    pub percent: f64,
+    /// How likely the interval covers the true median: 0.95 or more from six repeats on.
+    pub coverage: f64,
 }
 
-/// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
-const T975: [f64; 30] = [
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-    2.052, 2.048, 2.045, 2.042,
-];
+impl Spread {
+    /// Whether the interval covers the median with 95% (else it is the range of too few).
+    pub fn reaches_wanted(&self) -> bool {
+        median_interval::is_wanted(self.coverage)
+    }
+}
 
-/// The 95% confidence interval of the mean of `xs` (t-distribution); a single sample
-/// gives the point itself, since one run says nothing about spread.
-pub fn interval95(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len();
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    if n == 1 {
-        return (mean, mean);
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let t = T975.get(n - 2).copied().unwrap_or(1.96);
-    let half = t * (var / n as f64).sqrt();
-    (mean - half, mean + half)
+/// The spread of `xs` around its median; None for fewer than two values or a median at
+/// or below zero (no spread to tell).
+pub fn spread(xs: &[f64]) -> Option<Spread> {
+    let m = median(xs);
+    let i = MedianInterval::of(xs)?;
+    (xs.len() >= 2 && m > 0.0).then(|| Spread {
+        percent: 50.0 * (i.high - i.low) / m,
+        coverage: i.coverage,
+    })
+}
+
+/// The interval's half-width in percent of the median of `xs` (see [`spread`]).
+pub fn spread_percent(xs: &[f64]) -> Option<f64> {
+    spread(xs).map(|s| s.percent)
+}
+
+/// Whether repeats `xs` are sure enough: their spread is known and at most
+/// `target_percent`. One value says nothing about spread, so it never is.
+pub fn converged(xs: &[f64], target_percent: f64) -> bool {
+    spread_percent(xs).is_some_and(|p| p <= target_percent)
+}
+
+/// The interval ranks compare: the median's interval, a single value as the point itself.
+pub fn interval(xs: &[f64]) -> (f64, f64) {
+    MedianInterval::of(xs).map_or((0.0, 0.0), |i| (i.low, i.high))
 }
 
 /// Ranks (1 = best, higher is better) where a contestant is beaten only by those whose
@@ -65,11 +77,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn interval_of_known_samples() {
-        let (lo, hi) = interval95(&[10.0, 12.0]);
-        // mean 11, s = 1.414, t(1) = 12.706: 11 ± 12.706
-        assert!((lo - (11.0 - 12.706)).abs() < 1e-3 && (hi - (11.0 + 12.706)).abs() < 1e-3);
-        assert_eq!(interval95(&[5.0]), (5.0, 5.0));
+    fn intervals_of_the_median() {
+        // Six values or more: order statistics that cover the median with 95%.
+        let xs = [10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0];
+        assert_eq!(interval(&xs), (11.0, 17.0));
+        assert_eq!(interval(&[5.0]), (5.0, 5.0));
+        assert_eq!(interval(&[]), (0.0, 0.0));
     }
 
     #[test]
@@ -79,9 +92,26 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
         assert_eq!(spread_percent(&[5.0]), None);
         assert_eq!(spread_percent(&[0.0, 0.0]), None);
-        // mean 11, half-width 12.706 over the median 11.
-        let pct = spread_percent(&[10.0, 12.0]).unwrap();
-        assert!((pct - 100.0 * 12.706 / 11.0).abs() < 1e-2, "{pct}");
+        // Two values: their range, half of 2 over the median 11, covering it with 50%.
+        let two = spread(&[10.0, 12.0]).unwrap();
+        assert!((two.percent - 100.0 / 11.0).abs() < 1e-9, "{two:?}");
+        assert!((two.coverage - 0.5).abs() < 1e-9 && !two.reaches_wanted());
+        // Nine values: x(2)..x(8) = 11..17, ±3 over the median 14.
+        let nine = spread(&[10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0]).unwrap();
+        assert!((nine.percent - 300.0 / 14.0).abs() < 1e-9 && nine.reaches_wanted());
+    }
+
+    #[test]
+    fn repeats_converge_when_their_spread_is_within_the_target() {
+        let xs = [1000.0, 1010.0, 990.0, 1005.0, 995.0, 1002.0];
+        // Range 990..1010 over the median 1001.5: ±0.998%.
+        assert!(converged(&xs, 1.0));
+        assert!(!converged(&xs, 0.9));
+        assert!(
+            !converged(&[1000.0], 1000.0),
+            "one run says nothing of spread"
+        );
+        assert!(!converged(&[], 1000.0));
     }
 
     #[test]
