@@ -182,7 +182,8 @@ fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
         root.join("experiments/life.toml"),
         "name = \"life\"\ncontestants = [\"nginx-static\", \"go-nethttp\"]\nlayouts = [\"split\"]\n\
          warmup = \"0.2s\"\nduration = \"1s\"\n[[loads]]\nname = \"ka\"\nconnections = [10]\n\
-         [[loads]]\nname = \"new connection\"\nconnections = [10]\nkeepalive = false\n",
+         [[loads]]\nname = \"new connection\"\nconnections = [10]\nkeepalive = false\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
     let out = shootout_in(&root, &["run", "life", "--setup"]);

@@ -51,7 +51,8 @@ fn measured_checkout() -> PathBuf {
     std::fs::write(
         root.join("experiments/two.toml"),
         "name = \"two\"\ncontestants = [\"py-one\", \"c-epoll\"]\nlayouts = [\"shared\"]\nrepeats = 2\n\
-         warmup = \"0.2s\"\nduration = \"1s\"\nseed = 3\n[[loads]]\nname = \"ka\"\nconnections = [2, 8]\n",
+         warmup = \"0.2s\"\nduration = \"1s\"\nseed = 3\n[[loads]]\nname = \"ka\"\nconnections = [2, 8]\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
     let out = shootout(&root, &["run", "two"]);

@@ -43,7 +43,8 @@ fn fake_checkout() -> PathBuf {
             "name = \"{name}\"\ncontestants = [\"good\"]\nlayouts = [\"shared\"]\n\
              repeats = {{ min = 2, max = 4, target = \"{target}\" }}\n\
              warmup = \"0.2s\"\nduration = \"0.6s\"\nseed = 7\n\
-             [[loads]]\nname = \"ka\"\nconnections = [4]\n"
+             [[loads]]\nname = \"ka\"\nconnections = [4]\n\
+             [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n"
         );
         std::fs::write(root.join(format!("experiments/{name}.toml")), text).unwrap();
     }

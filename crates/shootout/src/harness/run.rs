@@ -321,7 +321,8 @@ fn judge(
             }
         }
     };
-    let v = verdict::judge(series, cell.warmup, &cell.layout, res.generator.bound);
+    let bound = res.generator.bound;
+    let v = verdict::judge(series, cell.warmup, &cell.layout, bound, &cell.thresholds);
     let (label, reason) = if !server_alive {
         (
             Label::ServerFailed,

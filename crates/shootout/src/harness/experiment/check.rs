@@ -1,11 +1,12 @@
 //! From the file as written to the typed [`Experiment`]: every field parsed once, every
 //! rule checked once, each mistake one line naming the file and the field.
 
-use super::file::{DevicesFile, ExperimentFile, LoadFile};
-use super::repeats::{self, Repeats};
+use super::file::{DevicesFile, ExperimentFile, LoadFile, VerdictFile};
+use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
 use crate::harness::catalog::Catalog;
 use crate::harness::layout::Layout;
+use crate::harness::verdict::Thresholds;
 use crate::toml_file::{self, TomlFileError};
 use engine::{parse_duration, DeviceScript, RateSchedule};
 use std::path::{Path, PathBuf};
@@ -89,6 +90,7 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         .map(|l| check_load(l).map_err(|w| format!("loads {:?}: {w}", l.name)))
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
+        thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
         warmup: time("warmup", &e.warmup)?,
         duration: time("duration", &e.duration)?,
         name: e.name,
@@ -99,6 +101,24 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         repeats,
         seed: e.seed,
         loads,
+    })
+}
+
+/// The `[verdict]` percentages as shares, each within (0, 100%].
+fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
+    let share = |field: &str, text: &Option<String>, default: f64| match text {
+        None => Ok(default),
+        Some(t) => match percent(t) {
+            Ok(p) if p <= 100.0 => Ok(p / 100.0),
+            Ok(_) => Err(format!("{field}: {t:?} is above 100%")),
+            Err(w) => Err(format!("{field}: {w}")),
+        },
+    };
+    let d = Thresholds::default();
+    Ok(Thresholds {
+        saturated: share("saturated", &v.saturated, d.saturated)?,
+        foreign: share("foreign", &v.foreign, d.foreign)?,
+        steal: share("steal", &v.steal, d.steal)?,
     })
 }
 

@@ -26,9 +26,22 @@ pub struct ExperimentFile {
     /// Seed of the per-round shuffles; recorded so that a run order can be replayed.
     pub seed: Option<u64>,
     pub loads: Vec<LoadFile>,
+    /// Where verdicts draw their lines, e.g. `foreign = "20%"` on a machine known to be
+    /// shared.
+    #[serde(default)]
+    pub verdict: VerdictFile,
     /// Named overrides, chosen with `shootout run --profile NAME`.
     #[serde(default)]
     pub profiles: BTreeMap<String, ProfileFile>,
+}
+
+/// The `[verdict]` table: percentages of the cores' time.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictFile {
+    pub saturated: Option<String>,
+    pub foreign: Option<String>,
+    pub steal: Option<String>,
 }
 
 /// What a profile may override; anything it leaves out stays as the experiment says.

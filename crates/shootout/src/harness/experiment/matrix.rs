@@ -2,6 +2,7 @@
 
 use super::{Experiment, Load, LoadPace};
 use crate::harness::layout::Layout;
+use crate::harness::verdict::Thresholds;
 use crate::record::LoadKind;
 use engine::{Pace, RateSchedule};
 use std::time::Duration;
@@ -18,6 +19,8 @@ pub struct MatrixCell {
     pub kind: LoadKind,
     pub warmup: Duration,
     pub measured: Duration,
+    /// Where the verdict on its runs draws its lines.
+    pub thresholds: Thresholds,
 }
 
 impl Experiment {
@@ -39,6 +42,7 @@ impl Experiment {
                                 kind,
                                 warmup,
                                 measured,
+                                thresholds: self.thresholds,
                             });
                         }
                     }

@@ -15,6 +15,7 @@ pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 
 use super::layout::Layout;
+use super::verdict::Thresholds;
 use engine::{DeviceScript, RateSchedule};
 use std::path::Path;
 use std::time::Duration;
@@ -35,6 +36,8 @@ pub struct Experiment {
     /// Seed of the per-round shuffles; recorded so that a run order can be replayed.
     pub seed: Option<u64>,
     pub loads: Vec<Load>,
+    /// Where verdicts draw their lines (`[verdict]`; the measured defaults otherwise).
+    pub thresholds: Thresholds,
 }
 
 /// One load of the matrix, checked.

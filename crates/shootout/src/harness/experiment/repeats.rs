@@ -89,7 +89,7 @@ pub(super) fn check(r: &RepeatsFile) -> Result<Repeats, String> {
 }
 
 /// `"5%"` → 5.
-fn percent(text: &str) -> Result<f64, String> {
+pub(super) fn percent(text: &str) -> Result<f64, String> {
     let number = text.trim().strip_suffix('%');
     match number.map(|n| n.trim().parse::<f64>()) {
         Some(Ok(p)) if p.is_finite() && p > 0.0 => Ok(p),

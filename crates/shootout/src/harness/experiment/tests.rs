@@ -185,3 +185,25 @@ fn every_shipped_experiment_and_profile_reads_and_names_known_contestants() {
     }
     assert!(seen >= 5, "experiments/ holds quick and the four articles");
 }
+
+#[test]
+fn verdict_thresholds_are_percentages_of_the_cores() {
+    let base = "name = \"v\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"k\"\nconnections = [1]\n";
+    let plain = read(&write("v0.toml", base), None).unwrap();
+    assert_eq!(
+        plain.thresholds,
+        crate::harness::verdict::Thresholds::default()
+    );
+    let own = format!("{base}[verdict]\nforeign = \"25%\"\nsaturated = \"80%\"\n");
+    let e = read(&write("v1.toml", &own), None).unwrap();
+    assert_eq!((e.thresholds.foreign, e.thresholds.saturated), (0.25, 0.8));
+    assert_eq!(e.cells()[0].thresholds, e.thresholds);
+    let bad = format!("{base}[verdict]\nsteal = \"150%\"\n");
+    let msg = message(read(&write("v2.toml", &bad), None));
+    assert!(
+        msg.ends_with("v2.toml: verdict: steal: \"150%\" is above 100%"),
+        "{msg}"
+    );
+    let typo = format!("{base}[verdict]\nforeing = \"5%\"\n");
+    assert!(message(read(&write("v3.toml", &typo), None)).contains("unknown field `foreing`"));
+}

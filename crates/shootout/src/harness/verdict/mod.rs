@@ -6,17 +6,39 @@ use super::layout::Layout;
 use crate::record::{Bottleneck, Point, Verdict};
 use std::time::Duration;
 
-/// A side whose cores were busy at least this share of the measured time is saturated.
-pub const SATURATED: f64 = 0.90;
-/// Core time that neither side's processes explain, above this share of all cores'
-/// time, disturbs a run.
-pub const FOREIGN: f64 = 0.10;
-/// Time stolen by the hypervisor, above this share of all cores' time, disturbs a run.
-pub const STEAL: f64 = 0.05;
+/// Where the verdict draws its lines, as shares (0..1). The defaults come from
+/// measurements on the 2-core machine of record (docs/verdicts.md); an experiment may set
+/// its own in a `[verdict]` table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// A side whose cores were busy at least this share of the measured time is saturated.
+    pub saturated: f64,
+    /// Core time that neither side's processes explain, above this share of all cores'
+    /// time, disturbs a run.
+    pub foreign: f64,
+    /// Time stolen by the hypervisor, above this share of all cores' time, disturbs a run.
+    pub steal: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            saturated: 0.90,
+            foreign: 0.10,
+            steal: 0.05,
+        }
+    }
+}
 
 /// The verdict on a run whose load was measured from `warmup` on, on `layout`;
 /// `engine_bound` is the generator's own account of its loops (busy over 90%).
-pub fn judge(series: &[Point], warmup: Duration, layout: &Layout, engine_bound: bool) -> Verdict {
+pub fn judge(
+    series: &[Point],
+    warmup: Duration,
+    layout: &Layout,
+    engine_bound: bool,
+    limits: &Thresholds,
+) -> Verdict {
     let window = measured(series, warmup);
     let cores = window.first().map_or(0, |p| p.cores.len());
     let all: Vec<usize> = (0..cores).collect();
@@ -29,26 +51,24 @@ pub fn judge(series: &[Point], warmup: Duration, layout: &Layout, engine_bound: 
             .map(|p| mean(p.steal.iter().map(|&s| s as f64))),
     );
     let foreign = foreign(window, cores);
-    let server_saturated = server_busy >= SATURATED;
-    let generator_saturated = engine_bound || generator_busy >= SATURATED;
+    let server_saturated = server_busy >= limits.saturated;
+    let generator_saturated = engine_bound || generator_busy >= limits.saturated;
     let bottleneck = match (server_saturated, generator_saturated) {
         (true, true) => Bottleneck::Both,
         (true, false) => Bottleneck::Server,
         (false, true) => Bottleneck::Generator,
         (false, false) => Bottleneck::Neither,
     };
-    let disturbed = if foreign > FOREIGN {
+    let over = |what: &str, share: f64, limit: f64| {
+        let (share, limit) = (share * 100.0, limit * 100.0);
         Some(format!(
-            "foreign CPU {:.0}% of the cores (over {:.0}%)",
-            foreign * 100.0,
-            FOREIGN * 100.0
+            "{what} {share:.0}% of the cores (over {limit:.0}%)"
         ))
-    } else if steal > STEAL {
-        Some(format!(
-            "steal {:.0}% of the cores (over {:.0}%)",
-            steal * 100.0,
-            STEAL * 100.0
-        ))
+    };
+    let disturbed = if foreign > limits.foreign {
+        over("foreign CPU", foreign, limits.foreign)
+    } else if steal > limits.steal {
+        over("steal", steal, limits.steal)
     } else {
         None
     };

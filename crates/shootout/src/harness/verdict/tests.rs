@@ -30,7 +30,13 @@ fn series(busy: [f32; 2], server: f64, generator: f64, machine: f64, steal: f32)
 }
 
 fn verdict(points: &[Point], engine_bound: bool) -> Verdict {
-    judge(points, Duration::from_millis(500), &split(), engine_bound)
+    judge(
+        points,
+        Duration::from_millis(500),
+        &split(),
+        engine_bound,
+        &Thresholds::default(),
+    )
 }
 
 #[test]
@@ -88,4 +94,16 @@ fn only_the_measured_part_counts() {
     assert_eq!(v.bottleneck, Bottleneck::Neither);
     assert!((v.server_busy - 0.2).abs() < 1e-6);
     assert_eq!(verdict(&[], false).bottleneck, Bottleneck::Neither);
+}
+
+#[test]
+fn an_experiment_may_draw_its_own_lines() {
+    let points = series([0.85, 0.9], 0.6, 0.4, 1.4, 0.0);
+    let loose = Thresholds {
+        saturated: 0.8,
+        foreign: 0.5,
+        steal: 0.05,
+    };
+    let v = judge(&points, Duration::from_millis(500), &split(), false, &loose);
+    assert_eq!((v.bottleneck, v.valid), (Bottleneck::Both, true));
 }
