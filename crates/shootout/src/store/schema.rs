@@ -50,6 +50,11 @@ pub const MIGRATIONS: &[&str] = &[
     UPDATE runs SET load_kind = 'devices' WHERE result IS NULL AND EXISTS (
         SELECT 1 FROM runs o WHERE o.experiment_id = runs.experiment_id
         AND o.load = runs.load AND o.load_kind = 'devices');",
+    // 4: how each experiment ended (`complete`, `interrupted`) and when; NULL while it
+    // runs, and forever if its harness died. Earlier experiments did not record it.
+    "ALTER TABLE experiments ADD COLUMN status TEXT;
+    ALTER TABLE experiments ADD COLUMN finished_unix_ms INTEGER;
+    UPDATE experiments SET status = 'unknown';",
 ];
 
 /// The version this build writes.
