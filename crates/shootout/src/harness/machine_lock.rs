@@ -85,13 +85,14 @@ pub enum LockError {
     #[error("the machine is busy: {} (lock {}); --wait waits for it", busy_holder(.holder), path.display())]
     Held {
         path: PathBuf,
-        holder: Option<Holder>,
+        /// Boxed: an error should be small to return.
+        holder: Option<Box<Holder>>,
     },
     #[error("stopped while waiting for the machine")]
     Interrupted,
 }
 
-fn busy_holder(holder: &Option<Holder>) -> String {
+fn busy_holder(holder: &Option<Box<Holder>>) -> String {
     match holder {
         Some(h) => h.to_string(),
         None => "another harness holds it (it did not say which)".to_string(),
@@ -112,7 +113,7 @@ impl MachineLock {
             Ok(file) => Ok(MachineLock { file }),
             Err((_, Errno::EWOULDBLOCK)) => Err(LockError::Held {
                 path: path.to_path_buf(),
-                holder: named_holder(path),
+                holder: named_holder(path).map(Box::new),
             }),
             Err((_, source)) => Err(LockError::Lock {
                 path: path.to_path_buf(),
@@ -246,7 +247,7 @@ mod tests {
         me.store = Some("/x/results/shootout.db".into());
         first.publish(&me).unwrap();
         match MachineLock::take(&path) {
-            Err(LockError::Held { holder, .. }) => assert_eq!(holder.as_ref(), Some(&me)),
+            Err(LockError::Held { holder, .. }) => assert_eq!(holder.as_deref(), Some(&me)),
             other => panic!("{other:?}"),
         }
         assert!(me.runs(Path::new("/x/results/shootout.db"), 7));
@@ -272,7 +273,7 @@ mod tests {
         };
         let e = LockError::Held {
             path: "/run/lock/shootout.lock".into(),
-            holder: Some(h),
+            holder: Some(Box::new(h)),
         };
         assert_eq!(
             e.to_string(),

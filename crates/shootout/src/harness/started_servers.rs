@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -159,6 +159,9 @@ fn edit(path: &Path, change: impl FnOnce(&mut Vec<StartedServer>)) -> io::Result
         .truncate(false)
         .mode(0o666)
         .open(path)?;
+    // Every user's harness writes it; the umask may have narrowed the mode (best effort:
+    // only the owner may widen it).
+    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o666));
     let mut file =
         Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, e)| io::Error::from(e))?;
     let mut text = String::new();
