@@ -175,6 +175,9 @@ fn run_with_progress(
     let running = AtomicBool::new(true);
     let runs = std::thread::scope(|scope| {
         scope.spawn(|| show_live_rate(&bar, &live, &running));
+        // On this, the main thread, which lives as long as the run: servers are started
+        // from the thread that runs the experiment, and their parent-death signal fires
+        // when that thread ends (see `Server::start`).
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Finished(r, done, total) => {
