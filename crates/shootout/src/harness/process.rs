@@ -101,6 +101,7 @@ impl Server {
             harness: ProcessIdentity::me(),
             group: child.id() as i32,
             mark,
+            dir: c.dir.clone(),
         };
         let recorded = started_servers::record(&started_servers::path(), &recorded)
             .ok()

@@ -2,9 +2,11 @@
 //! small state file next to the machine lock (`shootout.servers`, one JSON line each).
 //! Every server carries a mark in its environment, which whatever it forks inherits. A
 //! server whose harness died and that escaped both the parent-death signal and its group
-//! guard (a fork that left its process group, say) is found by its mark at the next
-//! `shootout run` and stopped; the mark, not the recorded ids alone, decides, so that a
-//! process that merely reuses an old pid or group id is never touched.
+//! guard (a fork that left its process group, say, or a guard that was killed too) is
+//! found at the next `shootout run` and stopped: by its mark, or by its recorded group
+//! together with its working folder (for programs that write their title over their
+//! environment); never by a recorded id alone, so that a process that merely reuses an
+//! old pid or group id is not touched.
 
 use super::machine_lock;
 use super::process::GRACE;
@@ -12,7 +14,8 @@ use super::process_identity::ProcessIdentity;
 use nix::fcntl::{Flock, FlockArg};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::{getpgrp, Pid};
-use std::collections::{BTreeSet, HashSet};
+use procfs::process::Process;
+use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -33,6 +36,8 @@ pub struct StartedServer {
     pub group: i32,
     /// Its mark: the value of [`MARK_ENV`] in its environment.
     pub mark: String,
+    /// Its working folder (the contestant's).
+    pub dir: PathBuf,
 }
 
 /// What a dead harness left running, now stopped.
@@ -77,70 +82,80 @@ pub fn stop_leftovers(path: &Path) -> io::Result<Vec<Leftover>> {
     if orphans.is_empty() {
         return Ok(Vec::new());
     }
-    let marks: HashSet<&str> = orphans.iter().map(|s| s.mark.as_str()).collect();
-    let found = marked_processes(&marks);
-    stop(&found);
-    let leftovers = orphans.iter().map(|server| Leftover {
-        processes: found.iter().filter(|p| p.mark == server.mark).count(),
+    let found = leftover_processes(&orphans);
+    stop(&found, &orphans);
+    let leftovers = orphans.iter().enumerate().map(|(i, server)| Leftover {
+        processes: found.iter().filter(|p| p.server == i).count(),
         server: server.clone(),
     });
     Ok(leftovers.filter(|l| l.processes > 0).collect())
 }
 
-/// A running process that carries a mark.
+/// A running process that one of the orphaned servers started.
 #[derive(Debug)]
-struct Marked {
+struct Found {
     pid: i32,
     group: i32,
-    mark: String,
+    /// Which server (its index among the orphans).
+    server: usize,
 }
 
-/// Every process of this machine (that we may read) whose mark is one of `marks`.
-fn marked_processes(marks: &HashSet<&str>) -> Vec<Marked> {
+/// Every process of this machine (that we may read) that one of `orphans` started.
+fn leftover_processes(orphans: &[StartedServer]) -> Vec<Found> {
     let Ok(all) = procfs::process::all_processes() else {
         return Vec::new();
     };
     all.filter_map(|p| {
         let p = p.ok()?;
-        let mark = mark_of(&p)?;
-        marks.contains(mark.as_str()).then_some(())?;
         let group = p.stat().ok()?.pgrp;
-        Some(Marked {
+        let server = orphans.iter().position(|s| started_by(&p, group, s))?;
+        Some(Found {
             pid: p.pid,
             group,
-            mark,
+            server,
         })
     })
     .collect()
 }
 
-/// The mark in a process's environment (None for others' processes and zombies).
-fn mark_of(p: &procfs::process::Process) -> Option<String> {
-    let env = p.environ().ok()?;
-    Some(env.get(OsStr::new(MARK_ENV))?.to_str()?.to_string())
+/// True when process `p` (of process group `group`) was started by server `s`: it
+/// carries its mark, or, as a program that writes its title over its environment does
+/// (nginx), it is in the server's group and works in the server's folder. Zombies and
+/// other users' processes show neither.
+fn started_by(p: &Process, group: i32, s: &StartedServer) -> bool {
+    let env = p.environ().ok();
+    let mark = env.as_ref().and_then(|e| e.get(OsStr::new(MARK_ENV)));
+    if mark.is_some_and(|m| m.as_encoded_bytes() == s.mark.as_bytes()) {
+        return true;
+    }
+    group == s.group && p.cwd().is_ok_and(|cwd| cwd == s.dir)
+}
+
+/// True while process `f` still runs as what it was found to be.
+fn still_running(f: &Found, orphans: &[StartedServer]) -> bool {
+    let Ok(p) = Process::new(f.pid) else {
+        return false;
+    };
+    p.stat()
+        .is_ok_and(|st| started_by(&p, st.pgrp, &orphans[f.server]))
 }
 
 /// TERM to the groups of `found`, then KILL to those of its processes still running
 /// after the grace period.
-fn stop(found: &[Marked]) {
+fn stop(found: &[Found], orphans: &[StartedServer]) {
     signal_groups(found.iter(), Signal::SIGTERM);
     let until = Instant::now() + GRACE;
-    let running = |m: &&Marked| {
-        procfs::process::Process::new(m.pid)
-            .ok()
-            .and_then(|p| mark_of(&p))
-            .is_some_and(|mark| mark == m.mark)
-    };
+    let running = |f: &&Found| still_running(f, orphans);
     // Bounded by GRACE.
-    while Instant::now() < until && found.iter().any(|m| running(&m)) {
+    while Instant::now() < until && found.iter().any(|f| running(&f)) {
         std::thread::sleep(Duration::from_millis(50));
     }
     signal_groups(found.iter().filter(running), Signal::SIGKILL);
 }
 
-fn signal_groups<'a>(processes: impl Iterator<Item = &'a Marked>, signal: Signal) {
-    let groups: BTreeSet<i32> = processes.map(|m| m.group).collect();
-    // Never our own group (or init's): a mark there would be a mistake, not a server.
+fn signal_groups<'a>(processes: impl Iterator<Item = &'a Found>, signal: Signal) {
+    let groups: BTreeSet<i32> = processes.map(|f| f.group).collect();
+    // Never our own group (or init's): a server there would be a mistake.
     let ours = getpgrp().as_raw();
     for group in groups.into_iter().filter(|&g| g > 1 && g != ours) {
         // ESRCH when the group has just ended is fine.
@@ -205,6 +220,7 @@ mod tests {
             harness,
             group,
             mark: mark.into(),
+            dir: "/".into(),
         }
     }
 
@@ -254,6 +270,47 @@ mod tests {
         let status = orphan.wait().unwrap();
         assert!(!status.success(), "{status}");
         assert_eq!(read(&path), [server(me, 1, "still-running")]);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn without_its_mark_a_process_is_known_by_group_and_folder_together() {
+        let path = temp_state("folder");
+        let dir = std::env::temp_dir().join(format!("shootout-folder-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sleep = |dir: &Path, group: u32| {
+            Command::new("sleep")
+                .arg("30")
+                .current_dir(dir)
+                .stdin(Stdio::null())
+                .process_group(group as i32)
+                .spawn()
+                .unwrap()
+        };
+        // As nginx: no readable mark, in the server's group and folder.
+        let mut titled = sleep(&dir, 0);
+        // The same group, another folder: not known to be the server's.
+        let mut stranger = sleep(Path::new("/"), titled.id());
+        let me = ProcessIdentity::me();
+        let dead = ProcessIdentity {
+            start_ticks: me.start_ticks + 1,
+            ..me
+        };
+        let recorded = StartedServer {
+            dir: dir.clone(),
+            ..server(dead, titled.id() as i32, &new_mark())
+        };
+        record(&path, &recorded).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let stopped = stop_leftovers(&path).unwrap();
+        assert_eq!(stopped.len(), 1, "{stopped:?}");
+        assert_eq!(stopped[0].processes, 1);
+        // TERM went to the group: the stranger got it too (it shares the group), but it
+        // was neither counted nor waited for.
+        assert!(!titled.wait().unwrap().success());
+        let _ = stranger.kill();
+        let _ = stranger.wait();
+        let _ = std::fs::remove_dir_all(&dir);
         let _ = std::fs::remove_file(&path);
     }
 }
