@@ -88,15 +88,17 @@ impl Checkout {
             .expect("the shootout binary runs")
     }
 
-    /// `shootout run NAME` in the background.
-    fn start_run(&self, name: &str, extra: &[&str]) -> Child {
+    /// `shootout run NAME` in the background (its output is not read: it is short).
+    fn start_run(&self, name: &str, extra: &[&str]) -> Started {
         let mut args = vec!["run", name];
         args.extend(extra);
-        self.command(&args)
-            .stdout(Stdio::piped())
+        let child = self
+            .command(&args)
+            .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap()
+            .unwrap();
+        Started(child)
     }
 
     /// Waits until the lock file contains `text` (the holder naming itself).
@@ -115,6 +117,44 @@ impl Checkout {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+}
+
+/// A process the test started: killed if the test ends (or fails) before it does.
+struct Started(Child);
+
+impl Started {
+    fn pid(&self) -> Pid {
+        Pid::from_raw(self.0.id() as i32)
+    }
+
+    /// Its exit code, if it exits within `limit`.
+    fn exit_code_within(&mut self, limit: Duration) -> Option<i32> {
+        let mut code = None;
+        wait_until(limit, || match self.0.try_wait() {
+            Ok(Some(status)) => {
+                code = status.code();
+                true
+            }
+            _ => false,
+        });
+        code
+    }
+
+    /// What it wrote to stderr (once it has exited).
+    fn stderr(&mut self) -> String {
+        let mut text = String::new();
+        if let Some(mut err) = self.0.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+        }
+        text
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
@@ -138,23 +178,6 @@ fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     done()
-}
-
-/// Waits up to `limit` for `child` to exit; kills it if it does not.
-fn exit_code_within(child: &mut Child, limit: Duration) -> Option<i32> {
-    let mut code = None;
-    let ended = wait_until(limit, || match child.try_wait() {
-        Ok(Some(status)) => {
-            code = status.code();
-            true
-        }
-        _ => false,
-    });
-    if !ended {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    code
 }
 
 /// True while process `pid` runs (a zombie, dead but not yet reaped, does not).
@@ -209,7 +232,7 @@ fn a_second_run_exits_2_at_once_naming_the_holder_and_wait_waits_for_it() {
     co.experiment("slow", "good", "60s");
     co.experiment("short", "good", "1s");
     let mut first = co.start_run("slow", &[]);
-    let pid = first.id();
+    let pid = first.pid();
     // Named with its store and id: it is past its start.
     co.wait_for_lock_text("\"experiment_id\":1");
 
@@ -232,26 +255,16 @@ fn a_second_run_exits_2_at_once_naming_the_holder_and_wait_waits_for_it() {
     // Ctrl-C ends a wait at once.
     let mut waiter = co.start_run("short", &["--wait"]);
     std::thread::sleep(Duration::from_millis(500));
-    kill(Pid::from_raw(waiter.id() as i32), Signal::SIGINT).unwrap();
-    assert_eq!(
-        exit_code_within(&mut waiter, Duration::from_secs(5)),
-        Some(130)
-    );
+    kill(waiter.pid(), Signal::SIGINT).unwrap();
+    assert_eq!(waiter.exit_code_within(Duration::from_secs(5)), Some(130));
 
     // A waiting run starts once the first lets go, and both ends are recorded.
     let mut second = co.start_run("short", &["--wait"]);
     std::thread::sleep(Duration::from_millis(500));
-    kill(Pid::from_raw(pid as i32), Signal::SIGINT).unwrap();
-    assert_eq!(
-        exit_code_within(&mut first, Duration::from_secs(20)),
-        Some(130)
-    );
-    assert_eq!(
-        exit_code_within(&mut second, Duration::from_secs(60)),
-        Some(0)
-    );
-    let out = second.wait_with_output().unwrap();
-    let err = stderr(&out);
+    kill(pid, Signal::SIGINT).unwrap();
+    assert_eq!(first.exit_code_within(Duration::from_secs(20)), Some(130));
+    assert_eq!(second.exit_code_within(Duration::from_secs(60)), Some(0));
+    let err = second.stderr();
     assert!(
         err.contains(&format!("waiting for the machine: pid {pid} (")),
         "{err}"
@@ -294,8 +307,8 @@ fn kill_9_of_run_leaves_no_contestant_and_the_next_run_stops_what_escaped() {
     assert!(running(server));
 
     let t0 = Instant::now();
-    run.kill().unwrap();
-    let _ = run.wait();
+    run.0.kill().unwrap();
+    let _ = run.0.wait();
     let gone = wait_until(Duration::from_secs(2), || !running(server));
     eprintln!("the contestant ended {:?} after kill -9", t0.elapsed());
     assert!(
@@ -322,4 +335,11 @@ fn kill_9_of_run_leaves_no_contestant_and_the_next_run_stops_what_escaped() {
     let lines = co.results();
     assert!(row(&lines, 1).contains(" died "), "{lines:#?}");
     assert!(row(&lines, 2).contains(" complete "), "{lines:#?}");
+    // Nothing of either experiment runs: no process works in the checkout.
+    let survivors = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path().join("cwd")).ok())
+        .filter(|cwd| cwd.starts_with(&co.root))
+        .count();
+    assert_eq!(survivors, 0, "a contestant process outlived its harness");
 }
