@@ -96,6 +96,8 @@ fn shootout_in(root: &PathBuf, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_shootout"))
         .args(args)
         .env("SHOOTOUT_ROOT", root)
+        // Its own machine lock: tests run at once, and beside a developer's real runs.
+        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
         .output()
         .expect("the shootout binary runs")
 }

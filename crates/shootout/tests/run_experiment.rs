@@ -77,6 +77,8 @@ fn run(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_shootout"))
         .args(args)
         .env("SHOOTOUT_ROOT", root)
+        // Its own machine lock: tests run at once, and beside a developer's real runs.
+        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
         .output()
         .expect("the shootout binary runs")
 }
@@ -265,6 +267,7 @@ fn stops_on(signal: Signal) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
         .args(["run", "long"])
         .env("SHOOTOUT_ROOT", &root)
+        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();

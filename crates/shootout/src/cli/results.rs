@@ -5,9 +5,13 @@ use anyhow::Context;
 use clap::Args;
 use engine::LoadResult;
 use shootout::harness::catalog;
+use shootout::harness::machine_lock::{self, Holder};
 use shootout::record::{Point, Verdict};
-use shootout::store::{ExperimentRow, Store, StoredRun};
+use shootout::report::document::utc;
+use shootout::store::{End, ExperimentRow, Status, Store, StoredRun};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Flags of `shootout results`.
 #[derive(Debug, Args)]
@@ -28,30 +32,80 @@ pub struct ExportArgs {
 
 /// The checkout's results store; failing to open it is a failure of the work (exit 1).
 pub fn open_store() -> anyhow::Result<Store> {
-    let root = catalog::root()?;
-    Store::open(&root.join("results").join("shootout.db")).map_err(|e| WorkFailed(e.into()).into())
+    Store::open(&store_path()?).map_err(|e| WorkFailed(e.into()).into())
+}
+
+/// Where the checkout's results store is.
+fn store_path() -> anyhow::Result<PathBuf> {
+    Ok(catalog::root()?.join("results").join("shootout.db"))
 }
 
 /// `shootout results`.
 pub fn results(args: ResultsArgs) -> anyhow::Result<ExitCode> {
     let store = open_store().context("results")?;
     match args.id {
-        None => print_experiments(&store.experiments().context("results")?),
+        None => print_experiments(&store, &Ends::now()?).context("results")?,
         Some(id) => print_runs(&store.runs(id).context("results")?),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_experiments(rows: &[ExperimentRow]) {
+/// What decides an experiment's status besides the store: the harness running now.
+struct Ends {
+    store: PathBuf,
+    holder: Option<Holder>,
+}
+
+impl Ends {
+    fn now() -> anyhow::Result<Ends> {
+        let store = store_path()?;
+        Ok(Ends {
+            // As `shootout run` names it in the lock.
+            store: std::fs::canonicalize(&store).unwrap_or(store),
+            holder: machine_lock::holder(&machine_lock::path()),
+        })
+    }
+
+    /// Experiment `id`'s end and status.
+    fn of(&self, store: &Store, id: i64) -> anyhow::Result<(End, Status)> {
+        let end = store.end_of(id)?;
+        let running = self
+            .holder
+            .as_ref()
+            .is_some_and(|h| h.runs(&self.store, id));
+        Ok((end, end.status(running)))
+    }
+}
+
+fn print_experiments(store: &Store, ends: &Ends) -> anyhow::Result<()> {
     println!(
-        "{:>4}  {:<20} {:>14}  {:>5}  commit",
-        "id", "experiment", "started (ms)", "runs"
+        "{:>4}  {:<20} {:<20}  {:<11} {:>9}  {:>5}  commit",
+        "id", "experiment", "started", "status", "took", "runs"
     );
-    for e in rows {
+    for e in store.experiments()? {
+        let (end, status) = ends.of(store, e.id)?;
         println!(
-            "{:>4}  {:<20} {:>14}  {:>5}  {}",
-            e.id, e.name, e.started_unix_ms, e.runs, e.machine.commit
+            "{:>4}  {:<20} {:<20}  {:<11} {:>9}  {:>5}  {}",
+            e.id,
+            e.name,
+            utc(e.started_unix_ms),
+            status.word(),
+            took(&e, end),
+            e.runs,
+            e.machine.commit
         );
+    }
+    Ok(())
+}
+
+/// How long a finished experiment took, to the second ("-" when its end is not known).
+fn took(e: &ExperimentRow, end: End) -> String {
+    match end.finished_unix_ms() {
+        Some(t) => {
+            let secs = (t - e.started_unix_ms).max(0) as u64 / 1000;
+            humantime::format_duration(Duration::from_secs(secs)).to_string()
+        }
+        None => "-".into(),
     }
 }
 
@@ -83,10 +137,15 @@ pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
         .map_err(|_| anyhow::anyhow!("no experiment {}", args.id))
         .context("export")?;
     let runs = store.runs(experiment.id).context("export")?;
+    let (end, status) = Ends::now()?.of(&store, experiment.id).context("export")?;
     let doc = Export {
         schema: "shootout.experiment/1",
         runs: runs.iter().map(ExportedRun::of).collect(),
-        experiment,
+        experiment: ExportedExperiment {
+            status: status.word(),
+            finished_unix_ms: end.finished_unix_ms(),
+            row: experiment,
+        },
     };
     println!("{}", serde_json::to_string(&doc)?);
     Ok(ExitCode::SUCCESS)
@@ -96,8 +155,18 @@ pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
 #[derive(serde::Serialize)]
 struct Export<'a> {
     schema: &'static str,
-    experiment: ExperimentRow,
+    experiment: ExportedExperiment,
     runs: Vec<ExportedRun<'a>>,
+}
+
+/// The experiment in the export: its row, and how it ended.
+#[derive(serde::Serialize)]
+struct ExportedExperiment {
+    #[serde(flatten)]
+    row: ExperimentRow,
+    /// complete, interrupted, died, running, or unknown (stored before ends were).
+    status: &'static str,
+    finished_unix_ms: Option<i64>,
 }
 
 /// One run in the export: the store's columns, flat, as scripts read them.

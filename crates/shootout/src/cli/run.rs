@@ -6,13 +6,15 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
 use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop};
+use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
+use shootout::harness::started_servers::{self, Leftover};
 use shootout::record::{Label, LoadKind, Machine, RunRecord};
 use shootout::report::document::Document;
 use shootout::report::experiment::{cells, convergence};
 use shootout::report::page::html;
-use shootout::store::Store;
+use shootout::store::{Ending, Store};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +34,9 @@ pub struct RunArgs {
     /// Apply a profile of the experiment file, e.g. `full` (the article's own parameters)
     #[arg(long)]
     profile: Option<String>,
+    /// When another `shootout run` holds the machine, wait for it instead of exiting (2)
+    #[arg(long)]
+    wait: bool,
     /// Start no round after this much time, e.g. `10m` (the round in progress finishes)
     #[arg(long, value_parser = budget)]
     budget: Option<Duration>,
@@ -48,6 +53,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
     let cat = Catalog::load(&root).context("contestants")?;
     exp.check_contestants(&cat, &path).context("experiment")?;
+    let mut lock = match take_machine(&exp.name, args.wait) {
+        Err(LockError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        taken => taken?,
+    };
+    stop_leftovers();
     if args.setup {
         set_up(&exp, &cat);
     }
@@ -60,6 +70,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     });
     let (mut store, id) =
         stored.map_err(|e| WorkFailed(anyhow::Error::new(e).context("results store")))?;
+    name_holder(&mut lock, &exp.name, Some((&db_path, id)));
     interrupt::install();
     println!(
         "experiment {}: {} ({}), seed {seed}",
@@ -68,6 +79,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         path.display()
     );
     let (runs, out_of_budget) = run_with_progress(&exp, &cat, seed, args.budget, &mut store, id);
+    let ending = match interrupt::requested() {
+        true => Ending::Interrupted,
+        false => Ending::Complete,
+    };
+    if let Err(e) = store.end(id, ending) {
+        eprintln!("error: recording the end of experiment {id}: {e}");
+    }
     cells::print_tables(&runs);
     print_convergence(&exp, &runs, out_of_budget);
     println!(
@@ -85,6 +103,67 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         true => ExitCode::from(EXIT_INTERRUPTED),
         false => ExitCode::SUCCESS,
     })
+}
+
+/// The machine lock, named after this run of `experiment`: at once, or, with `wait`,
+/// once its holder lets go (Ctrl-C ends the wait).
+fn take_machine(experiment: &str, wait: bool) -> Result<MachineLock, LockError> {
+    let path = machine_lock::path();
+    let mut lock = match wait {
+        false => MachineLock::take(&path)?,
+        true => {
+            interrupt::install();
+            MachineLock::take_waiting(&path, &interrupt::INTERRUPTED, |busy| {
+                if let LockError::Held {
+                    holder: Some(h), ..
+                } = busy
+                {
+                    eprintln!("waiting for the machine: {h}");
+                }
+            })?
+        }
+    };
+    name_holder(&mut lock, experiment, None);
+    Ok(lock)
+}
+
+/// Writes who holds the lock into it: this process, `experiment`, and once stored, its
+/// store and id (which tell `shootout results` that it is running, not dead).
+fn name_holder(lock: &mut MachineLock, experiment: &str, stored: Option<(&Path, i64)>) {
+    let mut me = Holder::me(experiment);
+    if let Some((db, id)) = stored {
+        me.store = Some(std::fs::canonicalize(db).unwrap_or_else(|_| db.to_path_buf()));
+        me.experiment_id = Some(id);
+    }
+    // Best effort: a lock file of another user's is read-only; the lock holds all the same.
+    let _ = lock.publish(&me);
+}
+
+/// Stops what harnesses that died left running, and says so in one line.
+fn stop_leftovers() {
+    match started_servers::stop_leftovers(&started_servers::path()) {
+        Ok(stopped) if stopped.is_empty() => {}
+        Ok(stopped) => println!(
+            "stopped what a harness that died left running: {}",
+            stopped
+                .iter()
+                .map(describe_leftover)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Err(e) => eprintln!(
+            "error: servers left by a harness that died: {}: {e}",
+            started_servers::path().display()
+        ),
+    }
+}
+
+fn describe_leftover(l: &Leftover) -> String {
+    let s = if l.processes == 1 { "" } else { "es" };
+    format!(
+        "group {} ({} process{s}, started by pid {})",
+        l.server.group, l.processes, l.server.harness.pid
+    )
 }
 
 /// Runs the experiment under a progress bar, storing each run as it ends; the runs, and
@@ -108,6 +187,9 @@ fn run_with_progress(
     let running = AtomicBool::new(true);
     let runs = std::thread::scope(|scope| {
         scope.spawn(|| show_live_rate(&bar, &live, &running));
+        // On this, the main thread, which lives as long as the run: servers are started
+        // from the thread that runs the experiment, and their parent-death signal fires
+        // when that thread ends (see `Server::start`).
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Finished(r, done, total) => {

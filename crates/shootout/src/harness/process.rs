@@ -1,10 +1,18 @@
 //! A running contestant: started in its own process group, pinned to its CPUs, polled
 //! until it answers, stopped with TERM then KILL so that nothing it started survives.
+//! Nothing survives the harness either, even `kill -9` of it: the server's first process
+//! gets the parent-death signal, a guard stops the rest of its group, and a server that
+//! escaped both is recorded (`started_servers`) for the next `shootout run` to stop.
 
+use super::group_guard::GroupGuard;
 use super::layout::{PinError, Pinned};
 use super::manifest::{Contestant, Placeholders};
+use super::process_identity::ProcessIdentity;
+use super::started_servers::{self, StartedServer, MARK_ENV};
+use nix::errno::Errno;
+use nix::sys::prctl;
 use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
+use nix::unistd::{getpid, getppid, Pid};
 use std::io;
 use std::net::{SocketAddr, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -13,7 +21,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long a stopping server gets between TERM and KILL.
-const GRACE: Duration = Duration::from_secs(3);
+pub const GRACE: Duration = Duration::from_secs(3);
 
 /// Why a server did not start or did not come up.
 #[derive(Debug, thiserror::Error)]
@@ -42,10 +50,18 @@ pub struct Server {
     child: Child,
     pub port: u16,
     pub log: PathBuf,
+    /// Stops the group if the harness dies; None once stopped (or if it could not start).
+    guard: Option<GroupGuard>,
+    /// Its entry in the state file of started servers; None once forgotten.
+    recorded: Option<StartedServer>,
 }
 
 impl Server {
     /// Starts `c` on `port` with `threads`, pinned to `cpus` if given; output goes to `log`.
+    ///
+    /// Call it from a thread that lives as long as the server: the parent-death signal
+    /// fires when the thread that forked the server ends, not the process. shootout
+    /// starts every server from its main thread (`run`, `verify`, `start`).
     pub fn start(
         c: &Contestant,
         port: u16,
@@ -62,6 +78,7 @@ impl Server {
         };
         let out = std::fs::File::create(log).map_err(log_error)?;
         let err = out.try_clone().map_err(log_error)?;
+        let mark = started_servers::new_mark();
         let mut cmd = Command::new("/bin/sh");
         cmd.args(["-c", &c.fill(&c.manifest.start.command, p)])
             .current_dir(&c.dir)
@@ -69,16 +86,32 @@ impl Server {
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
+            .env(MARK_ENV, &mark)
             .process_group(0);
+        die_with_harness(&mut cmd);
         // The child inherits the CPUs of the thread that spawns it: pin this thread for
         // the spawn, so the server is pinned from its first instruction, forks included.
         let pinned = cpus.map(Pinned::thread).transpose()?;
         let child = cmd.spawn().map_err(ServerError::Spawn)?;
         drop(pinned);
+        // Best effort: without a guard or a record, the parent-death signal still stops
+        // the server's first process, and `stop` the whole group.
+        let guard = GroupGuard::start(child.id()).ok();
+        let recorded = StartedServer {
+            harness: ProcessIdentity::me(),
+            group: child.id() as i32,
+            mark,
+            dir: c.dir.clone(),
+        };
+        let recorded = started_servers::record(&started_servers::path(), &recorded)
+            .ok()
+            .map(|()| recorded);
         Ok(Server {
             child,
             port,
             log: log.to_path_buf(),
+            guard,
+            recorded,
         })
     }
 
@@ -117,6 +150,9 @@ impl Server {
 
     /// Stops the whole process group: TERM, then KILL after the grace period.
     pub fn stop(&mut self) {
+        if let Some(mut guard) = self.guard.take() {
+            guard.dismiss();
+        }
         // The leader's pid is the group's id (process_group(0) at start).
         let group = Pid::from_raw(self.child.id() as i32);
         let _ = killpg(group, Signal::SIGTERM);
@@ -128,6 +164,29 @@ impl Server {
         // ESRCH when the group is already gone is fine.
         let _ = killpg(group, Signal::SIGKILL);
         let _ = self.child.wait();
+        if let Some(server) = self.recorded.take() {
+            // A line left behind is harmless: its harness is alive until it exits, and
+            // then its mark is found on no process.
+            let _ = started_servers::forget(&started_servers::path(), &server.mark);
+        }
+    }
+}
+
+/// Makes the command's process get SIGKILL when the harness dies, even by `kill -9`.
+fn die_with_harness(cmd: &mut Command) {
+    let harness = getpid();
+    // SAFETY: the closure runs in the forked child before exec, where only
+    // async-signal-safe calls are allowed: prctl(2) and getppid(2) are plain system calls
+    // that neither allocate nor take locks, and the errors are built without allocating.
+    unsafe {
+        cmd.pre_exec(move || {
+            prctl::set_pdeathsig(Signal::SIGKILL)?;
+            // The harness may have died between fork and prctl: no signal would come then.
+            match getppid() == harness {
+                true => Ok(()),
+                false => Err(Errno::ESRCH.into()),
+            }
+        });
     }
 }
 

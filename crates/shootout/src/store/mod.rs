@@ -2,8 +2,11 @@
 //! run written in its own transaction as it ends, so an interrupted experiment keeps
 //! everything it measured. Nothing is ever overwritten: rows are only inserted.
 
+mod ending;
 mod run_row;
 mod schema;
+
+pub use ending::{End, Ending, Status};
 
 use crate::record::{Machine, RunRecord};
 use rusqlite::{params, Connection};
@@ -84,9 +87,7 @@ impl Store {
         definition: &str,
         machine: &Machine,
     ) -> Result<i64, StoreError> {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
+        let now = now_unix_ms();
         let machine = serde_json::to_string(machine).map_err(|e| StoreError::Decode {
             table: "experiments",
             id: 0,
@@ -113,6 +114,39 @@ impl Store {
         let id = tx.last_insert_rowid();
         tx.commit()?;
         Ok(id)
+    }
+
+    /// Records that experiment `id` ended as `ending`, now.
+    pub fn end(&mut self, id: i64, ending: Ending) -> Result<(), StoreError> {
+        let changed = self.db.execute(
+            "UPDATE experiments SET status = ?1, finished_unix_ms = ?2 WHERE id = ?3",
+            params![ending.word(), now_unix_ms(), id],
+        )?;
+        match changed {
+            0 => Err(StoreError::NoExperiment(id.to_string())),
+            _ => Ok(()),
+        }
+    }
+
+    /// What is known of experiment `id`'s end.
+    pub fn end_of(&self, id: i64) -> Result<End, StoreError> {
+        let row = self.db.query_row(
+            "SELECT status, finished_unix_ms FROM experiments WHERE id = ?1",
+            [id],
+            |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<i64>>(1)?)),
+        );
+        let (status, finished) = match row {
+            Ok(row) => row,
+            Err(rusqlite::Error::QueryReturnedNoRows) => {
+                return Err(StoreError::NoExperiment(id.to_string()))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        End::decode(status.as_deref(), finished).ok_or_else(|| StoreError::Decode {
+            table: "experiments",
+            id,
+            what: format!("status {status:?}"),
+        })
     }
 
     /// Every experiment, newest last.
@@ -188,6 +222,12 @@ impl Store {
         };
         found.ok_or_else(|| StoreError::NoExperiment(what.to_string()))
     }
+}
+
+fn now_unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 #[cfg(test)]
@@ -307,6 +347,37 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(kinds, ["devices", "devices", "rate", "closed"]);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn an_experiment_is_open_until_its_end_is_recorded_and_older_ones_are_unrecorded() {
+        let path = temp_db("end");
+        let db = Connection::open(&path).unwrap();
+        for sql in &schema::MIGRATIONS[..3] {
+            db.execute_batch(sql).unwrap();
+        }
+        db.execute_batch(
+            "PRAGMA user_version = 3; INSERT INTO experiments VALUES (1, 'old', 0, 1, '', '{}');",
+        )
+        .unwrap();
+        drop(db);
+        let mut s = Store::open(&path).unwrap();
+        assert_eq!(s.end_of(1).unwrap(), End::Unrecorded);
+        assert_eq!(s.end_of(1).unwrap().status(false), Status::Unknown);
+        let id = s.begin("q", 1, "", &Machine::default()).unwrap();
+        assert_eq!(s.end_of(id).unwrap(), End::Open);
+        assert_eq!(End::Open.status(true), Status::Running);
+        assert_eq!(End::Open.status(false), Status::Died);
+        s.end(id, Ending::Interrupted).unwrap();
+        let end = s.end_of(id).unwrap();
+        assert_eq!(end.status(false), Status::Interrupted);
+        assert!(end.finished_unix_ms().unwrap() > 0);
+        assert!(matches!(
+            s.end(id + 1, Ending::Complete),
+            Err(StoreError::NoExperiment(_))
+        ));
+        assert!(matches!(s.end_of(id + 1), Err(StoreError::NoExperiment(_))));
         let _ = std::fs::remove_file(&path);
     }
 

@@ -55,6 +55,11 @@ pub const MIGRATIONS: &[&str] = &[
     "ALTER TABLE runs ADD COLUMN bottleneck TEXT;
     ALTER TABLE runs ADD COLUMN valid INTEGER;
     ALTER TABLE runs ADD COLUMN verdict TEXT;",
+    // 5: how each experiment ended (`complete`, `interrupted`) and when; NULL while it
+    // runs, and forever if its harness died. Earlier experiments did not record it.
+    "ALTER TABLE experiments ADD COLUMN status TEXT;
+    ALTER TABLE experiments ADD COLUMN finished_unix_ms INTEGER;
+    UPDATE experiments SET status = 'unknown';",
 ];
 
 /// The version this build writes.
