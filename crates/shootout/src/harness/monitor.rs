@@ -28,9 +28,10 @@ pub struct Point {
     pub cores: Vec<f32>,
     /// Each core's share (0..1) stolen by the hypervisor since the previous point.
     pub steal: Vec<f32>,
-    /// Cumulative seconds all cores spent running tasks of any process (user, nice,
-    /// system): beside the two sides' own CPU, what shows foreign work.
-    pub machine_task_s: f64,
+    /// Cumulative seconds all cores were busy (task and interrupt work, any process):
+    /// beside the two sides' own CPU, what shows foreign work. (A process's own CPU time
+    /// includes the interrupt work done in its context, so task time alone would not do.)
+    pub machine_busy_s: f64,
 }
 
 /// A sampler thread, stopped by [`Monitor::finish`].
@@ -48,13 +49,13 @@ impl Monitor {
             let t0 = Instant::now();
             let mut points = Vec::new();
             let mut cores = CoreTicks::take();
-            let mut machine_task_s = 0.0;
+            let mut machine_busy_s = 0.0;
             // Bounded by the flag, which `finish` always sets.
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
                 let used = now.use_since(&cores);
-                machine_task_s += used.task_s;
-                points.push(point(pgid, t0, used, machine_task_s));
+                machine_busy_s += used.busy_s;
+                points.push(point(pgid, t0, used, machine_busy_s));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -70,7 +71,7 @@ impl Monitor {
     }
 }
 
-fn point(pgid: u32, t0: Instant, used: CoreUse, machine_task_s: f64) -> Point {
+fn point(pgid: u32, t0: Instant, used: CoreUse, machine_busy_s: f64) -> Point {
     let s = Sample::take(pgid);
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
@@ -81,6 +82,6 @@ fn point(pgid: u32, t0: Instant, used: CoreUse, machine_task_s: f64) -> Point {
         generator_cpu_s: group_cpu::own_seconds(),
         cores: used.busy,
         steal: used.steal,
-        machine_task_s,
+        machine_busy_s,
     }
 }

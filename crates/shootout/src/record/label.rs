@@ -50,6 +50,25 @@ impl Label {
         }
     }
 
+    /// What the word means, in one line (for the report page).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Label::Ok => "the run measured the server",
+            Label::GeneratorBound => {
+                "the generator was saturated while the server had headroom: the numbers describe the generator"
+            }
+            Label::Disturbed => {
+                "foreign CPU or the hypervisor's steal passed its threshold: not valid"
+            }
+            Label::ServerFailed => "the server did not start, or exited during the load",
+            Label::VerifyFailed => "the server failed an HTTP check before its load",
+            Label::Timeout => "the server did not listen within the start timeout",
+            Label::Interrupted => "stopped by Ctrl-C (or a signal) before or during its load",
+            Label::LoadRefused => "the generator could not run this load here (e.g. open files)",
+            Label::Skipped => "not run: blocked, not set up, or without the endpoint",
+        }
+    }
+
     /// The label a stored word names.
     pub fn from_word(word: &str) -> Option<Label> {
         Label::ALL.into_iter().find(|l| l.word() == word)

@@ -106,7 +106,7 @@ fn busy(window: &[Point], cores: &[usize]) -> f64 {
     mean(per_sample)
 }
 
-/// Task time on all cores that is neither the server's nor the generator's, as a share
+/// Busy time on all cores that is neither the server's nor the generator's, as a share
 /// of the cores' time over the window.
 fn foreign(window: &[Point], cores: usize) -> f64 {
     let (Some(first), Some(last)) = (window.first(), window.last()) else {
@@ -116,7 +116,7 @@ fn foreign(window: &[Point], cores: usize) -> f64 {
     if wall_s <= 0.0 || cores == 0 {
         return 0.0;
     }
-    let machine = last.machine_task_s - first.machine_task_s;
+    let machine = last.machine_busy_s - first.machine_busy_s;
     let server = last.cpu_s - first.cpu_s;
     let generator = last.generator_cpu_s - first.generator_cpu_s;
     ((machine - server - generator) / (wall_s * cores as f64)).max(0.0)

@@ -20,7 +20,7 @@ fn series(busy: [f32; 2], server: f64, generator: f64, machine: f64, steal: f32)
                 t_ms: i * 100,
                 cpu_s: server * t,
                 generator_cpu_s: generator * t,
-                machine_task_s: machine * t,
+                machine_busy_s: machine * t,
                 cores: busy.to_vec(),
                 steal: vec![steal; 2],
                 ..Point::default()

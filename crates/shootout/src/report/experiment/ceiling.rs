@@ -10,6 +10,10 @@ use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 
+/// What `≥` means, under a table that has such a row.
+pub const LOWER_BOUND_MARK: &str =
+    "≥ both sides were saturated: a lower bound of the server's capacity";
+
 /// Where a table puts the ceiling's note among its own.
 #[derive(Debug, Clone, Copy)]
 pub enum NotePlace {
@@ -29,10 +33,14 @@ pub fn ranked_tables<'a>(
         let mut all = columns();
         all.extend(top.into_iter().flat_map(self::columns));
         all.push(Column::name("notes", |r: &Row| r.notes()));
+        let mut marks = vec![BOUND_MARK.to_string()];
+        if rows.iter().any(Row::lower_bound) {
+            marks.push(LOWER_BOUND_MARK.into());
+        }
         let design = Design {
             title: key.title(),
             columns: all,
-            marks: vec![BOUND_MARK.into()],
+            marks,
         };
         let mut t = design.draw(rows);
         match (top, note_place) {

@@ -2,7 +2,7 @@
 //! medians, 95% intervals of the median, ranks where overlapping intervals tie. Only `ok`
 //! runs are ranked; the others are counted by label.
 
-use crate::record::{Label, RunRecord};
+use crate::record::{Bottleneck, Label, RunRecord};
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::{self, median};
 use crate::report::units;
@@ -65,6 +65,16 @@ impl<'a> Row<'a> {
             .filter(move |r| r.label() == label)
     }
 
+    /// True when the generator was saturated too in every ok run that was judged: the
+    /// rows's requests/s is a lower bound of the server's capacity.
+    pub fn lower_bound(&self) -> bool {
+        let mut judged = self
+            .labelled(Label::Ok)
+            .filter_map(RunRecord::verdict)
+            .peekable();
+        judged.peek().is_some() && judged.all(|v| v.bottleneck == Bottleneck::Both)
+    }
+
     /// `m` of every ok run (the runs that measured the server).
     pub fn values(&self, m: Measure) -> Vec<f64> {
         self.labelled(Label::Ok).filter_map(m).collect()
@@ -121,9 +131,12 @@ impl<'a> Row<'a> {
 
     /// The ok runs' requests/s with spread, or else the generator-bound runs' median
     /// marked `*` (the generator was saturated: not ranked), or else `-`.
+    /// A lower bound (both sides saturated in its ok runs) reads `≥`: it ranks above a
+    /// measured value only where its median exceeds it.
     pub fn rps_or_bound_text(&self) -> String {
         if self.is_measured() {
-            return self.rps_text();
+            let at_least = if self.lower_bound() { "≥ " } else { "" };
+            return format!("{at_least}{}", self.rps_text());
         }
         let bound = self.bound_values(measures::rps);
         match bound.is_empty() {
@@ -315,6 +328,54 @@ mod tests {
             ranked(&runs),
             [("b", Some(1)), ("a", Some(1)), ("c", Some(3))]
         );
+    }
+
+    /// Gives every ok run of `runs` a verdict with `bottleneck`.
+    fn judged(mut runs: Vec<RunRecord>, bottleneck: Bottleneck) -> Vec<RunRecord> {
+        for r in &mut runs {
+            if let crate::record::Outcome::Measured { verdict, .. } = &mut r.outcome {
+                *verdict = Some(crate::record::Verdict {
+                    bottleneck,
+                    valid: true,
+                    disturbed: None,
+                    server_busy: 0.99,
+                    generator_busy: 0.5,
+                    foreign: 0.0,
+                    steal: 0.0,
+                });
+            }
+        }
+        runs
+    }
+
+    #[test]
+    fn a_lower_bound_reads_at_least_and_ranks_by_its_value() {
+        let runs = [
+            judged(ok("bound", &[900.0, 910.0, 920.0]), Bottleneck::Both),
+            judged(
+                ok("measured", &[1000.0, 1010.0, 1020.0]),
+                Bottleneck::Server,
+            ),
+            ok("unjudged", &[100.0, 101.0, 102.0]),
+        ]
+        .concat();
+        let (_, rows) = &cells(&runs)[0];
+        let row = |name: &str| rows.iter().find(|r| r.contestant == name).unwrap();
+        assert!(row("bound").lower_bound());
+        assert!(!row("measured").lower_bound() && !row("unjudged").lower_bound());
+        assert!(row("bound").rps_or_bound_text().starts_with("≥ 910"));
+        assert!(row("measured").rps_or_bound_text().starts_with("1,010"));
+        // Below a measured value, a lower bound does not rank above it.
+        assert_eq!(
+            ranked(&runs),
+            [
+                ("measured", Some(1)),
+                ("bound", Some(2)),
+                ("unjudged", Some(3))
+            ]
+        );
+        let table = crate::report::experiment::cells::tables(&runs).remove(0);
+        assert!(table.notes[0].contains(crate::report::experiment::ceiling::LOWER_BOUND_MARK));
     }
 
     #[test]

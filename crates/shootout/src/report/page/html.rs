@@ -1,7 +1,7 @@
 //! The web page of `shootout report --html`: one self-contained file (inline CSS and
 //! SVG, no script, no network) that opens from disk and reads on a phone.
 
-use crate::record::{Label, RunRecord};
+use crate::record::{Bottleneck, Label, RunRecord};
 use crate::report::document::Document;
 use crate::report::page::figures;
 use crate::report::stats::measures;
@@ -49,7 +49,18 @@ pub fn page(docs: &[Document]) -> String {
     for d in docs {
         out += &section(d);
     }
-    out + "</body></html>\n"
+    out + &glossary() + "</body></html>\n"
+}
+
+/// Each label and bottleneck word, in one line.
+fn glossary() -> String {
+    let mut out = String::from("<section><h2>What the words mean</h2>\n<dl>\n");
+    let labels = Label::ALL.map(|l| (l.word(), l.meaning()));
+    let bottlenecks = Bottleneck::ALL.map(|b| (b.word(), b.meaning()));
+    for (word, meaning) in labels.iter().chain(&bottlenecks) {
+        let _ = writeln!(out, "<dt>{word}</dt><dd>{}</dd>", escape(meaning));
+    }
+    out + "<dt>valid</dt><dd>the run says something about the server: not generator-bound, not disturbed; only valid runs are ranked</dd>\n</dl></section>\n"
 }
 
 fn section(d: &Document) -> String {
