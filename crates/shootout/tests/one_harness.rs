@@ -64,7 +64,8 @@ impl Checkout {
             format!(
                 "name = \"{name}\"\ncontestants = [\"{contestant}\"]\nlayouts = [\"shared\"]\n\
                  warmup = \"0s\"\nduration = \"{duration}\"\nseed = 1\n\
-                 [[loads]]\nname = \"ka\"\nconnections = [2]\n"
+                 [[loads]]\nname = \"ka\"\nconnections = [2]\n\
+                 [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n"
             ),
         )
         .unwrap();

@@ -178,7 +178,8 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
     std::fs::write(
         root.join("experiments/busy.toml"),
         "name = \"busy\"\ncontestants = [\"good\"]\nlayouts = [\"split\"]\n\
-         warmup = \"0.5s\"\nduration = \"2s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n",
+         warmup = \"0.5s\"\nduration = \"2s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n\
+         [verdict]\nwait = \"0s\"\n",
     )
     .unwrap();
     // Spins on the server's core (the last one) for 8 s at most, whatever happens here.
@@ -260,7 +261,8 @@ fn stops_on(signal: Signal) {
     std::fs::write(
         root.join("experiments/long.toml"),
         "name = \"long\"\ncontestants = [\"good\"]\nlayouts = [\"shared\"]\nrepeats = 3\n\
-         warmup = \"0s\"\nduration = \"30s\"\n[[loads]]\nname = \"ka\"\nconnections = [2]\n",
+         warmup = \"0s\"\nduration = \"30s\"\n[[loads]]\nname = \"ka\"\nconnections = [2]\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
     assert!(run(&root, &["setup", "good"]).status.success());

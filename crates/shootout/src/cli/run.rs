@@ -6,6 +6,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
 use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop};
+use shootout::harness::idle::Quiet;
 use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
@@ -190,16 +191,16 @@ fn run_with_progress(
         // On this, the main thread, which lives as long as the run: servers are started
         // from the thread that runs the experiment, and their parent-death signal fires
         // when that thread ends (see `Server::start`).
+        // Without a terminal the bar is hidden, and so would be its lines.
+        let say = |line: String| match bar.is_hidden() {
+            true => println!("{line}"),
+            false => bar.println(line),
+        };
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
+            Event::Busy(round, quiet) => say(busy_line(round, &quiet)),
             Event::Finished(r, done, total) => {
-                let line = progress(r, done, total);
-                // Without a terminal the bar is hidden, and so would be its lines.
-                if bar.is_hidden() {
-                    println!("{line}");
-                } else {
-                    bar.println(line);
-                }
+                say(progress(r, done, total));
                 bar.set_length(total as u64);
                 bar.set_position(done as u64);
                 // Each run is stored as it ends: an interruption loses nothing measured.
@@ -215,6 +216,23 @@ fn run_with_progress(
     });
     bar.finish_and_clear();
     (runs, out_of_budget)
+}
+
+/// What the check for a quiet machine before a round found, in one line.
+fn busy_line(round: usize, quiet: &Quiet) -> String {
+    let before = format!("before round {}", round + 1);
+    match quiet {
+        Quiet::Now => format!("{before}: the machine is quiet"),
+        Quiet::After(d) => format!(
+            "{before}: waited {:.1} s for a quiet machine",
+            d.as_secs_f64()
+        ),
+        Quiet::Busy(share) => format!(
+            "{before}: the machine stayed busy ({:.0}% of the cores, other work); running anyway, \
+             and the runs it disturbs are labelled disturbed",
+            share * 100.0
+        ),
+    }
 }
 
 /// After the tables: that the budget stopped the rounds, and for an experiment that

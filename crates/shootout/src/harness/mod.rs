@@ -5,6 +5,7 @@ pub mod cores;
 pub mod experiment;
 pub mod group_cpu;
 pub mod group_guard;
+pub mod idle;
 pub mod launch;
 pub mod layout;
 pub mod machine_lock;

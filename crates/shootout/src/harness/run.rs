@@ -5,6 +5,7 @@
 
 use super::catalog::{self, Catalog, Status};
 use super::experiment::{Experiment, MatrixCell, Rounds, Stop};
+use super::idle::{self, Quiet};
 use super::launch::{launch, LaunchError, LaunchSpec};
 use super::layout::Pinned;
 use super::manifest::Contestant;
@@ -28,6 +29,8 @@ pub enum Event<'a> {
     Finished(&'a RunRecord, usize, usize),
     /// No further round starts: why, after how many rounds.
     Stopped(Stop, usize),
+    /// The machine was busy before round `usize` (from 0): what the wait found.
+    Busy(usize, Quiet),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -61,6 +64,11 @@ pub fn run(
             Ok(round) => round,
             Err(stop) => break stop,
         };
+        let limits = &exp.thresholds;
+        let quiet = idle::wait_for_quiet(limits.foreign, limits.wait, controls.interrupt);
+        if quiet != Quiet::Now {
+            on_event(Event::Busy(round.number, quiet));
+        }
         for (c, name) in shuffled(&exp.contestants, &mut rng) {
             for (i, cell) in cells.iter().enumerate().filter(|(i, _)| round.runs(c, *i)) {
                 let r = run_or_skip(

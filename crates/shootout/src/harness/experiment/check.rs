@@ -119,6 +119,10 @@ fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
         saturated: share("saturated", &v.saturated, d.saturated)?,
         foreign: share("foreign", &v.foreign, d.foreign)?,
         steal: share("steal", &v.steal, d.steal)?,
+        wait: match &v.wait {
+            None => d.wait,
+            Some(t) => parse_duration(t).map_err(|w| format!("wait: {w}"))?,
+        },
     })
 }
 

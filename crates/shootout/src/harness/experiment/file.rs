@@ -42,6 +42,8 @@ pub struct VerdictFile {
     pub saturated: Option<String>,
     pub foreign: Option<String>,
     pub steal: Option<String>,
+    /// How long a round waits for a quiet machine before it runs anyway, e.g. "30s".
+    pub wait: Option<String>,
 }
 
 /// What a profile may override; anything it leaves out stays as the experiment says.

@@ -18,6 +18,9 @@ pub struct Thresholds {
     pub foreign: f64,
     /// Time stolen by the hypervisor, above this share of all cores' time, disturbs a run.
     pub steal: f64,
+    /// How long a round waits for the machine to be quieter than `foreign` before it runs
+    /// anyway (and its verdicts judge what the noise did).
+    pub wait: Duration,
 }
 
 impl Default for Thresholds {
@@ -26,6 +29,7 @@ impl Default for Thresholds {
             saturated: 0.90,
             foreign: 0.10,
             steal: 0.05,
+            wait: Duration::from_secs(30),
         }
     }
 }

@@ -102,7 +102,7 @@ fn an_experiment_may_draw_its_own_lines() {
     let loose = Thresholds {
         saturated: 0.8,
         foreign: 0.5,
-        steal: 0.05,
+        ..Thresholds::default()
     };
     let v = judge(&points, Duration::from_millis(500), &split(), false, &loose);
     assert_eq!((v.bottleneck, v.valid), (Bottleneck::Both, true));
