@@ -3,7 +3,7 @@
 
 use crate::harness::experiment::{self, Repeats};
 use crate::record::RunRecord;
-use crate::report::experiment::{convergence, matrix, ramp, servers};
+use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers};
 use crate::report::stats::{measures, median};
 use crate::report::table::Table;
 use crate::store::{ExperimentRow, Store, StoreError};
@@ -117,6 +117,7 @@ impl Document {
         let (ramps, others) = self.split();
         let mut out = matrix::tables(&others);
         out.extend(servers::tables(&others));
+        out.extend(efficiency::tables(&others));
         out.extend(ramp::tables(&ramps));
         out
     }

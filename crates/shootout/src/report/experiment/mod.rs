@@ -6,6 +6,7 @@ pub mod ceiling;
 pub mod cells;
 pub mod comparison;
 pub mod convergence;
+pub mod efficiency;
 pub mod matrix;
 pub mod ramp;
 pub mod ranking;

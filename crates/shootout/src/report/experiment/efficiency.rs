@@ -1,0 +1,247 @@
+//! Efficiency at a fixed rate (issue 12): at an open-loop rate both sides can sustain, the
+//! server's CPU per response, which ranks servers that are faster than one generator
+//! core (on loopback the sender's core does the receiver's TCP work, so on a small
+//! machine the generator saturates first). A run counts when the generator kept the
+//! schedule and the server answered at the rate; a server that could not keep up shows
+//! what it did instead, unranked.
+
+use crate::record::{Label, RunRecord};
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::stats::{self, measures, median};
+use crate::report::table::columns::{Column, Design};
+use crate::report::table::Table;
+use crate::report::units;
+
+/// Requests started more than 1 ms after they were due, above this share of those
+/// scheduled: the generator did not keep the schedule.
+pub const LATE_LIMIT: f64 = 0.01;
+/// Requests answered (or still being answered at the end: a response takes its latency)
+/// below this share of those scheduled: the server did not keep up.
+pub const KEPT_RATE: f64 = 0.95;
+
+/// Why a rate run does not count for efficiency, or None when it does.
+pub fn off_rate(r: &RunRecord) -> Option<String> {
+    let x = r.result()?;
+    let rate = x.rate.as_ref()?;
+    let late = rate.late as f64 / rate.scheduled.max(1) as f64;
+    if late > LATE_LIMIT {
+        return Some(format!("the generator started {:.1}% late", late * 100.0));
+    }
+    let q = &x.requests;
+    let answered = (q.ok + q.status + q.in_flight) as f64 / rate.scheduled.max(1) as f64;
+    (answered < KEPT_RATE).then(|| {
+        let (did, asked) = (units::grouped(x.rps), units::grouped(rate.target_rps));
+        format!("below the rate: {did} of {asked} req/s")
+    })
+}
+
+/// A valid run at its rate: its server CPU µs per response.
+fn efficient_us(r: &RunRecord) -> Option<f64> {
+    let valid = r.label() == Label::Ok && off_rate(r).is_none();
+    valid.then(|| measures::cpu_ms_per_response(r).map(|ms| ms * 1000.0))?
+}
+
+/// One table per open-loop cell of `runs`, rows ranked by CPU per response (lowest first;
+/// overlapping intervals tie).
+pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
+    let rated: Vec<RunRecord> = runs
+        .iter()
+        .filter(|r| r.rate().is_some())
+        .cloned()
+        .collect();
+    ranking::cells(&rated)
+        .iter()
+        .map(|(key, rows)| table(key, rows))
+        .collect()
+}
+
+/// A row's numbers at the rate, ranked.
+struct Efficiency<'r, 'a> {
+    row: &'r Row<'a>,
+    us: Vec<f64>,
+    rank: Option<usize>,
+}
+
+fn table(key: &CellKey, rows: &[Row]) -> Table {
+    let mut ranked: Vec<Efficiency> = rows
+        .iter()
+        .map(|row| Efficiency {
+            row,
+            us: row.runs.iter().filter_map(|r| efficient_us(r)).collect(),
+            rank: None,
+        })
+        .collect();
+    rank(&mut ranked);
+    let design = Design {
+        title: format!("Efficiency at a fixed rate — {}", key.title()),
+        columns: columns(),
+        marks: vec![format!(
+            "a run counts when it is valid, the generator started at most {:.0}% of requests \
+             late and the server answered at {:.0}% of the rate or more",
+            LATE_LIMIT * 100.0,
+            KEPT_RATE * 100.0
+        )],
+    };
+    design.draw(&ranked)
+}
+
+/// Lowest CPU per response first: ranks of the negated intervals.
+fn rank(rows: &mut [Efficiency]) {
+    rows.sort_by(|a, b| match (a.us.is_empty(), b.us.is_empty()) {
+        (false, false) => median(&a.us).total_cmp(&median(&b.us)),
+        (x, y) => x.cmp(&y).then(a.row.contestant.cmp(b.row.contestant)),
+    });
+    let measured: Vec<(f64, f64)> = rows
+        .iter()
+        .filter(|e| !e.us.is_empty())
+        .map(|e| {
+            let (lo, hi) = stats::interval(&e.us);
+            (-hi, -lo)
+        })
+        .collect();
+    for (e, k) in rows.iter_mut().zip(stats::ranks(&measured)) {
+        e.rank = Some(k);
+    }
+}
+
+fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
+    vec![
+        Column::name("rank", |e: &Efficiency| {
+            e.rank.map_or("-".into(), |k| k.to_string())
+        }),
+        Column::name("contestant", |e: &Efficiency| e.row.contestant.into()),
+        Column::number("CPU µs/response", |e: &Efficiency| cpu_text(&e.us))
+            .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
+        Column::number("projected req/s per core", |e: &Efficiency| {
+            if e.us.is_empty() {
+                String::new()
+            } else {
+                units::grouped(1e6 / median(&e.us))
+            }
+        })
+        .meaning("projected: one core's second over that CPU, not measured"),
+        Column::number("responses/s", |e: &Efficiency| {
+            units::grouped(median(
+                &e.row
+                    .runs
+                    .iter()
+                    .filter_map(|r| measures::rps(r))
+                    .collect::<Vec<_>>(),
+            ))
+        }),
+        Column::number("p50 ms", |e: &Efficiency| latency(e, |p| p.p50)),
+        Column::number("p99 ms", |e: &Efficiency| latency(e, |p| p.p99))
+            .meaning("p50, p99: from the intended send time"),
+        Column::name("notes", notes),
+    ]
+}
+
+fn cpu_text(us: &[f64]) -> String {
+    if us.is_empty() {
+        return "-".into();
+    }
+    let m = format!("{:.2}", median(us));
+    match stats::spread(us) {
+        Some(s) if s.reaches_wanted() => format!("{m} ±{:.1}%", s.percent),
+        Some(s) => format!("{m} ±{:.1}% ({:.0}%)", s.percent, 100.0 * s.coverage),
+        None => m,
+    }
+}
+
+/// The median over the row's measured runs of a latency percentile, in ms.
+fn latency(e: &Efficiency, pick: fn(&engine::Percentiles) -> f64) -> String {
+    let ms: Vec<f64> = e
+        .row
+        .runs
+        .iter()
+        .filter_map(|r| r.result())
+        .map(|x| pick(&x.latency_us) / 1000.0)
+        .collect();
+    match ms.is_empty() {
+        true => String::new(),
+        false => format!("{:.2}", median(&ms)),
+    }
+}
+
+/// Runs that did not count, and why (the first reason of each kind).
+fn notes(e: &Efficiency) -> String {
+    let off: Vec<String> = e.row.runs.iter().filter_map(|r| off_rate(r)).collect();
+    let mut out = Vec::new();
+    if let Some(first) = off.first() {
+        out.push(format!("{} off the rate: {first}", off.len()));
+    }
+    let labels = e.row.notes();
+    if !labels.is_empty() {
+        out.push(labels);
+    }
+    out.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture::{result_mut, runs};
+    use engine::RateSummary;
+
+    fn open_runs() -> Vec<RunRecord> {
+        runs().into_iter().filter(|r| r.rate().is_some()).collect()
+    }
+
+    fn summary(scheduled: u64, late: u64) -> RateSummary {
+        RateSummary {
+            target_rps: 5000.0,
+            achieved_rps: 5000.0,
+            scheduled,
+            started: scheduled,
+            late,
+        }
+    }
+
+    #[test]
+    fn the_cheapest_server_per_response_ranks_first() {
+        let t = &tables(&open_runs())[0];
+        let order: Vec<(&str, &str)> = t
+            .rows
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str()))
+            .collect();
+        assert_eq!(order, [("1", "c-epoll"), ("2", "go-nethttp")]);
+        // 1 s of one core over 27.5 µs per response.
+        assert_eq!(t.rows[0][3], "36,360");
+    }
+
+    #[test]
+    fn runs_off_the_rate_do_not_count_and_say_why() {
+        let mut runs = open_runs();
+        for r in runs.iter_mut().filter(|r| r.cell.contestant == "c-epoll") {
+            let x = result_mut(r).unwrap();
+            x.requests.ok = 1000;
+            x.rate = Some(summary(5000, 10));
+        }
+        let go = runs
+            .iter_mut()
+            .find(|r| r.cell.contestant == "go-nethttp")
+            .unwrap();
+        result_mut(go).unwrap().rate = Some(summary(5000, 400));
+        let off: Vec<Option<String>> = runs.iter().map(off_rate).collect();
+        assert!(off.iter().any(|w| w
+            .as_deref()
+            .is_some_and(|w| w.starts_with("below the rate"))));
+        assert!(off.contains(&Some("the generator started 8.0% late".into())));
+        let t = &tables(&runs)[0];
+        // go-nethttp keeps one run at the rate; c-epoll none: unranked, with the reason.
+        assert_eq!(
+            (t.rows[0][0].as_str(), t.rows[0][1].as_str()),
+            ("1", "go-nethttp")
+        );
+        assert_eq!(
+            (t.rows[1][0].as_str(), t.rows[1][1].as_str()),
+            ("-", "c-epoll")
+        );
+        assert!(
+            t.rows[1][7].starts_with("2 off the rate: below the rate"),
+            "{:?}",
+            t.rows[1]
+        );
+    }
+}
