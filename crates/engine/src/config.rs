@@ -281,9 +281,6 @@ impl LoadConfig {
         if self.timeout.is_zero() {
             return invalid("timeout must be above zero");
         }
-        if matches!(self.pace, Pace::Open(_)) && !self.keepalive {
-            return invalid("--rate needs keep-alive connections (drop --no-keepalive)");
-        }
         if let Pace::Devices(d) = &self.pace {
             if !self.keepalive || self.pipeline != 1 {
                 return invalid("devices keep one connection and one request at a time");

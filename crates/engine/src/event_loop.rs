@@ -67,7 +67,8 @@ pub struct Slots {
     /// `depth` start stamps per connection, connection `i` at `i * depth`.
     times: Vec<Stamp>,
     depth: usize,
-    /// Open loop: the schedule, and the connections with room for a request.
+    /// Open loop: the schedule, and the connections with room for a request (without
+    /// keep-alive: the closed slots free to open a connection for one).
     pacer: Option<Pacer>,
     ready: Vec<usize>,
     /// Device load: the devices, and those whose connection is to close.
@@ -111,6 +112,32 @@ impl Slots {
         (&mut self.conns[slot], times, &self.req, &mut self.ledger)
     }
 
+    /// Open loop without keep-alive: each request opens its own connection when it is
+    /// due, and its slot waits closed in the free pool between requests.
+    pub fn per_request(&self) -> bool {
+        self.pacer.is_some() && !self.keepalive
+    }
+
+    /// Open loop without keep-alive: `slot` has no connection and waits for a due request.
+    fn free(&mut self, slot: usize) {
+        let conn = &mut self.conns[slot];
+        conn.state = State::Closed { retry_at: u64::MAX };
+        if !conn.ready {
+            conn.ready = true;
+            self.ready.push(slot);
+        }
+    }
+
+    /// True when `slot` may take the next due request: an open connection with room, or
+    /// (without keep-alive) a free slot.
+    fn can_take(&self, slot: usize) -> bool {
+        let conn = &self.conns[slot];
+        if self.per_request() {
+            return matches!(conn.state, State::Closed { .. }) && conn.pending() == 0;
+        }
+        conn.has_room(self.depth)
+    }
+
     /// The connect of `slot` finished at `now`: record it and start its requests.
     pub fn connected(&mut self, slot: usize, now: u64) {
         let (conn, _, _, ledger) = self.parts(slot);
@@ -126,6 +153,10 @@ impl Slots {
     pub fn refill(&mut self, slot: usize, now: u64) {
         if self.fleet.is_some() {
             return self.refill_device(slot, now);
+        }
+        if self.per_request() {
+            // The slot is offered again once its connection closes (see `open`).
+            return;
         }
         if self.pacer.is_some() {
             let conn = &mut self.conns[slot];
@@ -170,17 +201,21 @@ impl Slots {
         self.pacer.as_mut().and_then(Pacer::due)
     }
 
-    /// Open loop: starts the next due request on a ready connection, if there is one and
-    /// the load may still start requests; returns the slot to write.
+    /// Open loop: starts the next due request on a ready connection (without keep-alive:
+    /// a free slot, whose connect the caller then begins), if there is one and the load
+    /// may still start requests; returns the slot to write or connect.
     pub fn start_due(&mut self, due: u64, now: u64) -> Option<usize> {
         let slot = loop {
             let slot = self.ready.pop()?;
             self.conns[slot].ready = false;
-            if self.conns[slot].has_room(self.depth) {
+            if self.can_take(slot) {
                 break slot;
             }
         };
         if self.ledger.take(1, now) == 0 {
+            if self.per_request() {
+                self.free(slot);
+            }
             self.refill(slot, now);
             return None;
         }
@@ -271,6 +306,8 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         }
         if now >= next_tick {
             expire_and_reconnect(d, now);
+            // A slot back from its connect backoff may take the request that waits.
+            starved = false;
             next_tick = now + tick;
             publish(d, spec.live, &mut published);
         }
@@ -297,7 +334,12 @@ fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
         let Some(slot) = d.slots().start_due(due, now) else {
             return true;
         };
-        d.kick(slot, now);
+        if d.slots().per_request() {
+            // The request starts with the connect, so its latency includes the handshake.
+            dial(d, slot, now);
+        } else {
+            d.kick(slot, now);
+        }
     }
     false
 }
@@ -343,6 +385,10 @@ pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
         s.conns[slot].state = State::Closed { retry_at: u64::MAX };
         return;
     }
+    if s.per_request() {
+        // The slot waits for the schedule's next due request to open a connection.
+        return s.free(slot);
+    }
     let open_loop = s.pacer.is_some() || s.fleet.is_some();
     let (conn, times, req, ledger) = s.parts(slot);
     if open_loop {
@@ -358,6 +404,12 @@ pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
         // The first request starts with the connect, so its latency includes it (as ab's does).
         conn.start(1, now, times, req);
     }
+    dial(d, slot, now);
+}
+
+/// Opens `slot`'s socket and begins its connect; a failure fails what is pending on it.
+fn dial<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    let s = d.slots();
     let fd = match s.dialer.socket() {
         Ok(fd) => fd,
         Err(e) => return connect_failed(d, slot, now, Some(e)),

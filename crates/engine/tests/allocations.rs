@@ -3,11 +3,12 @@
 //! A counting global allocator sees every allocation in this test process, so the
 //! server here is a tiny one that answers from a static buffer without allocating.
 
-use engine::{IoChoice, LoadConfig, Stop, Target};
+use engine::{IoChoice, LoadConfig, Pace, RateSchedule, Stop, Target};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 struct Counting;
@@ -31,6 +32,9 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
+
+/// The counter is process-wide: tests that count take turns.
+static COUNTING: Mutex<()> = Mutex::new(());
 
 const RESPONSE: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nHello World";
 
@@ -75,13 +79,43 @@ fn serve() -> std::net::SocketAddr {
     addr
 }
 
+/// Answers one request per connection, one connection at a time, from fixed buffers:
+/// a thread per connection would allocate in this process.
+fn serve_one_per_connection() -> std::net::SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let mut len = 0;
+            while let Ok(n) = stream.read(&mut buf[len..]) {
+                len += n;
+                if n == 0 || buf[..len].ends_with(b"\r\n\r\n") || len == buf.len() {
+                    break;
+                }
+            }
+            let _ = stream.write_all(RESPONSE);
+        }
+    });
+    addr
+}
+
 fn allocations_for(addr: std::net::SocketAddr, requests: u64, io: IoChoice) -> u64 {
+    allocations_with(addr, requests, |c| c.io = io)
+}
+
+/// Allocations of a load of `requests` on 4 connections, shaped by `tweak`.
+fn allocations_with(
+    addr: std::net::SocketAddr,
+    requests: u64,
+    tweak: impl Fn(&mut LoadConfig),
+) -> u64 {
     let mut c = LoadConfig::new(Target::parse(&format!("http://{addr}/")).unwrap());
     c.connections = 4;
     c.threads = 1;
     c.stop = Stop::Requests(requests);
     c.timeout = Duration::from_secs(5);
-    c.io = io;
+    tweak(&mut c);
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let r = engine::run(&c, &AtomicBool::new(false)).unwrap();
     let after = ALLOCATIONS.load(Ordering::Relaxed);
@@ -91,6 +125,7 @@ fn allocations_for(addr: std::net::SocketAddr, requests: u64, io: IoChoice) -> u
 
 #[test]
 fn ten_times_the_requests_cost_no_more_allocations() {
+    let _turn = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     let addr = serve();
     for io in [IoChoice::Epoll, IoChoice::Uring] {
         let few = allocations_for(addr, 2_000, io);
@@ -99,6 +134,25 @@ fn ten_times_the_requests_cost_no_more_allocations() {
         assert!(
             many <= few + 16,
             "{io:?}: {few} allocations for 2,000 requests, {many} for 20,000"
+        );
+    }
+}
+
+#[test]
+fn a_fixed_rate_without_keepalive_allocates_nothing_per_connection() {
+    let _turn = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
+    let addr = serve_one_per_connection();
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let tweak = |c: &mut LoadConfig| {
+            c.io = io;
+            c.keepalive = false;
+            c.pace = Pace::Open(RateSchedule::constant(10_000.0));
+        };
+        let few = allocations_with(addr, 1_000, tweak);
+        let many = allocations_with(addr, 10_000, tweak);
+        assert!(
+            many <= few + 16,
+            "{io:?}: {few} allocations for 1,000 requests, {many} for 10,000"
         );
     }
 }

@@ -93,3 +93,42 @@ fn a_rate_beyond_the_connections_waits_for_io_instead_of_spinning() {
         );
     }
 }
+
+#[test]
+fn a_fixed_rate_without_keepalive_opens_a_connection_per_request_and_keeps_the_rate() {
+    // 500 requests/s for 2 s on 2 loops: each request is due on the schedule, opens its
+    // own connection, and the response ends it.
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let server = TestServer::start(Behavior::Hello).unwrap();
+        let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
+        c.connections = 20;
+        c.threads = 2;
+        c.io = io;
+        c.keepalive = false;
+        c.pace = Pace::Open(RateSchedule::constant(500.0));
+        c.stop = Stop::After(Duration::from_secs(2));
+        let r = engine::run(&c, &AtomicBool::new(false)).expect("load runs");
+        let q = &r.requests;
+        let rate = r.rate.as_ref().expect("open loop reports its rate");
+        let started = rate.started as f64;
+        assert!(
+            (started - 1000.0).abs() / 1000.0 < 0.03,
+            "{io:?}: {started} started"
+        );
+        assert_eq!(
+            q.ok + q.status + q.errors() + q.in_flight,
+            q.total(),
+            "{io:?}: {q:?}"
+        );
+        assert_eq!(q.total(), rate.started, "{io:?}: {q:?} {rate:?}");
+        assert_eq!(q.errors(), 0, "{io:?}: {q:?}");
+        // Every response came on its own connection.
+        let opened = r.connections.opened;
+        assert!(
+            opened.abs_diff(q.total()) <= 2,
+            "{io:?}: {opened} for {q:?}"
+        );
+        assert!(server.connections().abs_diff(q.total()) <= 2, "{io:?}");
+        assert!(r.warnings.is_empty(), "{io:?}: {:?}", r.warnings);
+    }
+}

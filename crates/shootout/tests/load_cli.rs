@@ -217,3 +217,27 @@ fn shards_merge_into_one_result_and_bad_files_are_one_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_fixed_rate_without_keepalive_runs_one_connection_per_request() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let args = ["load", &url, "--rate", "200", "--no-keepalive", "-d", "1s"];
+    let out = shootout(&[&args[..], &["-c", "4", "-t", "1", "--json"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["config"]["keepalive"], false);
+    let started = v["rate"]["started"].as_u64().expect("rate.started");
+    assert!(started.abs_diff(200) <= 6, "{started} started");
+    let opened = v["connections"]["opened"]
+        .as_u64()
+        .expect("connections.opened");
+    assert!(
+        opened.abs_diff(started) <= 2,
+        "{opened} opened, {started} started"
+    );
+}

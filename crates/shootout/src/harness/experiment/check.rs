@@ -149,8 +149,8 @@ fn check_load(l: &LoadFile) -> Result<Load, String> {
     if duration.is_some() && staged(&pace) {
         return Err("duration: a staged load lasts its stages".into());
     }
-    if !l.keepalive && !matches!(pace, LoadPace::Closed) {
-        return Err("keepalive: rate and device loads keep their connections".into());
+    if !l.keepalive && matches!(pace, LoadPace::Devices { .. }) {
+        return Err("keepalive: device loads keep their connections".into());
     }
     Ok(Load {
         name: l.name.clone(),

@@ -207,3 +207,18 @@ fn verdict_thresholds_are_percentages_of_the_cores() {
     let typo = format!("{base}[verdict]\nforeing = \"5%\"\n");
     assert!(message(read(&write("v3.toml", &typo), None)).contains("unknown field `foreing`"));
 }
+
+#[test]
+fn a_rate_load_may_open_a_connection_per_request_and_a_device_load_may_not() {
+    let base = "name = \"r\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"x\"\nkeepalive = false\n";
+    let rate = format!("{base}rate = [\"500\"]\n");
+    let e = read(&write("rate-close.toml", &rate), None).unwrap();
+    assert!(!e.loads[0].keepalive);
+    assert!(matches!(e.cells()[0].pace, Pace::Open(_)));
+    let devices = format!("{base}devices = {{ stages = \"0,5:1s\" }}\n");
+    let msg = message(read(&write("devices-close.toml", &devices), None));
+    assert!(
+        msg.ends_with("loads \"x\": keepalive: device loads keep their connections"),
+        "{msg}"
+    );
+}
