@@ -26,8 +26,6 @@ pub struct CoreUse {
     pub busy: Vec<f32>,
     /// Each core's stolen share (0..1).
     pub steal: Vec<f32>,
-    /// Seconds all cores together were busy (task and interrupt work, of any process).
-    pub busy_s: f64,
 }
 
 impl CoreTicks {
@@ -44,7 +42,6 @@ impl CoreTicks {
     /// What each core did between `earlier` and this reading.
     pub fn use_since(&self, earlier: &CoreTicks) -> CoreUse {
         let mut out = CoreUse::default();
-        let mut busy_ticks = 0;
         for (now, then) in self.0.iter().zip(&earlier.0) {
             let spent = now.total.saturating_sub(then.total).max(1) as f64;
             let task = now.task.saturating_sub(then.task);
@@ -52,9 +49,7 @@ impl CoreTicks {
             out.busy.push(((task + interrupt) as f64 / spent) as f32);
             out.steal
                 .push((now.steal.saturating_sub(then.steal) as f64 / spent) as f32);
-            busy_ticks += task + interrupt;
         }
-        out.busy_s = busy_ticks as f64 / procfs::ticks_per_second() as f64;
         out
     }
 }
@@ -107,8 +102,6 @@ mod tests {
         let b = CoreTicks(vec![at(40, 10, 20, 100), at(10, 0, 0, 200)]);
         let used = b.use_since(&a);
         assert_eq!((used.busy, used.steal), (vec![0.5, 0.0], vec![0.2, 0.0]));
-        let ticks_per_s = procfs::ticks_per_second() as f64;
-        assert!((used.busy_s - 50.0 / ticks_per_s).abs() < 1e-9);
         assert!(!CoreTicks::take().0.is_empty());
     }
 }

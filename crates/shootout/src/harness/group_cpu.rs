@@ -5,9 +5,14 @@
 use std::collections::HashMap;
 
 /// CPU ticks (user, system) of every thread of a process group, keyed by (process,
-/// thread) id, and the group's resident memory.
+/// thread) id, the group's resident memory, and the CPU ticks of every other user
+/// process of the machine but this one (what the verdict calls foreign).
 #[derive(Debug, Clone, Default)]
-pub struct Sample(HashMap<(u32, u32), Ticks>, u64);
+pub struct Sample(HashMap<(u32, u32), Ticks>, u64, u64);
+
+/// The kernel's flag for its own threads (PF_KTHREAD): not a process that competes as
+/// foreign work (softirq threads carry the load's own network work).
+const KERNEL_THREAD: u32 = 0x0020_0000;
 
 /// User and system CPU ticks of one thread.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,11 +39,16 @@ impl Sample {
     /// threads that end while being read are left out.
     pub fn take(pgid: u32) -> Sample {
         let mut threads = HashMap::new();
-        let mut rss_kb = 0;
+        let (mut rss_kb, mut others) = (0, 0);
+        let me = std::process::id();
         let processes = procfs::process::all_processes().into_iter().flatten();
         for process in processes.flatten() {
             let Ok(stat) = process.stat() else { continue };
             if u32::try_from(stat.pgrp) != Ok(pgid) {
+                let user_process = stat.flags & KERNEL_THREAD == 0;
+                if user_process && u32::try_from(stat.pid) != Ok(me) {
+                    others += stat.utime + stat.stime;
+                }
                 continue;
             }
             rss_kb += stat.rss * procfs::page_size() / 1024;
@@ -47,7 +57,13 @@ impl Sample {
                 threads.insert((task.pid as u32, task.tid as u32), Ticks::of(&stat));
             }
         }
-        Sample(threads, rss_kb)
+        Sample(threads, rss_kb, others)
+    }
+
+    /// CPU seconds of every other user process (not the group, not this process), as the
+    /// sum over the processes alive now.
+    pub fn others_seconds(&self) -> f64 {
+        self.2 as f64 / clock_ticks()
     }
 
     /// Resident memory of the group's processes, in KiB.

@@ -28,10 +28,9 @@ pub struct Point {
     pub cores: Vec<f32>,
     /// Each core's share (0..1) stolen by the hypervisor since the previous point.
     pub steal: Vec<f32>,
-    /// Cumulative seconds all cores were busy (task and interrupt work, any process):
-    /// beside the two sides' own CPU, what shows foreign work. (A process's own CPU time
-    /// includes the interrupt work done in its context, so task time alone would not do.)
-    pub machine_busy_s: f64,
+    /// CPU seconds of every other user process alive at this point (not the server's
+    /// group, not the generator): its growth over a run is foreign work.
+    pub others_cpu_s: f64,
 }
 
 /// A sampler thread, stopped by [`Monitor::finish`].
@@ -49,13 +48,11 @@ impl Monitor {
             let t0 = Instant::now();
             let mut points = Vec::new();
             let mut cores = CoreTicks::take();
-            let mut machine_busy_s = 0.0;
             // Bounded by the flag, which `finish` always sets.
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
                 let used = now.use_since(&cores);
-                machine_busy_s += used.busy_s;
-                points.push(point(pgid, t0, used, machine_busy_s));
+                points.push(point(pgid, t0, used));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -71,7 +68,7 @@ impl Monitor {
     }
 }
 
-fn point(pgid: u32, t0: Instant, used: CoreUse, machine_busy_s: f64) -> Point {
+fn point(pgid: u32, t0: Instant, used: CoreUse) -> Point {
     let s = Sample::take(pgid);
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
@@ -82,6 +79,6 @@ fn point(pgid: u32, t0: Instant, used: CoreUse, machine_busy_s: f64) -> Point {
         generator_cpu_s: group_cpu::own_seconds(),
         cores: used.busy,
         steal: used.steal,
-        machine_busy_s,
+        others_cpu_s: s.others_seconds(),
     }
 }

@@ -115,9 +115,12 @@ impl Document {
     /// and the 2019 table of the device ramps.
     pub fn tables(&self) -> Vec<Table> {
         let (ramps, others) = self.split();
-        let mut out = matrix::tables(&others);
-        out.extend(servers::tables(&others));
-        out.extend(efficiency::tables(&others));
+        // At a fixed rate every server does the rate: those cells rank by efficiency.
+        let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
+            others.into_iter().partition(|r| r.rate().is_some());
+        let mut out = matrix::tables(&closed);
+        out.extend(servers::tables(&closed));
+        out.extend(efficiency::tables(&rated));
         out.extend(ramp::tables(&ramps));
         out
     }

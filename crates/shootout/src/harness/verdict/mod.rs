@@ -110,8 +110,9 @@ fn busy(window: &[Point], cores: &[usize]) -> f64 {
     mean(per_sample)
 }
 
-/// Busy time on all cores that is neither the server's nor the generator's, as a share
-/// of the cores' time over the window.
+/// The CPU time of other user processes over the window, as a share of the cores'
+/// time. Each interval counts only growth: a process that exits takes its whole CPU time
+/// out of the sum, which is not work done in the run.
 fn foreign(window: &[Point], cores: usize) -> f64 {
     let (Some(first), Some(last)) = (window.first(), window.last()) else {
         return 0.0;
@@ -120,10 +121,11 @@ fn foreign(window: &[Point], cores: usize) -> f64 {
     if wall_s <= 0.0 || cores == 0 {
         return 0.0;
     }
-    let machine = last.machine_busy_s - first.machine_busy_s;
-    let server = last.cpu_s - first.cpu_s;
-    let generator = last.generator_cpu_s - first.generator_cpu_s;
-    ((machine - server - generator) / (wall_s * cores as f64)).max(0.0)
+    let grown: f64 = window
+        .windows(2)
+        .map(|w| (w[1].others_cpu_s - w[0].others_cpu_s).max(0.0))
+        .sum();
+    grown / (wall_s * cores as f64)
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {

@@ -10,8 +10,8 @@ fn split() -> Layout {
 }
 
 /// A series of 100 ms samples with both cores at the given busy shares, the server's
-/// and the generator's CPU growing at `server` and `generator` cores, and the machine's
-/// task time at `machine` cores.
+/// and the generator's CPU growing at `server` and `generator` cores, and all user
+/// processes' at `machine` cores (the others': what neither side explains).
 fn series(busy: [f32; 2], server: f64, generator: f64, machine: f64, steal: f32) -> Vec<Point> {
     (0..=20)
         .map(|i| {
@@ -20,7 +20,7 @@ fn series(busy: [f32; 2], server: f64, generator: f64, machine: f64, steal: f32)
                 t_ms: i * 100,
                 cpu_s: server * t,
                 generator_cpu_s: generator * t,
-                machine_busy_s: machine * t,
+                others_cpu_s: (machine - server - generator) * t,
                 cores: busy.to_vec(),
                 steal: vec![steal; 2],
                 ..Point::default()

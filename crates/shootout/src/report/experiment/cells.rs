@@ -4,6 +4,7 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
+use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{Row, RPS_SPREAD};
 use crate::report::stats::{measures, median};
 use crate::report::table::columns::Column;
@@ -58,8 +59,14 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
 }
 
 /// Prints every cell's table (what `shootout run` ends with).
+/// At a fixed rate every server does the rate: those cells rank by efficiency instead.
 pub fn print_tables(runs: &[RunRecord]) {
-    for t in tables(runs) {
+    let (rated, others): (Vec<RunRecord>, Vec<RunRecord>) =
+        runs.iter().cloned().partition(|r| r.rate().is_some());
+    for t in tables(&others)
+        .into_iter()
+        .chain(efficiency::tables(&rated))
+    {
         println!("\n{}", t.text());
     }
 }
