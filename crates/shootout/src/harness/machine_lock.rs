@@ -50,7 +50,7 @@ impl Holder {
             experiment: experiment.to_string(),
             experiment_id: None,
             store: None,
-            since_unix_ms: now_unix_ms(),
+            since_unix_ms: crate::record::now_unix_ms(),
         }
     }
 
@@ -219,12 +219,6 @@ fn named_holder(path: &Path) -> Option<Holder> {
 fn read_holder(path: &Path) -> Option<Holder> {
     let text = std::fs::read_to_string(path).ok()?;
     serde_json::from_str(text.trim()).ok()
-}
-
-fn now_unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 #[cfg(test)]

@@ -19,6 +19,14 @@ pub use verdict::{Bottleneck, Verdict};
 
 use engine::LoadResult;
 
+/// Now, in Unix milliseconds: the wall-clock time experiments, their ends and the
+/// machine lock are stamped with (0 on a clock set before 1970).
+pub fn now_unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 /// One run: one contestant × endpoint × layout × load × repeat, as run and as stored.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RunRecord {

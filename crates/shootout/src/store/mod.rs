@@ -87,7 +87,7 @@ impl Store {
         definition: &str,
         machine: &Machine,
     ) -> Result<i64, StoreError> {
-        let now = now_unix_ms();
+        let now = crate::record::now_unix_ms();
         let machine = serde_json::to_string(machine).map_err(|e| StoreError::Decode {
             table: "experiments",
             id: 0,
@@ -120,7 +120,7 @@ impl Store {
     pub fn end(&mut self, id: i64, ending: Ending) -> Result<(), StoreError> {
         let changed = self.db.execute(
             "UPDATE experiments SET status = ?1, finished_unix_ms = ?2 WHERE id = ?3",
-            params![ending.word(), now_unix_ms(), id],
+            params![ending.word(), crate::record::now_unix_ms(), id],
         )?;
         match changed {
             0 => Err(StoreError::NoExperiment(id.to_string())),
@@ -222,12 +222,6 @@ impl Store {
         };
         found.ok_or_else(|| StoreError::NoExperiment(what.to_string()))
     }
-}
-
-fn now_unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 #[cfg(test)]
