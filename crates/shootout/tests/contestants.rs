@@ -3,6 +3,9 @@
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -92,20 +95,10 @@ fn fake_root(tag: &str) -> PathBuf {
     root
 }
 
-fn shootout_in(root: &PathBuf, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .env("SHOOTOUT_ROOT", root)
-        // Its own machine lock: tests run at once, and beside a developer's real runs.
-        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
-        .output()
-        .expect("the shootout binary runs")
-}
-
 #[test]
 fn a_failed_build_is_one_line_naming_contestant_and_step_and_the_others_go_on() {
     let root = fake_root("setup");
-    let out = shootout_in(&root, &["setup", "--all"]);
+    let out = checkout::shootout(&root, &["setup", "--all"]);
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
@@ -125,7 +118,9 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
     use std::net::TcpStream;
     use std::time::{Duration, Instant};
     let root = fake_root("start");
-    assert!(shootout_in(&root, &["setup", "good"]).status.success());
+    assert!(checkout::shootout(&root, &["setup", "good"])
+        .status
+        .success());
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -188,14 +183,14 @@ fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
          [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
-    let out = shootout_in(&root, &["run", "life", "--setup"]);
+    let out = checkout::shootout(&root, &["run", "life", "--setup"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let export = shootout_in(&root, &["export", "1", "--json"]);
+    let export = checkout::shootout(&root, &["export", "1", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
     let runs = doc["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 4, "{text}");

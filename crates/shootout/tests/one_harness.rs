@@ -7,6 +7,9 @@
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -76,11 +79,7 @@ impl Checkout {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_shootout"));
-        cmd.args(args)
-            .env("SHOOTOUT_ROOT", &self.root)
-            .env("SHOOTOUT_LOCK", self.lock());
-        cmd
+        checkout::command(&self.root, args)
     }
 
     fn shootout(&self, args: &[&str]) -> Output {

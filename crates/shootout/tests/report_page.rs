@@ -2,8 +2,12 @@
 //! and the web page opened in a real headless Chromium, whose screenshot must show the
 //! charts and whose console must stay silent. Loads go to 127.0.0.1 only.
 
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
+use checkout::shootout;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const SERVER: &str = r#"
 import sys
@@ -21,16 +25,6 @@ class H(BaseHTTPRequestHandler):
         pass
 ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 "#;
-
-fn shootout(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .env("SHOOTOUT_ROOT", root)
-        // Its own machine lock: tests run at once, and beside a developer's real runs.
-        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
-        .output()
-        .expect("the shootout binary runs")
-}
 
 /// A checkout with two small contestants and an experiment at two levels, twice, run.
 /// The second is named as the ceiling (contestants/c-epoll), so tables compare to it.

@@ -5,30 +5,17 @@
 
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
 
-/// A keep-alive HTTP/1.1 server with /hello, as a contestant must have.
-const GOOD: &str = r#"
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        body = b"Hello World" if self.path == "/hello" else b"no"
-        self.send_response(200 if self.path == "/hello" else 404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-"#;
+use checkout::{shootout, HELLO_SERVER};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn contestant(root: &Path, name: &str, start: &str) {
     let dir = root.join("contestants").join(name);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("server.py"), GOOD).unwrap();
+    std::fs::write(dir.join("server.py"), HELLO_SERVER).unwrap();
     let manifest = format!(
         "name = \"{name}\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
          toolchain = \"python3 --version\"\n\
@@ -73,19 +60,9 @@ fn fake_checkout(tag: &str) -> PathBuf {
     root
 }
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .env("SHOOTOUT_ROOT", root)
-        // Its own machine lock: tests run at once, and beside a developer's real runs.
-        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
-        .output()
-        .expect("the shootout binary runs")
-}
-
 /// The first stored experiment of a checkout, through `shootout export`.
 fn export(root: &Path) -> serde_json::Value {
-    let out = run(root, &["export", "1", "--json"]);
+    let out = shootout(root, &["export", "1", "--json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -98,9 +75,9 @@ fn export(root: &Path) -> serde_json::Value {
 fn runs_are_labelled_and_the_experiment_goes_on() {
     let root = fake_checkout("labels");
     for name in ["good", "wrong", "dies"] {
-        assert!(run(&root, &["setup", name]).status.success(), "{name}");
+        assert!(shootout(&root, &["setup", name]).status.success(), "{name}");
     }
-    let out = run(&root, &["run", "t"]);
+    let out = shootout(&root, &["run", "t"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -156,7 +133,7 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
         "name = \"x\"\ncontestants = [\"a\"]\nrepeat = 2\n",
     )
     .unwrap();
-    let out = run(&root, &["run", "x"]);
+    let out = shootout(&root, &["run", "x"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -174,7 +151,7 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
 #[test]
 fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
     let root = fake_checkout("disturbed");
-    assert!(run(&root, &["setup", "good"]).status.success());
+    assert!(shootout(&root, &["setup", "good"]).status.success());
     std::fs::write(
         root.join("experiments/busy.toml"),
         "name = \"busy\"\ncontestants = [\"good\"]\nlayouts = [\"split\"]\n\
@@ -190,7 +167,7 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
         cores - 1
     );
     let mut busy = Command::new("python3").args(["-c", &spin]).spawn().unwrap();
-    let out = run(&root, &["run", "busy"]);
+    let out = shootout(&root, &["run", "busy"]);
     let _ = busy.kill();
     let _ = busy.wait();
     assert!(
@@ -219,7 +196,7 @@ fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
         "name = \"typo\"\ncontestants = [\"good\", \"godo\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n",
     )
     .unwrap();
-    let out = run(&root, &["run", "typo"]);
+    let out = shootout(&root, &["run", "typo"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -265,11 +242,8 @@ fn stops_on(signal: Signal) {
          [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
-    assert!(run(&root, &["setup", "good"]).status.success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(["run", "long"])
-        .env("SHOOTOUT_ROOT", &root)
-        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
+    assert!(shootout(&root, &["setup", "good"]).status.success());
+    let mut child = checkout::command(&root, &["run", "long"])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();

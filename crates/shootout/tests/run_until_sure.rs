@@ -3,25 +3,11 @@
 //! round up to `max` and is reported as not converged; a target any cell meets stops at
 //! `min`. Each run lasts about a second.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
 
-/// A keep-alive HTTP/1.1 server with /hello, as a contestant must have.
-const GOOD: &str = r#"
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        body = b"Hello World" if self.path == "/hello" else b"no"
-        self.send_response(200 if self.path == "/hello" else 404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-"#;
+use checkout::{shootout, HELLO_SERVER};
+use std::path::{Path, PathBuf};
 
 /// A checkout with the one contestant and an experiment per target.
 fn fake_checkout() -> PathBuf {
@@ -29,7 +15,7 @@ fn fake_checkout() -> PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     let dir = root.join("contestants/good");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("server.py"), GOOD).unwrap();
+    std::fs::write(dir.join("server.py"), HELLO_SERVER).unwrap();
     std::fs::write(
         dir.join("contestant.toml"),
         "name = \"good\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
@@ -51,19 +37,9 @@ fn fake_checkout() -> PathBuf {
     root
 }
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .env("SHOOTOUT_ROOT", root)
-        // Its own machine lock: a developer's run elsewhere on the machine must not block it.
-        .env("SHOOTOUT_LOCK", root.join("shootout.lock"))
-        .output()
-        .expect("the shootout binary runs")
-}
-
 /// The stdout of a command that must succeed.
 fn stdout_of(root: &Path, args: &[&str]) -> String {
-    let out = run(root, args);
+    let out = shootout(root, args);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -86,7 +62,7 @@ fn labels(root: &Path, id: &str) -> Vec<String> {
 #[test]
 fn rounds_go_on_until_sure_or_max_and_the_report_names_what_did_not_converge() {
     let root = fake_checkout();
-    assert!(run(&root, &["setup", "good"]).status.success());
+    assert!(shootout(&root, &["setup", "good"]).status.success());
     let cell = "good in /hello, layout shared, ka, 4 connections";
 
     let never = stdout_of(&root, &["run", "never"]);

@@ -182,24 +182,27 @@ fn open(path: &Path) -> Result<File, LockError> {
         path: path.to_path_buf(),
         source,
     };
-    // std opens with O_CLOEXEC: no server inherits the lock (an orphan would hold it).
+    match open_shared(path) {
+        Ok(f) => Ok(f),
+        // Another user's file: a read-only descriptor locks as well (the name stays theirs).
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => File::open(path).map_err(failed),
+        Err(e) => Err(failed(e)),
+    }
+}
+
+/// Opens (creating) a file every user's harness reads and writes, beside the lock. std
+/// opens with O_CLOEXEC: no server inherits it (an orphan would hold a lock on it).
+pub(super) fn open_shared(path: &Path) -> io::Result<File> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .mode(0o666)
-        .open(path);
-    match file {
-        Ok(f) => {
-            // The umask may have narrowed the mode; best effort (only the owner may widen it).
-            let _ = f.set_permissions(std::fs::Permissions::from_mode(0o666));
-            Ok(f)
-        }
-        // Another user's file: a read-only descriptor locks as well (the name stays theirs).
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => File::open(path).map_err(failed),
-        Err(e) => Err(failed(e)),
-    }
+        .open(path)?;
+    // The umask may have narrowed the mode; best effort (only the owner may widen it).
+    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o666));
+    Ok(file)
 }
 
 /// The holder named in the file; a holder that has just taken the lock gets a moment to

@@ -17,9 +17,8 @@ use nix::unistd::{getpgrp, Pid};
 use procfs::process::Process;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -167,16 +166,7 @@ fn signal_groups<'a>(processes: impl Iterator<Item = &'a Found>, signal: Signal)
 /// all under an exclusive flock of the file (harnesses and `verify` start servers at the
 /// same time). Lines that do not parse (a file from another version) are dropped.
 fn edit(path: &Path, change: impl FnOnce(&mut Vec<StartedServer>)) -> io::Result<()> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o666)
-        .open(path)?;
-    // Every user's harness writes it; the umask may have narrowed the mode (best effort:
-    // only the owner may widen it).
-    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o666));
+    let file = super::machine_lock::open_shared(path)?;
     let mut file =
         Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, e)| io::Error::from(e))?;
     let mut text = String::new();

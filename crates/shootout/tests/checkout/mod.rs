@@ -1,0 +1,39 @@
+//! What the tests that drive the `shootout` binary share: a made-up contestant's server
+//! and the way to run shootout in a made-up checkout. Each test file uses part of it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A keep-alive HTTP/1.1 server with /hello (404 elsewhere), as a contestant must have.
+pub const HELLO_SERVER: &str = r#"
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        body = b"Hello World" if self.path == "/hello" else b"no"
+        self.send_response(200 if self.path == "/hello" else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"#;
+
+/// `shootout ARGS` in the checkout at `root`, with its own machine lock: tests run at
+/// once, and beside a developer's real runs.
+pub fn command(root: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shootout"));
+    cmd.args(args)
+        .env("SHOOTOUT_ROOT", root)
+        .env("SHOOTOUT_LOCK", root.join("shootout.lock"));
+    cmd
+}
+
+/// `shootout ARGS` in the checkout at `root`, run to its end.
+pub fn shootout(root: &Path, args: &[&str]) -> Output {
+    command(root, args)
+        .output()
+        .expect("the shootout binary runs")
+}
