@@ -78,6 +78,9 @@ pub struct Slots {
     pub dialer: Dialer,
     pub ledger: Ledger,
     pub keepalive: bool,
+    /// Open loop: a due request found every connection busy and waits for one; requests
+    /// that start late meanwhile waited on the server, not on the generator.
+    backlogged: bool,
 }
 
 impl Slots {
@@ -102,6 +105,7 @@ impl Slots {
             dialer: Dialer::new(c.target.addr, true, c.keepalive, spec.index),
             ledger: Ledger::new(spec.measure_start, spec.end, spec.budget, timeout),
             keepalive: c.keepalive,
+            backlogged: false,
         }
     }
 
@@ -223,9 +227,10 @@ impl Slots {
             intended: due,
             sent: now,
         };
+        let backlogged = self.backlogged;
         let (conn, times, req, ledger) = self.parts(slot);
         conn.start_stamped(stamp, times, req);
-        ledger.started_due(due, now);
+        ledger.started_due(due, now, backlogged);
         if let Some(p) = self.pacer.as_mut() {
             p.advance();
         }
@@ -332,6 +337,7 @@ fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut u64) {
 fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
     while let Some(due) = d.slots().next_due().filter(|&due| due <= now) {
         let Some(slot) = d.slots().start_due(due, now) else {
+            d.slots().backlogged = true;
             return true;
         };
         if d.slots().per_request() {
@@ -341,6 +347,8 @@ fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
             d.kick(slot, now);
         }
     }
+    // Every due request has started: the backlog, if there was one, is gone.
+    d.slots().backlogged = false;
     false
 }
 

@@ -152,11 +152,16 @@ impl Ledger {
         }
     }
 
-    /// An open-loop request due at `due` started at `now`; counts it if it is late.
+    /// An open-loop request due at `due` started at `now`; counts it if it is late, as
+    /// waiting for a free connection when `backlogged` (the server's doing) or else as
+    /// late (the generator's).
     #[inline]
-    pub fn started_due(&mut self, due: u64, now: u64) {
+    pub fn started_due(&mut self, due: u64, now: u64, backlogged: bool) {
         if due >= self.measure_start && now.saturating_sub(due) > LATE_NS {
-            self.stats.late += 1;
+            match backlogged {
+                true => self.stats.waited += 1,
+                false => self.stats.late += 1,
+            }
         }
     }
 
