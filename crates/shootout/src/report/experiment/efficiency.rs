@@ -22,26 +22,64 @@ pub const LATE_LIMIT: f64 = 0.05;
 /// below this share of those scheduled: the server did not keep up.
 pub const KEPT_RATE: f64 = 0.95;
 
+/// Why a valid rate run does not count for efficiency.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OffRate {
+    /// This share of requests started late with a connection free: the generator's doing.
+    GeneratorLate(f64),
+    /// This share waited for a free connection: the server held them back.
+    ServerBehind(f64),
+    /// The server answered `did` of the `asked` requests/s.
+    BelowRate { did: f64, asked: f64 },
+}
+
+impl OffRate {
+    /// Which kind of reason, for grouping runs in a note.
+    fn kind(&self) -> u8 {
+        match self {
+            OffRate::GeneratorLate(_) => 0,
+            OffRate::ServerBehind(_) => 1,
+            OffRate::BelowRate { .. } => 2,
+        }
+    }
+}
+
+impl std::fmt::Display for OffRate {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            OffRate::GeneratorLate(share) => {
+                write!(f, "the generator started {:.1}% late", share * 100.0)
+            }
+            OffRate::ServerBehind(share) => write!(
+                f,
+                "the server fell behind: {:.1}% of requests waited for a free connection",
+                share * 100.0
+            ),
+            OffRate::BelowRate { did, asked } => write!(
+                f,
+                "below the rate: {} of {} req/s",
+                units::grouped(*did),
+                units::grouped(*asked)
+            ),
+        }
+    }
+}
+
 /// Why a rate run does not count for efficiency, or None when it does.
-pub fn off_rate(r: &RunRecord) -> Option<String> {
+pub fn off_rate(r: &RunRecord) -> Option<OffRate> {
     let x = r.result()?;
     let rate = x.rate.as_ref()?;
-    let late = rate.late as f64 / rate.scheduled.max(1) as f64;
-    if late > LATE_LIMIT {
-        return Some(format!("the generator started {:.1}% late", late * 100.0));
+    let share = |n: u64| n as f64 / rate.scheduled.max(1) as f64;
+    if share(rate.late) > LATE_LIMIT {
+        return Some(OffRate::GeneratorLate(share(rate.late)));
     }
-    let waited = rate.waited as f64 / rate.scheduled.max(1) as f64;
-    if waited > LATE_LIMIT {
-        return Some(format!(
-            "the server fell behind: {:.1}% of requests waited for a free connection",
-            waited * 100.0
-        ));
+    if share(rate.waited) > LATE_LIMIT {
+        return Some(OffRate::ServerBehind(share(rate.waited)));
     }
     let q = &x.requests;
-    let answered = (q.ok + q.status + q.in_flight) as f64 / rate.scheduled.max(1) as f64;
-    (answered < KEPT_RATE).then(|| {
-        let (did, asked) = (units::grouped(x.rps), units::grouped(rate.target_rps));
-        format!("below the rate: {did} of {asked} req/s")
+    (share(q.ok + q.status + q.in_flight) < KEPT_RATE).then_some(OffRate::BelowRate {
+        did: x.rps,
+        asked: rate.target_rps,
     })
 }
 
@@ -174,12 +212,19 @@ fn latency(e: &Efficiency, pick: fn(&engine::Percentiles) -> f64) -> String {
     }
 }
 
-/// Runs that did not count, and why (the first reason of each kind).
+/// Runs that did not count, and why: valid runs off the rate, counted per kind of reason
+/// with the first of each, then the runs that were not valid (their labels).
 fn notes(e: &Efficiency) -> String {
-    let off: Vec<String> = e.row.runs.iter().filter_map(|r| off_rate(r)).collect();
+    let off: Vec<OffRate> = (e.row.runs.iter())
+        .filter(|r| r.label() == Label::Ok)
+        .filter_map(|r| off_rate(r))
+        .collect();
     let mut out = Vec::new();
-    if let Some(first) = off.first() {
-        out.push(format!("{} off the rate: {first}", off.len()));
+    for kind in 0..3 {
+        let mut these = off.iter().filter(|o| o.kind() == kind);
+        if let Some(first) = these.next() {
+            out.push(format!("{} off the rate: {first}", 1 + these.count()));
+        }
     }
     let labels = e.row.notes();
     if !labels.is_empty() {
@@ -228,8 +273,9 @@ mod tests {
         let mut held_back = summary(5000, 0);
         held_back.waited = 600;
         result_mut(&mut run).unwrap().rate = Some(held_back);
+        let off = off_rate(&run).map(|o| o.to_string());
         assert_eq!(
-            off_rate(&run).as_deref(),
+            off.as_deref(),
             Some("the server fell behind: 12.0% of requests waited for a free connection")
         );
     }
@@ -247,7 +293,10 @@ mod tests {
             .find(|r| r.cell.contestant == "go-nethttp")
             .unwrap();
         result_mut(go).unwrap().rate = Some(summary(5000, 400));
-        let off: Vec<Option<String>> = runs.iter().map(off_rate).collect();
+        let off: Vec<Option<String>> = runs
+            .iter()
+            .map(|r| Some(off_rate(r)?.to_string()))
+            .collect();
         assert!(off.iter().any(|w| w
             .as_deref()
             .is_some_and(|w| w.starts_with("below the rate"))));
