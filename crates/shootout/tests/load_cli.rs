@@ -265,16 +265,31 @@ fn a_crossed_threshold_prints_its_table_and_exits_99() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(99), "{text}");
-    let table = text.split_once("thresholds crossed: 2 of 3\n").expect(&text).1;
+    let table = text
+        .split_once("thresholds crossed: 2 of 3\n")
+        .expect(&text)
+        .1;
     let rows: Vec<&str> = table.lines().collect();
-    assert!(rows[0].contains("threshold") && rows[0].contains("% of limit"), "{text}");
+    assert!(
+        rows[0].contains("threshold") && rows[0].contains("% of limit"),
+        "{text}"
+    );
     // The latency row: measured in its unit, above the limit by a positive amount.
     assert!(rows[1].trim_start().starts_with("p99<1us"), "{text}");
     assert!(rows[1].contains(" +") && rows[1].ends_with('%'), "{text}");
     assert!(rows[2].trim_start().starts_with("rps >= 1000M"), "{text}");
-    assert!(rows[2].contains(" req/s") && rows[2].contains(" -"), "{text}");
-    assert!(!table.contains("errors<=0"), "held thresholds are not listed: {text}");
-    assert!(text.contains("Requests/sec:"), "the summary comes first: {text}");
+    assert!(
+        rows[2].contains(" req/s") && rows[2].contains(" -"),
+        "{text}"
+    );
+    assert!(
+        !table.contains("errors<=0"),
+        "held thresholds are not listed: {text}"
+    );
+    assert!(
+        text.contains("Requests/sec:"),
+        "the summary comes first: {text}"
+    );
 }
 
 #[test]
@@ -311,7 +326,10 @@ fn a_load_where_no_request_succeeds_exits_1_and_says_how_they_ended() {
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}{err}");
-    assert!(text.contains("Requests/sec:"), "the summary still prints: {text}");
+    assert!(
+        text.contains("Requests/sec:"),
+        "the summary still prints: {text}"
+    );
     assert!(text.contains("thresholds crossed: 1 of 1"), "{text}");
     assert!(text.contains("100%"), "every request failed: {text}");
     assert_eq!(

@@ -255,8 +255,14 @@ fn a_crossed_threshold_is_a_table_at_the_end_and_exit_99() {
     let rows: Vec<&str> = table.lines().skip(2).take(2).collect();
     let cell = "/hello, layout shared, ka, 4 connections";
     assert!(rows[0].contains("good") && rows[0].contains(cell), "{text}");
-    assert!(rows[0].contains("p99 < 1us") && rows[0].contains('+'), "{text}");
-    assert!(rows[1].contains("wrong") && rows[1].contains("p99 < 1us"), "{text}");
+    assert!(
+        rows[0].contains("p99 < 1us") && rows[0].contains('+'),
+        "{text}"
+    );
+    assert!(
+        rows[1].contains("wrong") && rows[1].contains("p99 < 1us"),
+        "{text}"
+    );
     assert!(rows[1].contains("no valid run (verify-failed)"), "{text}");
     assert!(!table.contains("rps>0"), "held: {text}");
     let _ = std::fs::remove_dir_all(&root);

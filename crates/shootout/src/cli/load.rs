@@ -149,12 +149,12 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(anyhow::Error::new(e).context("load")),
     };
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
-    Ok(ending(&result, &args))
+    Ok(exit_status(&result, &args))
 }
 
 /// After the summary: the thresholds judged, and a line when no request succeeded; the
 /// exit code (interrupted 130, nothing succeeded 1, a threshold crossed 99, else 0).
-fn ending(result: &LoadResult, args: &LoadArgs) -> ExitCode {
+fn exit_status(result: &LoadResult, args: &LoadArgs) -> ExitCode {
     let held = judge_thresholds(result, &args.thresholds, args.json);
     let succeeded = result.requests.ok > 0;
     if !succeeded {

@@ -114,13 +114,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         Ok(()) => println!("report: {} (shootout report {id})", page.display()),
         Err(e) => eprintln!("error: report page {}: {e:#}", page.display()),
     }
-    Ok(ending(&exp, &runs))
+    Ok(exit_status(&exp, &runs))
 }
 
 /// After the tables, the store and the page: the thresholds judged, and a line when no
 /// run was valid; the exit code (interrupted 130, none valid 1, a threshold crossed 99,
 /// else 0).
-fn ending(exp: &Experiment, runs: &[RunRecord]) -> ExitCode {
+fn exit_status(exp: &Experiment, runs: &[RunRecord]) -> ExitCode {
     let held = judge_thresholds(exp, runs);
     let valid = runs.iter().any(|r| r.label() == Label::Ok);
     if !valid {

@@ -222,7 +222,10 @@ mod tests {
         );
         assert_eq!(parse("p99.99<1s").0, Metric::Latency(P9999));
         assert_eq!(parse("p999<1s").0, Metric::Latency(P999));
-        assert_eq!(parse("P50 < 250us"), (Metric::Latency(P50), Op::Below, 250.0));
+        assert_eq!(
+            parse("P50 < 250us"),
+            (Metric::Latency(P50), Op::Below, 250.0)
+        );
         assert_eq!(parse("max<5 ms").2, 5000.0);
         assert_eq!(parse("mean<1.5ms").0, Metric::Latency(Mean));
         assert_eq!(parse("p75<1ms").0, Metric::Latency(P75));

@@ -73,7 +73,11 @@ impl Gates {
 
     /// Every contestant named is one of `contestants` (the experiment's, in any profile).
     pub fn check_names(&self, contestants: &[&str]) -> Result<(), GatesError> {
-        match self.named.keys().find(|k| !contestants.contains(&k.as_str())) {
+        match self
+            .named
+            .keys()
+            .find(|k| !contestants.contains(&k.as_str()))
+        {
             None => Ok(()),
             Some(key) => Err(GatesError::UnknownContestant {
                 key: key.clone(),
@@ -122,7 +126,11 @@ fn judge_row<'t>(threshold: &'t Threshold, row: &Row) -> Judgement<'t> {
         (None, Some(label)) => format!("no valid run ({})", label.word()),
         (None, None) => "no valid run".to_string(),
     };
-    Judgement::of(threshold, (!values.is_empty()).then(|| median(&values)), &why)
+    Judgement::of(
+        threshold,
+        (!values.is_empty()).then(|| median(&values)),
+        &why,
+    )
 }
 
 #[cfg(test)]
@@ -180,8 +188,14 @@ mod tests {
         assert!(a.judgement.held());
         let b = &judged[1];
         assert_eq!(b.contestant, "b");
-        assert!(!b.judgement.held(), "a cell with no valid run counts as crossed");
+        assert!(
+            !b.judgement.held(),
+            "a cell with no valid run counts as crossed"
+        );
         assert_eq!(b.judgement.by_text(), "no valid run (server-failed)");
-        assert_eq!(b.cell.title(), "/hello, layout split, keep-alive, 50 connections");
+        assert_eq!(
+            b.cell.title(),
+            "/hello, layout split, keep-alive, 50 connections"
+        );
     }
 }

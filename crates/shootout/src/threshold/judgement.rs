@@ -3,6 +3,7 @@
 //! must not let a result through.
 
 use super::expression::Threshold;
+use crate::report::units;
 
 /// What a threshold is judged on.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,13 +55,18 @@ impl<'t> Judgement<'t> {
         }
     }
 
-    /// That distance as a percentage of the limit (`+44%`); blank when the limit is 0 or
-    /// nothing was measured.
+    /// That distance as a percentage of the limit (`+44.0%`, `+9,900%`); blank when the
+    /// limit is 0 or nothing was measured.
     pub fn by_percent_text(&self) -> String {
         let limit = self.threshold.limit;
-        match self.measured {
-            Measured::Value(v) if limit > 0.0 => format!("{:+.1}%", 100.0 * (v - limit) / limit),
-            _ => String::new(),
+        let percent = match self.measured {
+            Measured::Value(v) if limit > 0.0 => 100.0 * (v - limit) / limit,
+            _ => return String::new(),
+        };
+        match percent.abs() < 100.0 {
+            true => format!("{percent:+.1}%"),
+            false if percent > 0.0 => format!("+{}%", units::grouped(percent)),
+            false => format!("{}%", units::grouped(percent)),
         }
     }
 }
@@ -72,7 +78,12 @@ mod tests {
     fn judged(text: &str, value: Option<f64>) -> (bool, String, String, String) {
         let t: Threshold = text.parse().unwrap();
         let j = Judgement::of(&t, value, "no response");
-        (j.held(), j.measured_text(), j.by_text(), j.by_percent_text())
+        (
+            j.held(),
+            j.measured_text(),
+            j.by_text(),
+            j.by_percent_text(),
+        )
     }
 
     #[test]
@@ -88,13 +99,14 @@ mod tests {
         );
         assert_eq!(
             judged("errors<0.1%", Some(0.005)),
-            (false, s("0.5%"), s("+0.4%"), s("+400.0%"))
+            (false, s("0.5%"), s("+0.4%"), s("+400%"))
         );
         // A limit of 0 has no percentage of itself.
         assert_eq!(
             judged("errors<=0", Some(3.0)),
             (false, s("3 requests"), s("+3 requests"), s(""))
         );
+        assert_eq!(judged("rps>50k", Some(0.0)).3, "-100%");
         assert!(judged("p99<5ms", Some(4000.0)).0);
         assert!(judged("errors<=0", Some(0.0)).0);
     }

@@ -81,7 +81,8 @@ impl Latency {
 
 impl Metric {
     /// Every name a threshold may start with, for messages.
-    pub const NAMES: &'static str = "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, cpu";
+    pub const NAMES: &'static str =
+        "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, cpu";
 
     /// The metric's name as written in a threshold.
     pub fn name(self) -> &'static str {
@@ -146,8 +147,8 @@ fn trimmed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixture::hello_run;
     use crate::record::Label;
+    use crate::report::fixture::hello_run;
 
     #[test]
     fn values_are_shown_in_their_unit() {
@@ -171,6 +172,10 @@ mod tests {
         // The report's CPU per response, in microseconds instead of milliseconds.
         let cpu_ms = measures::cpu_ms_per_response(&run).unwrap();
         assert_eq!(Metric::Cpu.of_run(&run), Some(cpu_ms * 1000.0));
-        assert_eq!(Metric::Cpu.of_load(result), None, "a load cannot see the server");
+        assert_eq!(
+            Metric::Cpu.of_load(result),
+            None,
+            "a load cannot see the server"
+        );
     }
 }

@@ -59,9 +59,7 @@ fn all(n: usize) -> String {
 }
 
 /// The columns of one judgement, for rows of type `R` that hold one.
-fn judgement_columns<'a, R: 'a>(
-    of: impl Fn(&R) -> &Judgement + Copy + 'a,
-) -> Vec<Column<'a, R>> {
+fn judgement_columns<'a, R: 'a>(of: impl Fn(&R) -> &Judgement + Copy + 'a) -> Vec<Column<'a, R>> {
     vec![
         Column::name("threshold", move |r: &R| of(r).threshold.to_string()),
         Column::number("measured", move |r: &R| of(r).measured_text()),

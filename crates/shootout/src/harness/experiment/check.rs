@@ -50,7 +50,10 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
     };
     let plain = check(file.clone()).map_err(invalid)?;
     let named = threshold_names(&file);
-    plain.gates.check_names(&named).map_err(|e| invalid(e.to_string()))?;
+    plain
+        .gates
+        .check_names(&named)
+        .map_err(|e| invalid(e.to_string()))?;
     for name in file.profiles.keys() {
         let applied = file.clone().with_profile(name).map_err(invalid)?;
         check(applied).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
@@ -110,7 +113,10 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
 
 /// The contestants `[thresholds]` may name: the experiment's, and any of its profiles'.
 fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
-    let profiles = file.profiles.values().filter_map(|p| p.contestants.as_ref());
+    let profiles = file
+        .profiles
+        .values()
+        .filter_map(|p| p.contestants.as_ref());
     let mut names: Vec<&str> = [&file.contestants]
         .into_iter()
         .chain(profiles)

@@ -225,13 +225,18 @@ fn a_rate_load_may_open_a_connection_per_request_and_a_device_load_may_not() {
 
 #[test]
 fn thresholds_are_parsed_once_and_name_contestants_of_the_experiment() {
-    let base = "name = \"g\"\ncontestants = [\"a\", \"b\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n\
+    let base =
+        "name = \"g\"\ncontestants = [\"a\", \"b\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n\
         [profiles.more]\ncontestants = [\"a\", \"c\"]\n[thresholds]\n";
     let good = base.to_string() + "all = [\"p99<5ms\"]\nc = [\"rps >= 50k\"]\n";
     let e = read(&write("gates.toml", &good), None).unwrap();
     let all: Vec<&str> = e.gates.of("a").map(|t| t.text.as_str()).collect();
     assert_eq!(all, ["p99<5ms"]);
-    assert_eq!(e.gates.of("c").count(), 2, "a profile's contestant may be named");
+    assert_eq!(
+        e.gates.of("c").count(),
+        2,
+        "a profile's contestant may be named"
+    );
     let typo = base.to_string() + "d = [\"p99<5ms\"]\n";
     let msg = message(read(&write("gates.toml", &typo), None));
     assert!(
