@@ -1,7 +1,7 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
 use super::scenario::{self, Scenario};
-use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
@@ -10,6 +10,7 @@ use engine::{
     Shard, Stop, Target,
 };
 use shootout::report;
+use shootout::threshold::{self, Judgement, Threshold};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -96,6 +97,10 @@ pub struct LoadArgs {
     /// Also write the per-second latency histograms as an HdrHistogram interval log
     #[arg(long, value_name = "FILE")]
     hdr_log: Option<std::path::PathBuf>,
+    /// Exit 99 unless the result meets this, e.g. 'p99<5ms', 'errors<0.1%', 'rps>=50k'
+    /// (repeatable; metrics: rps, p50 p75 p90 p99 p99.9 p99.99 max mean, errors)
+    #[arg(long = "threshold", value_name = "EXPR", value_parser = Threshold::for_load)]
+    thresholds: Vec<Threshold>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -115,7 +120,19 @@ pub enum Format {
     Webbench,
 }
 
-/// Runs the load and prints it: exit 0, or 130 when Ctrl-C stopped it.
+/// What `shootout load` exits with, for `--help`.
+pub const EXIT_CODES: &str = "Exit status:
+  0    the load ran, some request succeeded, and every --threshold held
+  1    no request succeeded (one line after the summary says how they ended),
+       or the generator itself failed
+  2    bad input: a flag, a --threshold, the URL, a target that refuses
+       connections; nothing was sent
+  99   a --threshold was crossed: a table after the summary says which and by
+       how much (on stderr with --json, so that stdout stays one JSON object)
+  130  stopped by Ctrl-C or SIGTERM; what was measured is printed
+When more than one applies, the first of 130, 1, 99 is the exit status.";
+
+/// Runs the load and prints it, then its thresholds: the exit code by [`EXIT_CODES`].
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let config = config(&args).context("load")?;
     let result = engine::check(&config).and_then(|load| {
@@ -132,10 +149,70 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(anyhow::Error::new(e).context("load")),
     };
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
-    Ok(match interrupt::requested() {
-        true => ExitCode::from(EXIT_INTERRUPTED),
-        false => ExitCode::SUCCESS,
-    })
+    Ok(exit_status(&result, &args))
+}
+
+/// After the summary: the thresholds judged, and a line when no request succeeded; the
+/// exit code (interrupted 130, nothing succeeded 1, a threshold crossed 99, else 0).
+fn exit_status(result: &LoadResult, args: &LoadArgs) -> ExitCode {
+    let held = judge_thresholds(result, &args.thresholds, args.json);
+    let succeeded = result.requests.ok > 0;
+    if !succeeded {
+        eprintln!("{}", nothing_succeeded(&result.requests));
+    }
+    if interrupt::requested() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if !succeeded {
+        ExitCode::FAILURE
+    } else if !held {
+        ExitCode::from(EXIT_THRESHOLD_CROSSED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Judges `thresholds` on `result` and prints what they came to (on stderr beside JSON,
+/// which keeps stdout one JSON object); true when every one held (or there are none).
+fn judge_thresholds(result: &LoadResult, thresholds: &[Threshold], json: bool) -> bool {
+    if thresholds.is_empty() {
+        return true;
+    }
+    let judged: Vec<Judgement> = thresholds
+        .iter()
+        .map(|t| Judgement::of(t, t.metric.of_load(result), "no response"))
+        .collect();
+    let text = threshold::table::load_text(&judged);
+    match json {
+        true => eprint!("\n{text}"),
+        false => print!("\n{text}"),
+    }
+    judged.iter().all(Judgement::held)
+}
+
+/// `no request succeeded (of 523 requests: status 523)`: how every request ended.
+fn nothing_succeeded(n: &engine::Counts) -> String {
+    let classes = [
+        ("status", n.status),
+        ("timeout", n.timeout),
+        ("connect", n.connect),
+        ("read", n.read),
+        ("write", n.write),
+        ("parse", n.parse),
+        ("in flight", n.in_flight),
+    ];
+    let ended: Vec<String> = classes
+        .iter()
+        .filter(|(_, count)| *count > 0)
+        .map(|(class, count)| format!("{class} {count}"))
+        .collect();
+    match ended.is_empty() {
+        true => "no request succeeded: none was sent".into(),
+        false => format!(
+            "no request succeeded (of {} requests: {})",
+            n.total(),
+            ended.join(", ")
+        ),
+    }
 }
 
 /// Prints a result in the asked format and writes its interval log (a failure to write
@@ -257,6 +334,7 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         format: args.format,
         json: args.json,
         hdr_log: args.hdr_log.clone(),
+        thresholds: args.thresholds.clone(),
     })
 }
 

@@ -19,6 +19,8 @@ use std::process::ExitCode;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit code when the user stopped the load early (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
+/// Exit code when a result crossed one of its thresholds (k6's convention).
+pub const EXIT_THRESHOLD_CROSSED: u8 = 99;
 
 /// The work itself failed, not its input (a store that cannot be written, a build that
 /// failed): the process exits 1 instead of 2.
@@ -48,10 +50,12 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Load one URL with a closed-loop HTTP/1.1 load (what wrk, ab and h2load do)
+    #[command(after_help = load::EXIT_CODES)]
     Load(Box<load::LoadArgs>),
     /// Merge the JSON results of a load's shards (--shard) into one, exactly
     Merge(merge::MergeArgs),
     /// Run an experiment: every contestant × endpoint × layout × load, repeated
+    #[command(after_help = run::EXIT_CODES)]
     Run(run::RunArgs),
     /// Tables in the articles' layouts and a web page with charts, from stored results
     Report(report::ReportArgs),

@@ -1,6 +1,6 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
-use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,6 +16,7 @@ use shootout::report::document::Document;
 use shootout::report::experiment::{cells, convergence};
 use shootout::report::page::html;
 use shootout::store::{Ending, Store};
+use shootout::threshold;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,7 +48,20 @@ fn budget(text: &str) -> Result<Duration, String> {
     engine::parse_duration(text).map_err(|e| e.to_string())
 }
 
-/// Runs the experiment: exit 0, or 130 when Ctrl-C stopped it.
+/// What `shootout run` exits with, for `--help`.
+pub const EXIT_CODES: &str = "Exit status:
+  0    the experiment ran, some run was valid, and every [thresholds] entry held
+  1    no run was valid (nothing measured a server; the tables say why), or the
+       work failed (e.g. the results store could not be written)
+  2    bad input: a flag, the experiment file (a field, a threshold, an unknown
+       contestant), or another shootout run holds the machine; nothing started
+  99   a threshold of [thresholds] was crossed: a table at the end says which,
+       where and by how much
+  130  stopped by Ctrl-C, SIGTERM or SIGHUP; what ran is stored
+Tables, store and report page come first whatever the status; when more than
+one applies, the first of 130, 1, 99 is the exit status.";
+
+/// Runs the experiment: the exit code by [`EXIT_CODES`].
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let root = catalog::root().context("run")?;
     let path = experiment_path(&root, args.experiment.as_deref().unwrap_or("quick"));
@@ -100,10 +114,42 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         Ok(()) => println!("report: {} (shootout report {id})", page.display()),
         Err(e) => eprintln!("error: report page {}: {e:#}", page.display()),
     }
-    Ok(match interrupt::requested() {
-        true => ExitCode::from(EXIT_INTERRUPTED),
-        false => ExitCode::SUCCESS,
-    })
+    Ok(exit_status(&exp, &runs))
+}
+
+/// After the tables, the store and the page: the thresholds judged, and a line when no
+/// run was valid; the exit code (interrupted 130, none valid 1, a threshold crossed 99,
+/// else 0).
+fn exit_status(exp: &Experiment, runs: &[RunRecord]) -> ExitCode {
+    let held = judge_thresholds(exp, runs);
+    let valid = runs.iter().any(|r| r.label() == Label::Ok);
+    if !valid {
+        let s = if runs.len() == 1 { "" } else { "s" };
+        eprintln!(
+            "no run was valid ({} run{s}, none ok; the tables above say why)",
+            runs.len()
+        );
+    }
+    if interrupt::requested() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if !valid {
+        ExitCode::FAILURE
+    } else if !held {
+        ExitCode::from(EXIT_THRESHOLD_CROSSED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Judges the experiment's `[thresholds]` per contestant and cell and prints what they
+/// came to; true when every one held (or there are none).
+fn judge_thresholds(exp: &Experiment, runs: &[RunRecord]) -> bool {
+    if exp.gates.is_empty() {
+        return true;
+    }
+    let judged = exp.gates.judge(runs);
+    print!("\n{}", threshold::table::experiment_text(&judged));
+    judged.iter().all(|c| c.judgement.held())
 }
 
 /// The machine lock, named after this run of `experiment`: at once, or, with `wait`,

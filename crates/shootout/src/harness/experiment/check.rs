@@ -7,6 +7,7 @@ use super::{Experiment, Load, LoadPace, Rate};
 use crate::harness::catalog::Catalog;
 use crate::harness::layout::Layout;
 use crate::harness::verdict::Thresholds;
+use crate::threshold::Gates;
 use crate::toml_file::{self, TomlFileError};
 use engine::{parse_duration, DeviceScript, RateSchedule};
 use std::path::{Path, PathBuf};
@@ -48,6 +49,11 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
         what,
     };
     let plain = check(file.clone()).map_err(invalid)?;
+    let named = threshold_names(&file);
+    plain
+        .gates
+        .check_names(&named)
+        .map_err(|e| invalid(e.to_string()))?;
     for name in file.profiles.keys() {
         let applied = file.clone().with_profile(name).map_err(invalid)?;
         check(applied).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
@@ -91,6 +97,7 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
         thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
+        gates: Gates::parse(&e.thresholds).map_err(|w| w.to_string())?,
         warmup: time("warmup", &e.warmup)?,
         duration: time("duration", &e.duration)?,
         name: e.name,
@@ -102,6 +109,23 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         seed: e.seed,
         loads,
     })
+}
+
+/// The contestants `[thresholds]` may name: the experiment's, and any of its profiles'.
+fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
+    let profiles = file
+        .profiles
+        .values()
+        .filter_map(|p| p.contestants.as_ref());
+    let mut names: Vec<&str> = [&file.contestants]
+        .into_iter()
+        .chain(profiles)
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// The `[verdict]` percentages as shares, each within (0, 100%].

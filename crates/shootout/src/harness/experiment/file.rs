@@ -30,6 +30,10 @@ pub struct ExperimentFile {
     /// shared.
     #[serde(default)]
     pub verdict: VerdictFile,
+    /// What results must meet (a CI gate): `all = ["p99<5ms"]` for every contestant,
+    /// `NAME = [...]` for one.
+    #[serde(default)]
+    pub thresholds: BTreeMap<String, Vec<String>>,
     /// Named overrides, chosen with `shootout run --profile NAME`.
     #[serde(default)]
     pub profiles: BTreeMap<String, ProfileFile>,

@@ -16,6 +16,7 @@ pub use rounds::{Round, Rounds, Stop};
 
 use super::layout::Layout;
 use super::verdict::Thresholds;
+use crate::threshold::Gates;
 use engine::{DeviceScript, RateSchedule};
 use std::path::Path;
 use std::time::Duration;
@@ -38,6 +39,9 @@ pub struct Experiment {
     pub loads: Vec<Load>,
     /// Where verdicts draw their lines (`[verdict]`; the measured defaults otherwise).
     pub thresholds: Thresholds,
+    /// What results must meet (`[thresholds]`): `shootout run` exits 99 when one is
+    /// crossed.
+    pub gates: Gates,
 }
 
 /// One load of the matrix, checked.

@@ -222,3 +222,31 @@ fn a_rate_load_may_open_a_connection_per_request_and_a_device_load_may_not() {
         "{msg}"
     );
 }
+
+#[test]
+fn thresholds_are_parsed_once_and_name_contestants_of_the_experiment() {
+    let base =
+        "name = \"g\"\ncontestants = [\"a\", \"b\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n\
+        [profiles.more]\ncontestants = [\"a\", \"c\"]\n[thresholds]\n";
+    let good = base.to_string() + "all = [\"p99<5ms\"]\nc = [\"rps >= 50k\"]\n";
+    let e = read(&write("gates.toml", &good), None).unwrap();
+    let all: Vec<&str> = e.gates.of("a").map(|t| t.text.as_str()).collect();
+    assert_eq!(all, ["p99<5ms"]);
+    assert_eq!(
+        e.gates.of("c").count(),
+        2,
+        "a profile's contestant may be named"
+    );
+    let typo = base.to_string() + "d = [\"p99<5ms\"]\n";
+    let msg = message(read(&write("gates.toml", &typo), None));
+    assert!(
+        msg.ends_with("gates.toml: thresholds.d: unknown contestant \"d\" (the experiment's: a, b, c; `all` is for every one)"),
+        "{msg}"
+    );
+    let bad = base.to_string() + "b = [\"p99<5xs\"]\n";
+    let msg = message(read(&write("gates.toml", &bad), None));
+    assert!(
+        msg.ends_with("gates.toml: thresholds.b: \"p99<5xs\": \"5xs\": unknown unit \"xs\" (use us, ms, s, m or h)"),
+        "{msg}"
+    );
+}
