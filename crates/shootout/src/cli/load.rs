@@ -1,5 +1,6 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
+use super::keep::Keep;
 use super::scenario::{self, Scenario};
 use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
 use anyhow::{bail, Context};
@@ -96,6 +97,18 @@ pub struct LoadArgs {
     /// Also write the per-second latency histograms as an HdrHistogram interval log
     #[arg(long, value_name = "FILE")]
     hdr_log: Option<std::path::PathBuf>,
+    /// Keep the result in the results store beside experiments (see `shootout results`,
+    /// `shootout compare LABEL OTHER`)
+    #[arg(long)]
+    save: bool,
+    /// Name of the saved load [default: the URL's host:port/path]; a label names its
+    /// newest save
+    #[arg(long, value_name = "TEXT", requires = "save")]
+    label: Option<String>,
+    /// Also write the result as JSON (schema shootout.load/1) to FILE; the summary still
+    /// prints
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -118,6 +131,13 @@ pub enum Format {
 /// Runs the load and prints it: exit 0, or 130 when Ctrl-C stopped it.
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let config = config(&args).context("load")?;
+    let keep = Keep::prepare(
+        args.out.as_deref(),
+        args.save,
+        args.label.as_deref(),
+        &config,
+    )
+    .context("load")?;
     let result = engine::check(&config).and_then(|load| {
         interrupt::install();
         if !args.json && args.format == Format::Text {
@@ -131,7 +151,11 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         Err(e @ RunError::Loop { .. }) => return Err(WorkFailed(e.into()).into()),
         Err(e) => return Err(anyhow::Error::new(e).context("load")),
     };
+    let saved = keep.keep(&result)?;
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
+    if let Some(line) = saved {
+        eprintln!("{line}");
+    }
     Ok(match interrupt::requested() {
         true => ExitCode::from(EXIT_INTERRUPTED),
         false => ExitCode::SUCCESS,
@@ -257,6 +281,9 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         format: args.format,
         json: args.json,
         hdr_log: args.hdr_log.clone(),
+        save: args.save,
+        label: args.label.clone(),
+        out: args.out.clone(),
     })
 }
 
