@@ -80,7 +80,7 @@ impl Store {
 
     /// Every kept load, oldest first.
     pub fn saved_loads(&self) -> Result<Vec<SavedLoadRow>, StoreError> {
-        self.saved_load_rows(&format!("{SELECT} ORDER BY id"), [])
+        self.saved_load_rows(&format!("{SELECT} ORDER BY id"), params![])
     }
 
     /// The newest load kept under `label`, if any.

@@ -113,7 +113,7 @@ fn change(a: &Row, b: &Row, higher_is_better: bool, m: Measure) -> Change {
 /// and p99, and of server CPU per request where the harness measured it.
 pub fn singles(before: &Single, after: &Single) -> Compared {
     let either = |a: String, b: String| if a == b { a } else { format!("{a} → {b}") };
-    let one = |s: &Single, m: fn(&Single) -> Option<f64>| m(s).into_iter().collect();
+    let one = |s: &Single, m: fn(&Single) -> Option<f64>| -> Vec<f64> { m(s).into_iter().collect() };
     let change = |m: fn(&Single) -> Option<f64>, higher_is_better| Change {
         before: one(before, m),
         after: one(after, m),

@@ -29,9 +29,17 @@ pub enum SideError {
     #[error(
         "{text:?} is none of: an experiment (id or name), a saved load (label or load:ID), \
          a run (run:ID), a JSON file from load --json or --out{} (see shootout results)",
-        if *looked_like_file { " (no such file)" } else { "" }
+        no_such_file(*.looked_like_file)
     )]
     Nothing { text: String, looked_like_file: bool },
+}
+
+/// Said after "a JSON file" when the word looked like one.
+fn no_such_file(looked_like_file: bool) -> &'static str {
+    match looked_like_file {
+        true => " (no such file)",
+        false => "",
+    }
 }
 
 /// What one side names.
