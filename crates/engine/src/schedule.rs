@@ -287,7 +287,12 @@ mod tests {
 
     #[test]
     fn schedules_print_as_written_and_parse_back() {
-        for text in ["1000", "0,100:10s", "1000:10s,5000:30s", "0.5:1500ms,2:250us"] {
+        for text in [
+            "1000",
+            "0,100:10s",
+            "1000:10s,5000:30s",
+            "0.5:1500ms,2:250us",
+        ] {
             let s = RateSchedule::parse(text).unwrap();
             assert_eq!(s.to_string(), text);
             assert_eq!(RateSchedule::parse(&s.to_string()).unwrap(), s);

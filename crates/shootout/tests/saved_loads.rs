@@ -68,18 +68,35 @@ fn compares_as_one_cell(root: &Path, before: &str, after: &str, kind: &str, name
     assert!(text.starts_with("before: "), "{text}");
     assert!(text.contains("\nafter:  "), "{text}");
     assert!(text.contains(names), "{text}");
-    assert!(text.contains("GET /hello, 2 connections, keep-alive"), "{text}");
+    assert!(
+        text.contains("GET /hello, 2 connections, keep-alive"),
+        "{text}"
+    );
     assert!(text.contains("one load a side"), "{text}");
 
-    let md = ok(shootout(root, &["compare", before, after, "--format", "markdown"]));
+    let md = ok(shootout(
+        root,
+        &["compare", before, after, "--format", "markdown"],
+    ));
     assert!(md.starts_with("- before: "), "{md}");
     assert!(md.contains("| loads | cell | runs |"), "{md}");
     assert!(md.contains("| 1→1 |"), "{md}");
 
-    let args = ["compare", before, after, "--format", "json", "--fail-above", "5"];
+    let args = [
+        "compare",
+        before,
+        after,
+        "--format",
+        "json",
+        "--fail-above",
+        "5",
+    ];
     let v: Value = serde_json::from_str(&ok(shootout(root, &args))).expect("JSON");
     assert_eq!(v["schema"], "shootout.compare/1");
-    assert_eq!((&v["before"]["kind"], &v["after"]["kind"]), (&kind.into(), &kind.into()));
+    assert_eq!(
+        (&v["before"]["kind"], &v["after"]["kind"]),
+        (&kind.into(), &kind.into())
+    );
     assert_eq!(v["before"]["reference"], before);
     let cells = v["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 1, "{v}");
@@ -87,7 +104,10 @@ fn compares_as_one_cell(root: &Path, before: &str, after: &str, kind: &str, name
     assert_eq!(rps["before"].as_array().unwrap().len(), 1);
     assert!(rps["median_after"].as_f64().unwrap() > 0.0);
     assert!(rps["change_pct"].is_number() && rps["p"].is_number());
-    assert_eq!(rps["significant"], false, "one load a side is never significant");
+    assert_eq!(
+        rps["significant"], false,
+        "one load a side is never significant"
+    );
     assert!(cells[0]["cpu_ms_per_response"]["change_pct"].is_null());
     assert_eq!(v["fail_above"], 5.0);
     assert_eq!(v["regressions"], serde_json::json!([]));
@@ -101,7 +121,10 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
     for label in ["a", "b"] {
         let out = load(&root.0, &url, &["--save", "--label", label]);
         let err = stderr(&out);
-        assert!(ok(out).contains("Requests/sec:"), "the summary still prints");
+        assert!(
+            ok(out).contains("Requests/sec:"),
+            "the summary still prints"
+        );
         assert!(err.contains(&format!("label \"{label}\"")), "{err}");
         assert!(err.contains("shootout compare"), "{err}");
     }
@@ -111,7 +134,10 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
     let v: Value = serde_json::from_str(&ok(out)).expect("--json stays JSON with --save");
     assert_eq!(v["schema"], "shootout.load/1");
     let default = url.trim_start_matches("http://");
-    assert!(err.contains(&format!("saved as load:3, label \"{default}\"")), "{err}");
+    assert!(
+        err.contains(&format!("saved as load:3, label \"{default}\"")),
+        "{err}"
+    );
 
     let list = ok(shootout(&root.0, &["results"]));
     for (id, label) in [("load:1", "a"), ("load:2", "b"), ("load:3", default)] {
@@ -124,19 +150,31 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
         assert!(row.contains(" UTC "), "a date: {row}");
     }
     let shown = ok(shootout(&root.0, &["results", "a"]));
-    assert!(shown.starts_with("saved load a (load:1), saved "), "{shown}");
+    assert!(
+        shown.starts_with("saved load a (load:1), saved "),
+        "{shown}"
+    );
     assert!(shown.contains("command: shootout load http://"), "{shown}");
     assert!(shown.contains("Requests/sec:"), "{shown}");
     assert_eq!(ok(shootout(&root.0, &["results", "load:1"])), shown);
 
     compares_as_one_cell(&root.0, "a", "b", "saved-load", "a → b");
     // The default label has a '/' and is no file: still a label.
-    compares_as_one_cell(&root.0, default, "load:1", "saved-load", &format!("{default} → a"));
+    compares_as_one_cell(
+        &root.0,
+        default,
+        "load:1",
+        "saved-load",
+        &format!("{default} → a"),
+    );
 
     // An export of a saved load is a load result that compare reads as a file.
     let exported = ok(shootout(&root.0, &["export", "b"]));
     let v: Value = serde_json::from_str(&exported).unwrap();
-    assert_eq!((&v["schema"], &v["saved"]["label"]), (&"shootout.load/1".into(), &"b".into()));
+    assert_eq!(
+        (&v["schema"], &v["saved"]["label"]),
+        (&"shootout.load/1".into(), &"b".into())
+    );
     let file = root.path("b.json");
     std::fs::write(&file, exported).unwrap();
     let text = ok(shootout(&root.0, &["compare", "a", &file]));
@@ -159,7 +197,9 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
     drop(store);
     one_line_error(
         shootout(&root.0, &["compare", "quick", "b"]),
-        &format!("names both experiment quick (#{id}) and saved load quick (load:1): say {id} or load:1"),
+        &format!(
+            "names both experiment quick (#{id}) and saved load quick (load:1): say {id} or load:1"
+        ),
     );
     ok(shootout(&root.0, &["compare", "load:1", "b"]));
     one_line_error(
@@ -175,12 +215,18 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
         shootout(&root.0, &["compare", "gone.json", "b"]),
         "(no such file)",
     );
-    one_line_error(shootout(&root.0, &["results", "nothing"]), "names no experiment");
+    one_line_error(
+        shootout(&root.0, &["results", "nothing"]),
+        "names no experiment",
+    );
     one_line_error(
         load(&root.0, &url, &["--save", "--label", "12"]),
         "--label \"12\": a number",
     );
-    one_line_error(load(&root.0, &url, &["--label", "x"]), "--save");
+    one_line_error(
+        load(&root.0, &url, &["--label", "x"]),
+        "--label names a saved load: add --save",
+    );
     server.stop();
 }
 
@@ -204,7 +250,11 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
     );
     let sent = server.requests();
     one_line_error(
-        load(&root.0, &url, &["--out", &root.path("no/such/folder/z.json")]),
+        load(
+            &root.0,
+            &url,
+            &["--out", &root.path("no/such/folder/z.json")],
+        ),
         "no folder",
     );
     assert_eq!(server.requests(), sent, "a bad --out starts nothing");

@@ -10,8 +10,8 @@ use shootout::report::experiment::comparison_document::{
     CellChange, ComparisonDocument, SideSummary, SCHEMA,
 };
 use shootout::report::side::{Reference, Side, Single};
-use shootout::store::Store;
 use shootout::report::table::Table;
+use shootout::store::Store;
 use std::process::ExitCode;
 
 /// Flags of `shootout compare`.
@@ -98,7 +98,9 @@ fn compared(
         if let (Some(a), Some(b)) = (before.single()?, after.single()?) {
             let row = comparison::singles(&a, &b);
             let mut table = comparison::single_table(&row);
-            table.notes.extend(a.warnings().into_iter().chain(b.warnings()));
+            table
+                .notes
+                .extend(a.warnings().into_iter().chain(b.warnings()));
             return Ok((vec![row], table));
         }
     }

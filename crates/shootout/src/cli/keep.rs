@@ -37,6 +37,10 @@ impl Keep {
         if let Some(path) = out {
             check_out(path)?;
         }
+        // Checked here, not by clap, whose message of a missing flag spans two lines.
+        if label.is_some() && !save {
+            bail!("--label names a saved load: add --save");
+        }
         let save = match save {
             false => None,
             true => Some(Save {
@@ -112,7 +116,10 @@ fn label_of(given: Option<&str>, target: &Target) -> anyhow::Result<String> {
 
 /// The flags after `load`, as given, to say later how the load was run.
 fn command() -> Vec<String> {
-    std::env::args().skip_while(|a| a != "load").skip(1).collect()
+    std::env::args()
+        .skip_while(|a| a != "load")
+        .skip(1)
+        .collect()
 }
 
 /// The result as `load --json` prints it.
@@ -128,9 +135,15 @@ fn write_json(path: &Path, result: &LoadResult) -> anyhow::Result<()> {
 fn saved_line(store: &Store, label: &str, id: i64) -> String {
     let path = store_path().map_or(String::new(), |p| format!(" in {}", p.display()));
     let shared = store.find(label).is_ok();
-    let name = if shared { format!("load:{id}") } else { quoted(label) };
+    let name = if shared {
+        format!("load:{id}")
+    } else {
+        quoted(label)
+    };
     let note = match shared {
-        true => format!(" (experiment {label:?} has this name too: refer to the load as load:{id})"),
+        true => {
+            format!(" (experiment {label:?} has this name too: refer to the load as load:{id})")
+        }
         false => String::new(),
     };
     format!(

@@ -103,7 +103,7 @@ pub struct LoadArgs {
     save: bool,
     /// Name of the saved load [default: the URL's host:port/path]; a label names its
     /// newest save
-    #[arg(long, value_name = "TEXT", requires = "save")]
+    #[arg(long, value_name = "TEXT")]
     label: Option<String>,
     /// Also write the result as JSON (schema shootout.load/1) to FILE; the summary still
     /// prints

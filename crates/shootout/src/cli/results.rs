@@ -70,9 +70,9 @@ fn named(store: &Store, what: &str) -> anyhow::Result<Named> {
                  load:ID) (see shootout results)"
             )
         }),
-        Reference::Run(_) | Reference::File(_) => bail!(
-            "{what:?}: give an experiment (id or name) or a saved load (label or load:ID)"
-        ),
+        Reference::Run(_) | Reference::File(_) => {
+            bail!("{what:?}: give an experiment (id or name) or a saved load (label or load:ID)")
+        }
     }
 }
 
@@ -110,14 +110,29 @@ fn print_stored(store: &Store, ends: &Ends) -> anyhow::Result<()> {
     for e in store.experiments()? {
         let (end, status) = ends.of(store, e.id)?;
         let took = took(&e, end);
-        let what = (e.id.to_string(), "experiment", status.word(), e.runs.to_string());
-        lines.push((e.started_unix_ms, line(what, &e.name, e.started_unix_ms, &took, &e.machine)));
+        let what = (
+            e.id.to_string(),
+            "experiment",
+            status.word(),
+            e.runs.to_string(),
+        );
+        lines.push((
+            e.started_unix_ms,
+            line(what, &e.name, e.started_unix_ms, &took, &e.machine),
+        ));
     }
     for l in store.saved_loads()? {
-        let status = if l.interrupted { "interrupted" } else { "complete" };
+        let status = if l.interrupted {
+            "interrupted"
+        } else {
+            "complete"
+        };
         let took = seconds(l.duration_s.round() as u64);
         let what = (format!("load:{}", l.id), "load", status, "-".to_string());
-        lines.push((l.saved_unix_ms, line(what, &l.label, l.saved_unix_ms, &took, &l.machine)));
+        lines.push((
+            l.saved_unix_ms,
+            line(what, &l.label, l.saved_unix_ms, &took, &l.machine),
+        ));
     }
     // Stable: an experiment and a load of the same millisecond keep this order.
     lines.sort_by_key(|(at, _)| *at);
@@ -189,9 +204,14 @@ fn print_saved_load(load: &SavedLoad) {
         utc(row.saved_unix_ms)
     );
     println!("command: shootout load {}", row.command.join(" "));
+    let known = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
     println!(
         "machine: {}, {} cores, Linux {}; shootout {} at commit {}",
-        m.cpu, m.cores, m.kernel, m.shootout, m.commit
+        known(&m.cpu),
+        m.cores,
+        known(&m.kernel),
+        known(&m.shootout),
+        known(&m.commit)
     );
     load_output::wrk::print(&load.result);
 }

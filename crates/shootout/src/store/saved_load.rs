@@ -43,7 +43,8 @@ pub struct SavedLoad {
 
 /// The row's columns, in the order [`read`] takes them; the result's duration and
 /// interruption are read from its JSON so that a listing decodes no histogram.
-const SELECT: &str = "SELECT id, label, saved_unix_ms, command, load_kind, schedule, machine, rps, \
+const SELECT: &str =
+    "SELECT id, label, saved_unix_ms, command, load_kind, schedule, machine, rps, \
      json_extract(result, '$.duration_s'), json_extract(result, '$.interrupted') FROM saved_loads";
 
 impl Store {
@@ -100,11 +101,19 @@ impl Store {
                 .query_row("SELECT result FROM saved_loads WHERE id = ?1", [id], |r| {
                     r.get(0)
                 })?;
-        let result = serde_json::from_str(&text).map_err(|e| StoreError::Decode {
+        let bad = |what: String| StoreError::Decode {
             table: "saved_loads",
             id,
-            what: format!("result: {e}"),
-        })?;
+            what,
+        };
+        let mut result: LoadResult =
+            serde_json::from_str(&text).map_err(|e| bad(format!("result: {e}")))?;
+        // The histogram the summary's `+/- Stdev` reads, as `load` had it (none in a
+        // result made by hand).
+        if !result.histograms.latency.is_empty() {
+            result.latency = engine::decode_histogram(&result.histograms.latency)
+                .map_err(|e| bad(format!("result: histograms.latency: {e}")))?;
+        }
         Ok(SavedLoad { row, result })
     }
 

@@ -113,7 +113,8 @@ fn change(a: &Row, b: &Row, higher_is_better: bool, m: Measure) -> Change {
 /// and p99, and of server CPU per request where the harness measured it.
 pub fn singles(before: &Single, after: &Single) -> Compared {
     let either = |a: String, b: String| if a == b { a } else { format!("{a} → {b}") };
-    let one = |s: &Single, m: fn(&Single) -> Option<f64>| -> Vec<f64> { m(s).into_iter().collect() };
+    let one =
+        |s: &Single, m: fn(&Single) -> Option<f64>| -> Vec<f64> { m(s).into_iter().collect() };
     let change = |m: fn(&Single) -> Option<f64>, higher_is_better| Change {
         before: one(before, m),
         after: one(after, m),
@@ -130,7 +131,8 @@ pub fn singles(before: &Single, after: &Single) -> Compared {
 
 /// The comparison of experiments as a table.
 pub fn table(rows: &[Compared]) -> Table {
-    let mut t = design("contestant").draw(rows);
+    let title = "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)";
+    let mut t = design(title, "contestant").draw(rows);
     let fewest = rows
         .iter()
         .map(|c| c.rps.before.len().min(c.rps.after.len()))
@@ -147,7 +149,7 @@ pub fn table(rows: &[Compared]) -> Table {
 
 /// The comparison of two single loads as a table.
 pub fn single_table(row: &Compared) -> Table {
-    let mut t = design("loads").draw([row]);
+    let mut t = design("Before → after (one load a side)", "loads").draw([row]);
     t.notes.push(
         "one load a side: no difference can be significant (the exact test needs 4 runs \
          against 4), so --fail-above never fails on it; to know, run an experiment with \
@@ -157,10 +159,10 @@ pub fn single_table(row: &Compared) -> Table {
     t
 }
 
-/// The columns of a comparison, the first named `first`.
-fn design<'a>(first: &str) -> Design<'a, Compared> {
+/// The columns of a comparison under `title`, the first named `first`.
+fn design<'a>(title: &str, first: &str) -> Design<'a, Compared> {
     Design {
-        title: "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)".into(),
+        title: title.into(),
         columns: vec![
             Column::name(first, |c: &Compared| c.contestant.clone()),
             Column::name("cell", |c: &Compared| c.cell.clone()),

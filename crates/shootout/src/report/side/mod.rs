@@ -31,7 +31,10 @@ pub enum SideError {
          a run (run:ID), a JSON file from load --json or --out{} (see shootout results)",
         no_such_file(*.looked_like_file)
     )]
-    Nothing { text: String, looked_like_file: bool },
+    Nothing {
+        text: String,
+        looked_like_file: bool,
+    },
 }
 
 /// Said after "a JSON file" when the word looked like one.
@@ -48,7 +51,10 @@ pub enum Side {
     Experiment(Document),
     /// One stored run: a cell of its experiment against an experiment, a single load
     /// against another.
-    Run { id: i64, document: Document },
+    Run {
+        id: i64,
+        document: Document,
+    },
     SavedLoad(Single),
     File(Single),
 }
@@ -72,10 +78,9 @@ impl Side {
                 text,
                 looked_like_file,
             } => match store.named(&text)? {
-                Some(Named::Experiment(e)) => Ok(Side::Experiment(Document::load(
-                    store,
-                    &e.id.to_string(),
-                )?)),
+                Some(Named::Experiment(e)) => {
+                    Ok(Side::Experiment(Document::load(store, &e.id.to_string())?))
+                }
                 Some(Named::SavedLoad(row)) => {
                     Ok(Side::SavedLoad(Single::saved(store.saved_load(row.id)?)))
                 }

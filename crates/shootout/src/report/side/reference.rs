@@ -16,7 +16,10 @@ pub enum Reference {
     /// An experiment's id or name, or a saved load's label. `looked_like_file` when it
     /// ends in `.json` or contains '/' but no such file exists (labels such as
     /// `127.0.0.1:8080/hello` contain '/'), so that an error can say a file was tried.
-    Word { text: String, looked_like_file: bool },
+    Word {
+        text: String,
+        looked_like_file: bool,
+    },
 }
 
 /// `run:` or `load:` without a number after it.

@@ -94,7 +94,11 @@ impl Single {
         let rate = (self.result.rate.as_ref())
             .map(|r| format!(", rate {:.0}/s", r.target_rps))
             .unwrap_or_default();
-        let keepalive = if c.keepalive { "keep-alive" } else { "a new connection per request" };
+        let keepalive = if c.keepalive {
+            "keep-alive"
+        } else {
+            "a new connection per request"
+        };
         format!(
             "{} {}, {} connections, {keepalive}, HTTP/{}{rate}",
             c.method,
