@@ -1,5 +1,6 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
+use super::keep::Keep;
 use super::scenario::{self, Scenario};
 use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
 use anyhow::{bail, Context};
@@ -101,6 +102,18 @@ pub struct LoadArgs {
     /// (repeatable; metrics: rps, p50 p75 p90 p99 p99.9 p99.99 max mean, errors)
     #[arg(long = "threshold", value_name = "EXPR", value_parser = Threshold::for_load)]
     thresholds: Vec<Threshold>,
+    /// Keep the result in the results store beside experiments (see `shootout results`,
+    /// `shootout compare LABEL OTHER`)
+    #[arg(long)]
+    save: bool,
+    /// Name of the saved load [default: the URL's host:port/path]; a label names its
+    /// newest save
+    #[arg(long, value_name = "TEXT")]
+    label: Option<String>,
+    /// Also write the result as JSON (schema shootout.load/1) to FILE; the summary still
+    /// prints
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -135,6 +148,13 @@ When more than one applies, the first of 130, 1, 99 is the exit status.";
 /// Runs the load and prints it, then its thresholds: the exit code by [`EXIT_CODES`].
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let config = config(&args).context("load")?;
+    let keep = Keep::prepare(
+        args.out.as_deref(),
+        args.save,
+        args.label.as_deref(),
+        &config,
+    )
+    .context("load")?;
     let result = engine::check(&config).and_then(|load| {
         interrupt::install();
         if !args.json && args.format == Format::Text {
@@ -148,7 +168,11 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         Err(e @ RunError::Loop { .. }) => return Err(WorkFailed(e.into()).into()),
         Err(e) => return Err(anyhow::Error::new(e).context("load")),
     };
+    let saved = keep.keep(&result)?;
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
+    if let Some(line) = saved {
+        eprintln!("{line}");
+    }
     Ok(exit_status(&result, &args))
 }
 
@@ -335,6 +359,9 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         json: args.json,
         hdr_log: args.hdr_log.clone(),
         thresholds: args.thresholds.clone(),
+        save: args.save,
+        label: args.label.clone(),
+        out: args.out.clone(),
     })
 }
 

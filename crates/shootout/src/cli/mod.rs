@@ -4,6 +4,7 @@ mod compare;
 mod contestants;
 
 mod interrupt;
+mod keep;
 mod load;
 mod merge;
 mod report;
@@ -59,11 +60,12 @@ enum Command {
     Run(run::RunArgs),
     /// Tables in the articles' layouts and a web page with charts, from stored results
     Report(report::ReportArgs),
-    /// Two stored experiments cell by cell: changes and their significance
+    /// Two experiments cell by cell, or two single loads (saved, JSON files, runs):
+    /// changes and their significance
     Compare(compare::CompareArgs),
-    /// List stored experiments, or the runs of one
+    /// List stored experiments and saved loads, or the runs of one, or one saved load
     Results(results::ResultsArgs),
-    /// Write one stored experiment, with all its runs and series, as JSON
+    /// Write one stored experiment, with all its runs and series, or one saved load, as JSON
     Export(results::ExportArgs),
     /// List the contestants and whether each is ready, needs setup, or is blocked
     List(contestants::ListArgs),

@@ -404,7 +404,7 @@ mod tests {
         out += &comparison::table(&rows).text();
         for c in &rows {
             let worse = [&c.rps, &c.p99, &c.cpu].map(|x| x.regressed(5.0));
-            out += &format!("{} {}: {worse:?}\n", c.contestant, c.key.title());
+            out += &format!("{} {}: {worse:?}\n", c.contestant, c.cell);
         }
         out += "\n== figures\n";
         for f in charts::figures(&d) {

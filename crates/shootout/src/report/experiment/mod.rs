@@ -5,6 +5,7 @@
 pub mod ceiling;
 pub mod cells;
 pub mod comparison;
+pub mod comparison_document;
 pub mod convergence;
 pub mod efficiency;
 pub mod matrix;
