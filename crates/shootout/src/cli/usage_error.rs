@@ -16,12 +16,24 @@ pub fn one_line(e: &clap::Error, cli: &clap::Command, args: &[OsString]) -> Stri
     if names.is_empty() {
         names = swapped_subcommand(e, cli);
     }
-    match names.as_slice() {
-        [] => format!("{first} ({help})"),
-        names => {
-            let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
-            format!("{first} (did you mean {}? {help})", quoted.join(" or "))
-        }
+    let quoted = |names: &[String], or: &str| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        quoted.join(or)
+    };
+    let values = valid_values(e);
+    match (names.as_slice(), values.as_slice()) {
+        ([], []) => format!("{first} ({help})"),
+        // Nothing close to a bad value: the values there are (clap's line below the first).
+        ([], values) => format!("{first} (one of {}; {help})", quoted(values, ", ")),
+        (names, _) => format!("{first} (did you mean {}? {help})", quoted(names, " or ")),
+    }
+}
+
+/// The values a flag or argument takes, when the mistake is a value it does not.
+fn valid_values(e: &clap::Error) -> Vec<String> {
+    match (e.kind(), e.get(ContextKind::ValidValue)) {
+        (ErrorKind::InvalidValue, Some(ContextValue::Strings(values))) => values.clone(),
+        _ => Vec::new(),
     }
 }
 
@@ -139,6 +151,11 @@ mod tests {
             error(&["shootout", "load", "--format", "webbenhc"]),
             "invalid value 'webbenhc' for '--format <FORMAT>' \
              (did you mean 'webbench'? see shootout load --help)"
+        );
+        assert_eq!(
+            error(&["shootout", "load", "--format", "x"]),
+            "invalid value 'x' for '--format <FORMAT>' \
+             (one of 'text', 'webbench'; see shootout load --help)"
         );
         assert_eq!(
             error(&["shootout", "load", "--zzz"]),
