@@ -5,7 +5,7 @@ use crate::conn::{Conn, State};
 use crate::cpu::CpuTime;
 use crate::devices::{Fleet, Next};
 use crate::ledger::{Clock, Ledger, Stamp};
-use crate::live::Live;
+use crate::live::{Live, Published};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
 use crate::schedule::Pacer;
@@ -290,7 +290,7 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     }
     let mut next_tick = now + tick;
     let mut cpu_start = None;
-    let mut published = 0;
+    let mut published = Published::default();
     let mut starved = false;
     loop {
         let mut wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
@@ -324,11 +324,12 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     finish(d, cpu_start, now)
 }
 
-/// Adds the responses seen since the last call to the shared live count.
-fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut u64) {
-    let seen = d.slots().ledger.responses_seen();
-    live.add(seen - *published);
-    *published = seen;
+/// Adds the counts seen since the last call to the shared live counts.
+fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut Published) {
+    let ledger = &d.slots().ledger;
+    let now = Published::of(ledger.responses_seen(), ledger.counts());
+    live.add(published, &now);
+    *published = now;
 }
 
 /// Open loop: starts every request that is due on connections with room; the rest wait

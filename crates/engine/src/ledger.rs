@@ -1,6 +1,6 @@
 //! A loop's books: the clock, the measured window, the request budget, and the stats.
 
-use crate::outcome::Outcome;
+use crate::outcome::{Counts, Outcome};
 use crate::stats::LoopStats;
 use std::time::Instant;
 
@@ -85,6 +85,12 @@ impl Ledger {
     #[inline]
     pub fn responses_seen(&self) -> u64 {
         self.responses_seen
+    }
+
+    /// The measured requests' outcomes so far.
+    #[inline]
+    pub fn counts(&self) -> &Counts {
+        &self.stats.counts
     }
 
     /// Hands over what was measured, leaving empty books.

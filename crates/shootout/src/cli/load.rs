@@ -1,6 +1,8 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
+use super::borrowed_flags::BorrowedFlags;
 use super::keep::Keep;
+use super::load_progress::{self, ProgressArgs};
 use super::scenario::{self, Scenario};
 use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
 use anyhow::{bail, Context};
@@ -62,6 +64,8 @@ pub struct LoadArgs {
     /// Send HTTP/1.0 requests (as ab and webbench do)
     #[arg(long = "http1.0")]
     http10: bool,
+    #[command(flatten)]
+    borrowed: BorrowedFlags,
     /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
     /// latency counts from each request's intended send time
     #[arg(long, value_name = "RATE")]
@@ -114,6 +118,8 @@ pub struct LoadArgs {
     /// prints
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -160,7 +166,7 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         if !args.json && args.format == Format::Text {
             report::load_output::wrk::print_header(&load);
         }
-        engine::run_checked(&load, &interrupt::INTERRUPTED)
+        load_progress::run_shown(&load, &args.progress)
     });
     let result = match result {
         Ok(r) => r,
@@ -344,6 +350,7 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         warmup: args.warmup.or(dur("warmup", file.warmup)?),
         no_keepalive: args.no_keepalive,
         http10: args.http10,
+        borrowed: args.borrowed.clone(),
         rate: args.rate.clone().or(file.rate),
         devices: args
             .devices
@@ -362,6 +369,7 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         save: args.save,
         label: args.label.clone(),
         out: args.out.clone(),
+        progress: args.progress.clone(),
     })
 }
 

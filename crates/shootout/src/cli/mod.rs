@@ -1,18 +1,23 @@
 //! Command-line parsing and dispatch.
 
+mod borrowed_flags;
 mod compare;
+mod completions;
 mod contestants;
 
 mod interrupt;
 mod keep;
 mod load;
+mod load_progress;
+mod man;
 mod merge;
 mod report;
 mod results;
 mod run;
 mod scenario;
+mod usage_error;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exit code for bad input (flags, files, names, a target that refuses connections):
@@ -75,19 +80,21 @@ enum Command {
     Verify(contestants::VerifyArgs),
     /// Run one contestant in the foreground (pinned with --cpus) until Ctrl-C
     Start(contestants::StartArgs),
+    /// Print the completion script for bash, zsh or fish
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), or write one per command with --dir
+    Man(man::ManArgs),
 }
 
 /// Parses the command line and runs the command: its exit code, or the error that
 /// stopped it (which `main` prints as one line).
 pub fn run() -> anyhow::Result<ExitCode> {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         // One line, as for every other bad input; --help has the details.
         Err(e) if e.use_stderr() => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            anyhow::bail!("{first} (see shootout --help)");
+            anyhow::bail!("{}", usage_error::one_line(&e, &Cli::command(), &args))
         }
         Err(e) => {
             let _ = e.print();
@@ -106,5 +113,21 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Setup(which) => contestants::setup(which),
         Command::Verify(args) => contestants::verify(args),
         Command::Start(args) => contestants::start(args),
+        Command::Completions(args) => {
+            completions::run(args, Cli::command()).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man(args) => man::run(args, Cli::command()).map(|()| ExitCode::SUCCESS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap checks its definitions (the names a conflict refers to, duplicate flags) only
+    /// when built with debug assertions: this test, run without --release, checks them.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
     }
 }
