@@ -60,6 +60,9 @@ pub const MIGRATIONS: &[&str] = &[
     "ALTER TABLE experiments ADD COLUMN status TEXT;
     ALTER TABLE experiments ADD COLUMN finished_unix_ms INTEGER;
     UPDATE experiments SET status = 'unknown';",
+    // 6: how each run's contestant was verified before its loads (`strict`, `http`,
+    // `none`); earlier runs were all verified strictly, the only level there was.
+    "ALTER TABLE runs ADD COLUMN verify TEXT NOT NULL DEFAULT 'strict';",
 ];
 
 /// The version this build writes.
