@@ -112,11 +112,20 @@ mod tests {
             "{typo}"
         );
         let missing = mistake("name = \"x\"\n[endpoint . \"greet\"]\n");
-        assert_eq!(missing, "f.toml: line 2, column 1: endpoint.greet: missing field `path`");
+        assert_eq!(
+            missing,
+            "f.toml: line 2, column 1: endpoint.greet: missing field `path`"
+        );
         // A table that is not a named entry, or the top of the file: the line says it all.
         let load = mistake("name = \"x\"\n[[loads]]\npaht = 1\n");
-        assert!(load.starts_with("f.toml: line 3, column 1: unknown field `paht`"), "{load}");
+        assert!(
+            load.starts_with("f.toml: line 3, column 1: unknown field `paht`"),
+            "{load}"
+        );
         let top = mistake("nmae = \"x\"\n");
-        assert!(top.starts_with("f.toml: line 1, column 1: unknown field `nmae`"), "{top}");
+        assert!(
+            top.starts_with("f.toml: line 1, column 1: unknown field `nmae`"),
+            "{top}"
+        );
     }
 }

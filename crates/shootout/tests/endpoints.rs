@@ -99,15 +99,25 @@ fn a_declared_post_endpoint_is_verified_at_level_http_loaded_stored_and_warned_o
             && stdout.contains("): greet, keep-alive, connection-close, http/1.0"),
         "{stdout}"
     );
-    assert!(stdout.contains("plain: not verified (verify = \"none\")"), "{stdout}");
+    assert!(
+        stdout.contains("plain: not verified (verify = \"none\")"),
+        "{stdout}"
+    );
     let warning = "warning: plain ran unverified (verify = \"none\")";
     assert!(stdout.contains(warning), "{stdout}");
     assert!(!stdout.contains("warning: mine"), "{stdout}");
     for r in exported_runs(&root) {
         let name = r["contestant"].as_str().unwrap();
-        assert_eq!(r["verify"], if name == "mine" { "http" } else { "none" }, "{r}");
+        assert_eq!(
+            r["verify"],
+            if name == "mine" { "http" } else { "none" },
+            "{r}"
+        );
         assert_eq!(r["endpoint"], "greet");
-        assert!(["ok", "generator-bound"].contains(&r["label"].as_str().unwrap()), "{r}");
+        assert!(
+            ["ok", "generator-bound"].contains(&r["label"].as_str().unwrap()),
+            "{r}"
+        );
         // Every request carried the declared method, path, header and body: none got 400.
         let requests = &r["result"]["requests"];
         assert!(requests["ok"].as_u64().unwrap() > 0, "{r}");
@@ -124,7 +134,10 @@ fn a_declared_post_endpoint_is_verified_at_level_http_loaded_stored_and_warned_o
     let html = shootout(&root, &["report", "1", "--html", page.to_str().unwrap()]);
     assert!(html.status.success(), "{}", text(&html.stderr));
     let page = std::fs::read_to_string(&page).unwrap();
-    assert!(page.contains("<p class=\"warn\">warning: plain ran unverified"), "{page}");
+    assert!(
+        page.contains("<p class=\"warn\">warning: plain ran unverified"),
+        "{page}"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -139,17 +152,24 @@ fn a_wrong_expectation_fails_verification_with_a_one_line_reason() {
         .filter(|l| l.starts_with("mine: failed verification at level http: "))
         .collect();
     assert_eq!(said.len(), 1, "{stdout}");
-    assert!(said[0].contains("greet: body \"hi\" (want \"hello\")"), "{stdout}");
+    assert!(
+        said[0].contains("greet: body \"hi\" (want \"hello\")"),
+        "{stdout}"
+    );
     let runs = exported_runs(&root);
     assert_eq!(runs[0]["label"], "verify-failed");
     assert_eq!(runs[0]["verify"], "http");
     let reason = runs[0]["reason"].as_str().unwrap();
-    assert!(reason.starts_with("greet: body \"hi\" (want \"hello\")"), "{reason}");
+    assert!(
+        reason.starts_with("greet: body \"hi\" (want \"hello\")"),
+        "{reason}"
+    );
     assert_eq!(reason.lines().count(), 1, "{reason}");
     // The same server at level strict fails for what http forgives: no Date header.
     let strict = root.join("contestants/mine/contestant.toml");
     let manifest = std::fs::read_to_string(&strict).unwrap();
     std::fs::write(&strict, manifest.replace("\"http\"", "\"strict\"")).unwrap();
+    assert!(shootout(&root, &["setup", "mine"]).status.success());
     let path = experiment(&root, "\"mine\"", "hi");
     let out = shootout(&root, &["run", path.to_str().unwrap()]);
     let stdout = text(&out.stdout);
@@ -165,10 +185,26 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_file_entry_and_field_and_starts_n
     let root = fake_checkout("bad");
     let good = std::fs::read_to_string(experiment(&root, "\"mine\"", "hi")).unwrap();
     let cases = [
-        ("path = \"/greet\"", "path = \"greet\"", "endpoint.greet: path: \"greet\" does not start with /"),
-        ("path = \"/greet\"", "paht = \"/greet\"", "endpoint.greet: unknown field `paht`"),
-        ("body_file = \"who.txt\"", "body_file = \"gone.txt\"", "endpoint.greet: body_file: "),
-        ("endpoints = [\"greet\"]", "endpoints = [\"gret\"]", "endpoints: unknown endpoint \"gret\""),
+        (
+            "path = \"/greet\"",
+            "path = \"greet\"",
+            "endpoint.greet: path: \"greet\" does not start with /",
+        ),
+        (
+            "path = \"/greet\"",
+            "paht = \"/greet\"",
+            "endpoint.greet: unknown field `paht`",
+        ),
+        (
+            "body_file = \"who.txt\"",
+            "body_file = \"gone.txt\"",
+            "endpoint.greet: body_file: ",
+        ),
+        (
+            "endpoints = [\"greet\"]",
+            "endpoints = [\"gret\"]",
+            "endpoints: unknown endpoint \"gret\"",
+        ),
     ];
     for (i, (from, to, expected)) in cases.into_iter().enumerate() {
         let path = root.join(format!("mine/bad{i}.toml"));
@@ -180,6 +216,9 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_file_entry_and_field_and_starts_n
         assert!(err.contains(&format!("bad{i}.toml: ")), "{err}");
         assert!(err.contains(expected), "{to}: {err}");
     }
-    assert!(!root.join("results").exists(), "nothing started, nothing stored");
+    assert!(
+        !root.join("results").exists(),
+        "nothing started, nothing stored"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -246,7 +246,13 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
     };
     let mut server = launch(c, &spec)?;
     let checks = verify::run(SocketAddr::from(([127, 0, 0, 1], server.port)), &plan);
-    println!("{}: {:<16} {} ({})", c.name(), "level", level.word(), level.meaning());
+    println!(
+        "{}: {:<16} {} ({})",
+        c.name(),
+        "level",
+        level.word(),
+        level.meaning()
+    );
     if args.load {
         match load_check(&server, args.threads) {
             Ok(line) => println!("{}: {:<16} {line}", c.name(), "load"),

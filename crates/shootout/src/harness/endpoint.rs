@@ -182,7 +182,10 @@ mod tests {
     #[test]
     fn the_built_in_endpoints() {
         let hello = Endpoint::hello();
-        assert_eq!((hello.method.as_str(), hello.path.as_str()), ("GET", "/hello"));
+        assert_eq!(
+            (hello.method.as_str(), hello.path.as_str()),
+            ("GET", "/hello")
+        );
         assert_eq!(hello.expect.judge(200, b"Hello World"), Ok(()));
         assert!(hello.expect.judge(200, b"Hello world").is_err());
         let app = Endpoint::builtin("app").unwrap();

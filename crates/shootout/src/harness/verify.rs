@@ -198,7 +198,11 @@ fn connect(addr: SocketAddr) -> Result<TcpStream, VerifyError> {
 fn request(addr: SocketAddr, e: &Endpoint, version: &str, extra: &str) -> Vec<u8> {
     let mut head = format!("{} {} {version}\r\nHost: {addr}\r\n", e.method, e.path);
     let named = |name: &str| e.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-    for (k, v) in e.headers.iter().filter(|(k, _)| !k.eq_ignore_ascii_case("host")) {
+    for (k, v) in e
+        .headers
+        .iter()
+        .filter(|(k, _)| !k.eq_ignore_ascii_case("host"))
+    {
         head += &format!("{k}: {v}\r\n");
     }
     if !e.body.is_empty() && !named("content-length") {
@@ -213,7 +217,13 @@ fn request(addr: SocketAddr, e: &Endpoint, version: &str, extra: &str) -> Vec<u8
 
 impl Probe<'_> {
     /// One exchange of `e`'s request on `s`.
-    fn exchange(&self, s: &mut TcpStream, e: &Endpoint, version: &str, extra: &str) -> Result<Reply, VerifyError> {
+    fn exchange(
+        &self,
+        s: &mut TcpStream,
+        e: &Endpoint,
+        version: &str,
+        extra: &str,
+    ) -> Result<Reply, VerifyError> {
         let head = e.method.eq_ignore_ascii_case("HEAD");
         exchange(s, &request(self.addr, e, version, extra), head)
     }
@@ -250,12 +260,12 @@ fn keep_alive(p: &Probe) -> Check {
         (|| {
             let mut s = connect(p.addr)?;
             for index in 1..=3 {
-                let r = p.exchange(&mut s, p.endpoint, "HTTP/1.1", "").map_err(|e| {
-                    VerifyError::Exchange {
+                let r = p
+                    .exchange(&mut s, p.endpoint, "HTTP/1.1", "")
+                    .map_err(|e| VerifyError::Exchange {
                         index,
                         source: Box::new(e),
-                    }
-                })?;
+                    })?;
                 p.judge(p.endpoint, &r).map_err(|e| VerifyError::Reply {
                     index,
                     source: Box::new(e),
@@ -552,7 +562,10 @@ mod tests {
         let greet = [greet("hi")];
         let http = at(VerifyLevel::Http, &greet, dateless_server());
         let names: Vec<&str> = http.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["greet", "keep-alive", "connection-close", "http/1.0"]);
+        assert_eq!(
+            names,
+            ["greet", "keep-alive", "connection-close", "http/1.0"]
+        );
         assert!(http.iter().all(|c| c.passed), "{http:?}");
         // Strict also wants a Date header, and a server that waits for a whole request.
         let strict = at(VerifyLevel::Strict, &greet, dateless_server());
@@ -560,7 +573,9 @@ mod tests {
             .map(|c| c.name.as_str())
             .collect();
         assert_eq!(failed, names, "{strict:?}");
-        assert!(strict.iter().all(|c| c.passed || c.detail.ends_with("no Date header")));
+        assert!(strict
+            .iter()
+            .all(|c| c.passed || c.detail.ends_with("no Date header")));
         assert!(strict.iter().any(|c| c.name == "parses-http" && c.passed));
         assert!(at(VerifyLevel::None, &greet, dateless_server()).is_empty());
     }

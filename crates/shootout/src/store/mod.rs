@@ -313,7 +313,11 @@ mod tests {
         );
         assert!(r.rate().is_none());
         assert_eq!(r.kind, LoadKind::Closed);
-        assert_eq!(r.verify, VerifyLevel::Strict, "runs before levels were strict");
+        assert_eq!(
+            r.verify,
+            VerifyLevel::Strict,
+            "runs before levels were strict"
+        );
         let _ = std::fs::remove_file(&path);
     }
 

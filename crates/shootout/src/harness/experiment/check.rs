@@ -60,9 +60,7 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
     }
     match profile {
         None => Ok(plain),
-        Some(name) => {
-            check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid)
-        }
+        Some(name) => check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid),
     }
 }
 

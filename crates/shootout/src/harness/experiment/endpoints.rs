@@ -48,7 +48,9 @@ fn check(name: &str, f: &EndpointFile, dir: &Path) -> Result<Endpoint, String> {
     if !f.path.starts_with('/') {
         return Err(format!("path: {:?} does not start with /", f.path));
     }
-    if f.path.contains(|c: char| c.is_whitespace() || c.is_control()) {
+    if f.path
+        .contains(|c: char| c.is_whitespace() || c.is_control())
+    {
         return Err(format!(
             "path: {:?} has a space or control character (percent-encode it)",
             f.path
@@ -92,14 +94,14 @@ fn expect(e: &ExpectFile) -> Result<Expect, String> {
             return Err("expect: body and body_regex: give one or the other".into())
         }
         (Some(exact), None) => BodyExpect::Exact(exact.clone().into_bytes()),
-        (None, Some(pattern)) => BodyExpect::Pattern(
-            regex::bytes::Regex::new(pattern).map_err(|e| {
+        (None, Some(pattern)) => {
+            BodyExpect::Pattern(regex::bytes::Regex::new(pattern).map_err(|e| {
                 format!(
                     "expect.body_regex: {pattern:?} is not a regular expression: {}",
                     regex_reason(&e)
                 )
-            })?,
-        ),
+            })?)
+        }
         (None, None) => BodyExpect::Any,
     };
     Ok(Expect {
@@ -112,7 +114,9 @@ fn expect(e: &ExpectFile) -> Result<Expect, String> {
 fn regex_reason(e: &regex::Error) -> String {
     let text = e.to_string();
     let last = text.lines().rev().find(|l| !l.trim().is_empty());
-    last.unwrap_or("invalid").trim_start_matches("error: ").to_string()
+    last.unwrap_or("invalid")
+        .trim_start_matches("error: ")
+        .to_string()
 }
 
 /// The method and headers as the engine will send them: `LoadConfig::validate` is the
@@ -159,10 +163,18 @@ mod tests {
         );
         let mut f = file("/up");
         f.method = "PO ST".into();
-        assert!(mistake(&f).starts_with("endpoint.up: method: "), "{}", mistake(&f));
+        assert!(
+            mistake(&f).starts_with("endpoint.up: method: "),
+            "{}",
+            mistake(&f)
+        );
         let mut f = file("/up");
         f.headers.insert("X-A".into(), "1\r\nX-B: 2".into());
-        assert!(mistake(&f).starts_with("endpoint.up: headers: "), "{}", mistake(&f));
+        assert!(
+            mistake(&f).starts_with("endpoint.up: headers: "),
+            "{}",
+            mistake(&f)
+        );
         let mut f = file("/up");
         f.expect.body_regex = Some("(".into());
         assert_eq!(
@@ -190,6 +202,9 @@ mod tests {
         let found = named(&names, &declared).unwrap();
         assert_eq!(found[1].method, "POST");
         let unknown = named(&["down".to_string()], &declared).unwrap_err();
-        assert!(unknown.starts_with("endpoints: unknown endpoint \"down\""), "{unknown}");
+        assert!(
+            unknown.starts_with("endpoints: unknown endpoint \"down\""),
+            "{unknown}"
+        );
     }
 }

@@ -212,9 +212,8 @@ impl ExperimentFile {
 /// defined twice, which every TOML parser refuses. `endpoint .NAME` (TOML allows spaces
 /// around the dot) is as long as `endpoints.NAME`, so every error keeps its line and column.
 pub fn standard_tables(text: &str) -> Cow<'_, str> {
-    static PLURAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^(\s*\[\s*)endpoints(\s*\.)").expect("a valid pattern")
-    });
+    static PLURAL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?m)^(\s*\[\s*)endpoints(\s*\.)").expect("a valid pattern"));
     PLURAL.replace_all(text, "${1}endpoint ${2}")
 }
 

@@ -21,7 +21,11 @@ fn reads_a_matrix_and_names_file_line_and_field_on_mistakes() {
     );
     let e = read(&good, None).unwrap();
     assert_eq!(
-        (e.repeats, e.endpoints[0].name.as_str(), e.loads[0].levels.len()),
+        (
+            e.repeats,
+            e.endpoints[0].name.as_str(),
+            e.loads[0].levels.len()
+        ),
         (Repeats::Fixed(1), "hello", 2)
     );
     assert_eq!(
@@ -244,7 +248,10 @@ fn declared_endpoints_carry_their_request_into_the_cells() {
     assert_eq!(names, ["hello", "greet"]);
     let cells = e.cells();
     let greet = &cells[1].endpoint;
-    assert_eq!((greet.method.as_str(), greet.path.as_str()), ("POST", "/greet?x=1"));
+    assert_eq!(
+        (greet.method.as_str(), greet.path.as_str()),
+        ("POST", "/greet?x=1")
+    );
     assert_eq!(greet.headers, [("X-Token".to_string(), "t".to_string())]);
     assert_eq!(greet.body, b"{\"who\": 1}");
     assert_eq!(greet.expect.judge(201, b"hi there"), Ok(()));
@@ -260,8 +267,14 @@ fn the_issues_plural_tables_read_as_the_standard_ones() {
     assert_eq!(plural.endpoints[1].expect.judge(200, b"hi"), Ok(()));
     // Lines and columns stay where the file has them.
     let typo = "path = \"/greet\"\nexpcet = { status = 200 }";
-    let msg = message(read(&with_greet("plural-typo.toml", "endpoints", typo), None));
-    let standard = message(read(&with_greet("singular-typo.toml", "endpoint", typo), None));
+    let msg = message(read(
+        &with_greet("plural-typo.toml", "endpoints", typo),
+        None,
+    ));
+    let standard = message(read(
+        &with_greet("singular-typo.toml", "endpoint", typo),
+        None,
+    ));
     assert_eq!(msg.replace("plural-", "singular-"), standard);
     // The stored file gives its repeats back too.
     let text = std::fs::read_to_string(with_greet("plural.toml", "endpoints", fields)).unwrap();
@@ -271,9 +284,15 @@ fn the_issues_plural_tables_read_as_the_standard_ones() {
 #[test]
 fn a_mistake_in_an_endpoint_is_one_line_naming_the_file_the_entry_and_the_field() {
     let cases = [
-        ("path = \"greet\"", "x0.toml: endpoint.greet: path: \"greet\" does not start with /"),
+        (
+            "path = \"greet\"",
+            "x0.toml: endpoint.greet: path: \"greet\" does not start with /",
+        ),
         ("method = \"GET\"", "endpoint.greet: missing field `path`"),
-        ("path = \"/g\"\nexpcet = { status = 200 }", "endpoint.greet: unknown field `expcet`"),
+        (
+            "path = \"/g\"\nexpcet = { status = 200 }",
+            "endpoint.greet: unknown field `expcet`",
+        ),
         (
             "path = \"/g\"\nexpect = { status = 200, body = \"a\", body_regex = \"a\" }",
             "x3.toml: endpoint.greet: expect: body and body_regex: give one or the other",
@@ -284,7 +303,10 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_the_file_the_entry_and_the_field(
         ),
     ];
     for (i, (fields, expected)) in cases.into_iter().enumerate() {
-        let msg = message(read(&with_greet(&format!("x{i}.toml"), "endpoint", fields), None));
+        let msg = message(read(
+            &with_greet(&format!("x{i}.toml"), "endpoint", fields),
+            None,
+        ));
         assert_eq!(msg.lines().count(), 1, "{msg}");
         assert!(msg.contains(expected), "{fields}: {msg}");
         assert!(msg.contains(&format!("x{i}.toml: ")), "{msg}");
@@ -292,5 +314,8 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_the_file_the_entry_and_the_field(
     let unknown = "name = \"g\"\ncontestants = [\"a\"]\nendpoints = [\"gret\"]\n\
                    [[loads]]\nname = \"ka\"\nconnections = [1]\n";
     let msg = message(read(&write("x9.toml", unknown), None));
-    assert!(msg.contains("x9.toml: endpoints: unknown endpoint \"gret\""), "{msg}");
+    assert!(
+        msg.contains("x9.toml: endpoints: unknown endpoint \"gret\""),
+        "{msg}"
+    );
 }

@@ -41,6 +41,9 @@ mod tests {
         runs[2].verify = VerifyLevel::None;
         let warned = lines(&runs);
         assert_eq!(warned.len(), 1, "{warned:?}");
-        assert!(warned[0].starts_with("warning: b ran unverified"), "{warned:?}");
+        assert!(
+            warned[0].starts_with("warning: b ran unverified"),
+            "{warned:?}"
+        );
     }
 }
