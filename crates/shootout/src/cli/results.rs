@@ -316,6 +316,8 @@ struct ExportedRun<'a> {
     stages: Option<&'a str>,
     label: &'static str,
     reason: &'a str,
+    /// How the contestant was verified before its loads: strict, http, or none.
+    verify: &'static str,
     /// What bound the run (server, generator, both, neither); None when it did not load.
     bottleneck: Option<&'static str>,
     /// Whether the run says something about the server.
@@ -344,6 +346,7 @@ impl<'a> ExportedRun<'a> {
             stages: r.is_ramp().then(|| r.kind.schedule()).flatten(),
             label: r.label().word(),
             reason: r.reason(),
+            verify: r.verify.word(),
             bottleneck: r.verdict().map(|v| v.bottleneck.word()),
             valid: r.verdict().is_some_and(|v| v.valid),
             verdict: r.verdict(),

@@ -11,9 +11,10 @@ use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
 use shootout::harness::started_servers::{self, Leftover};
-use shootout::record::{Label, LoadKind, Machine, RunRecord};
+use shootout::harness::verify::Check;
+use shootout::record::{Label, LoadKind, Machine, RunRecord, VerifyLevel};
 use shootout::report::document::Document;
-use shootout::report::experiment::{cells, convergence};
+use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
 use shootout::store::{Ending, Store};
 use shootout::threshold;
@@ -102,6 +103,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: recording the end of experiment {id}: {e}");
     }
     cells::print_tables(&runs);
+    for line in unverified::lines(&runs) {
+        println!("{line}");
+    }
     print_convergence(&exp, &runs, out_of_budget);
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
@@ -245,6 +249,7 @@ fn run_with_progress(
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Busy(round, quiet) => say(busy_line(round, &quiet)),
+            Event::Verified(name, level, checks) => say(verified_line(name, level, checks)),
             Event::Finished(r, done, total) => {
                 say(progress(r, done, total));
                 bar.set_length(total as u64);
@@ -279,6 +284,36 @@ fn busy_line(round: usize, quiet: &Quiet) -> String {
             share * 100.0
         ),
     }
+}
+
+/// How a contestant was verified, in one line: the level and the checks it passed, or
+/// the ones it failed.
+fn verified_line(name: &str, level: VerifyLevel, checks: &[Check]) -> String {
+    if level == VerifyLevel::None {
+        return format!("{name}: not verified (verify = \"none\"): its results carry a warning");
+    }
+    let failed: Vec<String> = (checks.iter().filter(|k| !k.passed))
+        .map(|k| format!("{}: {}", k.name, k.detail))
+        .collect();
+    if !failed.is_empty() {
+        return format!(
+            "{name}: failed verification at level {}: {}",
+            level.word(),
+            failed.join("; ")
+        );
+    }
+    let passed: Vec<String> = (checks.iter())
+        .map(|k| match k.flagged {
+            true => format!("{} (flagged: {})", k.name, k.detail),
+            false => k.name.clone(),
+        })
+        .collect();
+    format!(
+        "{name}: verified at level {} ({}): {}",
+        level.word(),
+        level.meaning(),
+        passed.join(", ")
+    )
 }
 
 /// After the tables: that the budget stopped the rounds, and for an experiment that
@@ -355,7 +390,7 @@ fn describe(name: &str, cell: &MatrixCell) -> String {
         LoadKind::Rate { schedule } => format!("rate {schedule}"),
         _ => format!("c={}", cell.connections),
     };
-    format!("{name} /{} {} {level}", cell.endpoint, cell.load.name)
+    format!("{name} /{} {} {level}", cell.endpoint.name, cell.load.name)
 }
 
 /// Shows the responses/s of the last half second on the bar until `running` is cleared.

@@ -1,6 +1,7 @@
 //! `contestant.toml`: what a contestant is and how to install, build and start it
 //! (docs/manifest.md is the reference).
 
+use super::verify_level::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,9 +19,15 @@ pub struct Manifest {
     pub toolchain: String,
     #[serde(default)]
     pub articles: Vec<String>,
+    /// The endpoints it serves: built in (`hello`, `app`) or declared by an experiment;
+    /// none named means every endpoint of the experiment it runs in.
+    #[serde(default)]
     pub endpoints: Vec<String>,
     #[serde(default = "yes")]
     pub parses_http: bool,
+    /// How it is checked before it is loaded.
+    #[serde(default)]
+    pub verify: VerifyLevel,
     #[serde(default)]
     pub note: String,
     #[serde(default)]
@@ -97,8 +104,6 @@ pub enum ManifestError {
         name: String,
         folder: String,
     },
-    #[error("{}: unknown endpoint {endpoint:?} (hello or app)", path.display())]
-    Endpoint { path: PathBuf, endpoint: String },
     #[error("{}: {source}", path.display())]
     Folder {
         path: PathBuf,
@@ -117,16 +122,6 @@ impl Contestant {
                 path,
                 name: manifest.name,
                 folder: folder.to_string(),
-            });
-        }
-        if let Some(e) = manifest
-            .endpoints
-            .iter()
-            .find(|e| *e != "hello" && *e != "app")
-        {
-            return Err(ManifestError::Endpoint {
-                path,
-                endpoint: e.clone(),
             });
         }
         let dir = dir.canonicalize().map_err(|source| ManifestError::Folder {
@@ -153,8 +148,9 @@ impl Contestant {
             .replace("{build}", &self.build.to_string_lossy())
     }
 
-    /// True when it implements `endpoint` ("hello" or "app").
+    /// True when it implements `endpoint`: its manifest names it, or names none.
     pub fn serves(&self, endpoint: &str) -> bool {
-        self.manifest.endpoints.iter().any(|e| e == endpoint)
+        let named = &self.manifest.endpoints;
+        named.is_empty() || named.iter().any(|e| e == endpoint)
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod cores;
+pub mod endpoint;
 pub mod experiment;
 pub mod group_cpu;
 pub mod group_guard;
@@ -19,3 +20,4 @@ pub mod started_servers;
 pub mod toolchain;
 pub mod verdict;
 pub mod verify;
+pub mod verify_level;

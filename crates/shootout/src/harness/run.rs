@@ -4,6 +4,7 @@
 //! in-process, watched, and stopped.
 
 use super::catalog::{self, Catalog, Status};
+use super::endpoint::Endpoint;
 use super::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use super::idle::{self, Quiet};
 use super::launch::{launch, LaunchError, LaunchSpec};
@@ -13,10 +14,12 @@ use super::monitor::{Monitor, Point};
 use super::process::Server;
 use super::toolchain;
 use super::verdict;
-use super::verify;
+use super::verify::{self, Check, Plan};
+use super::verify_level::VerifyLevel;
 use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
 use engine::LoadResult;
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -31,6 +34,9 @@ pub enum Event<'a> {
     Stopped(Stop, usize),
     /// The machine was busy before round `usize` (from 0): what the wait found.
     Busy(usize, Quiet),
+    /// A contestant was verified, once per experiment, before its first load: at which
+    /// level, and what each check found (none at level `none`).
+    Verified(&'a str, VerifyLevel, &'a [Check]),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -54,7 +60,7 @@ pub fn run(
 ) -> Vec<RunRecord> {
     let cells = exp.cells();
     let mut rounds = Rounds::new(exp, controls.budget);
-    let mut known = Known::default();
+    let mut known = Known::new(&exp.endpoints);
     let mut runs = Vec::with_capacity(exp.run_count());
     let mut rng = seed;
     let t0 = Instant::now();
@@ -106,22 +112,33 @@ fn run_or_skip(
         return RunRecord::not_run(names, cell.kind.clone(), Label::Interrupted, why);
     }
     on_event(Event::Started(name, cell));
-    run_cell(cat, name, cell, repeat, known, controls)
+    run_cell(cat, name, cell, repeat, known, controls, on_event)
 }
 
 /// What is found out once per contestant per experiment: whether it passes verification
-/// (None) or why not, and the versions it runs with.
-#[derive(Default)]
-struct Known {
+/// (None) or why not, and the versions it runs with; and the experiment's endpoints,
+/// which verification checks.
+struct Known<'e> {
+    endpoints: &'e [Endpoint],
     verify_failures: HashMap<String, Option<String>>,
     toolchains: HashMap<String, String>,
+}
+
+impl<'e> Known<'e> {
+    fn new(endpoints: &'e [Endpoint]) -> Self {
+        Known {
+            endpoints,
+            verify_failures: HashMap::new(),
+            toolchains: HashMap::new(),
+        }
+    }
 }
 
 /// The record's names for contestant `name` in `cell`, repeat `repeat`.
 fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
     Cell {
         contestant: name.to_string(),
-        endpoint: cell.endpoint.clone(),
+        endpoint: cell.endpoint.name.clone(),
         layout: cell.layout.name.clone(),
         load: cell.load.name.clone(),
         connections: cell.connections,
@@ -150,6 +167,7 @@ fn run_cell(
     repeat: usize,
     known: &mut Known,
     controls: &Controls,
+    on_event: &mut impl FnMut(Event),
 ) -> RunRecord {
     let names = named(name, cell, repeat);
     let kind = cell.kind.clone();
@@ -157,16 +175,19 @@ fn run_cell(
         Ok(c) => c,
         Err(e) => return RunRecord::not_run(names, kind, Label::Skipped, e.to_string()),
     };
+    let verify = c.manifest.verify;
+    let skipped = |why: String| RunRecord {
+        verify,
+        ..RunRecord::not_run(names.clone(), kind.clone(), Label::Skipped, why)
+    };
     if let s @ (Status::NeedsSetup(_) | Status::Blocked(_)) = catalog::status(c) {
-        let why = format!("{}: {}", s.word(), s.reason());
-        return RunRecord::not_run(names, kind, Label::Skipped, why);
+        return skipped(format!("{}: {}", s.word(), s.reason()));
     }
-    if !c.serves(&cell.endpoint) {
-        let why = format!("does not implement /{}", cell.endpoint);
-        return RunRecord::not_run(names, kind, Label::Skipped, why);
+    if !c.serves(&cell.endpoint.name) {
+        return skipped(format!("does not implement /{}", cell.endpoint.name));
     }
     let t0 = Instant::now();
-    let measured = measure(c, cell, &mut known.verify_failures, controls);
+    let measured = measure(c, cell, known, controls, on_event);
     let toolchain = known
         .toolchains
         .entry(name.to_string())
@@ -177,6 +198,7 @@ fn run_cell(
         Err((label, why)) => RunRecord::not_run(names, kind, label, why),
     };
     record.toolchain = toolchain;
+    record.verify = verify;
     record.wall_s = t0.elapsed().as_secs_f64();
     record
 }
@@ -196,6 +218,7 @@ impl Measurement {
             cell,
             kind,
             toolchain: String::new(),
+            verify: VerifyLevel::default(),
             outcome: self.outcome,
             server_cpu_s: self.server_cpu_s,
             peak_rss_kb: self.peak_rss_kb,
@@ -211,8 +234,9 @@ impl Measurement {
 fn measure(
     c: &Contestant,
     cell: &MatrixCell,
-    verify_failures: &mut HashMap<String, Option<String>>,
+    known: &mut Known,
     controls: &Controls,
+    on_event: &mut impl FnMut(Event),
 ) -> Result<Measurement, (Label, String)> {
     let spec = LaunchSpec {
         port: None,
@@ -223,24 +247,40 @@ fn measure(
         LaunchError::Start(_) => (Label::ServerFailed, e.to_string()),
         LaunchError::NotReady(_) => (Label::Timeout, e.to_string()),
     })?;
-    let port = server.port;
-    let failed = verify_failures
+    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
+    let endpoints = known.endpoints;
+    let failed = known
+        .verify_failures
         .entry(c.name().to_string())
-        .or_insert_with(|| verify_failure(port, c));
+        .or_insert_with(|| verify_failure(addr, c, endpoints, on_event));
     if let Some(why) = failed {
         return Err((Label::VerifyFailed, why.clone()));
     }
-    let config = config(cell, port).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    let config = config(cell, addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
     let m = load(cell, &config, &mut server, controls);
     server.stop();
     Ok(m)
 }
 
-/// The checks `c` fails on `port`, as one reason; None when it passes them all.
-fn verify_failure(port: u16, c: &Contestant) -> Option<String> {
-    let failed: Vec<String> = verify::run(port, c.serves("app"), c.manifest.parses_http)
-        .into_iter()
-        .filter(|k| !k.passed)
+/// Verifies `c` at `addr` on the endpoints of `endpoints` it serves, at its level, and
+/// tells `on_event`; the checks it fails as one reason, None when it passes them all.
+fn verify_failure(
+    addr: SocketAddr,
+    c: &Contestant,
+    endpoints: &[Endpoint],
+    on_event: &mut impl FnMut(Event),
+) -> Option<String> {
+    let served: Vec<Endpoint> = (endpoints.iter().filter(|e| c.serves(&e.name)))
+        .cloned()
+        .collect();
+    let plan = Plan {
+        level: c.manifest.verify,
+        endpoints: &served,
+        parses_http: c.manifest.parses_http,
+    };
+    let checks = verify::run(addr, &plan);
+    on_event(Event::Verified(c.name(), plan.level, &checks));
+    let failed: Vec<String> = (checks.iter().filter(|k| !k.passed))
         .map(|k| format!("{}: {}", k.name, k.detail))
         .collect();
     (!failed.is_empty()).then(|| failed.join("; "))
@@ -274,11 +314,16 @@ fn load(
     }
 }
 
-/// The engine's configuration for one run of `cell` against the server on `port`.
-fn config(cell: &MatrixCell, port: u16) -> Result<engine::LoadConfig, engine::ConfigError> {
-    let url = format!("http://127.0.0.1:{port}/{}", cell.endpoint);
+/// The engine's configuration for one run of `cell` against the server at `addr`: its
+/// endpoint's request, its load's pace.
+fn config(cell: &MatrixCell, addr: SocketAddr) -> Result<engine::LoadConfig, engine::ConfigError> {
+    let endpoint = &cell.endpoint;
+    let url = format!("http://{addr}{}", endpoint.path);
     let target = engine::Target::parse(&url)?;
     let mut config = engine::LoadConfig::new(target);
+    config.method = endpoint.method.clone();
+    config.headers = endpoint.headers.clone();
+    config.body = endpoint.body.clone();
     config.connections = cell.connections;
     config.threads = cell
         .layout

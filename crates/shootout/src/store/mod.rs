@@ -240,7 +240,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Cell, Label, LoadKind};
+    use crate::record::{Cell, Label, LoadKind, VerifyLevel};
 
     fn run_row() -> RunRecord {
         let cell = Cell {
@@ -256,6 +256,7 @@ mod tests {
         };
         let mut r = RunRecord::not_run(cell, kind, Label::GeneratorBound, "busy");
         r.toolchain = "go version go1.22".into();
+        r.verify = VerifyLevel::Http;
         r.server_cpu_s = 1.5;
         r.peak_rss_kb = 2048;
         r.wall_s = 3.0;
@@ -295,6 +296,7 @@ mod tests {
             (Some("0,500:2s"), "go version go1.22")
         );
         assert_eq!(r.cell, run_row().cell);
+        assert_eq!(r.verify, VerifyLevel::Http);
         let version: i64 =
             s.db.pragma_query_value(None, "user_version", |r| r.get(0))
                 .unwrap();
@@ -324,6 +326,11 @@ mod tests {
         );
         assert!(r.rate().is_none());
         assert_eq!(r.kind, LoadKind::Closed);
+        assert_eq!(
+            r.verify,
+            VerifyLevel::Strict,
+            "runs before levels were strict"
+        );
         let _ = std::fs::remove_file(&path);
     }
 

@@ -77,6 +77,9 @@ pub const MIGRATIONS: &[&str] = &[
         result TEXT NOT NULL
     );
     CREATE INDEX saved_loads_by_label ON saved_loads(label);",
+    // 7: how each run's contestant was verified before its loads (`strict`, `http`,
+    // `none`); earlier runs were all verified strictly, the only level there was.
+    "ALTER TABLE runs ADD COLUMN verify TEXT NOT NULL DEFAULT 'strict';",
 ];
 
 /// The version this build writes.

@@ -4,6 +4,7 @@
 //! file, line and field.
 
 mod check;
+mod endpoints;
 mod file;
 mod matrix;
 mod repeats;
@@ -14,6 +15,7 @@ pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 
+use super::endpoint::Endpoint;
 use super::layout::Layout;
 use super::verdict::Thresholds;
 use crate::threshold::Gates;
@@ -28,8 +30,8 @@ pub struct Experiment {
     pub name: String,
     pub description: String,
     pub contestants: Vec<String>,
-    /// `hello` or `app`.
-    pub endpoints: Vec<String>,
+    /// Built in (`hello`, `app`) or declared by the file (`[endpoint.NAME]`).
+    pub endpoints: Vec<Endpoint>,
     pub layouts: Vec<Layout>,
     pub repeats: Repeats,
     pub warmup: Duration,

@@ -12,3 +12,4 @@ pub mod matrix;
 pub mod ramp;
 pub mod ranking;
 pub mod servers;
+pub mod unverified;
