@@ -147,7 +147,8 @@ fn a_wrong_expectation_fails_verification_with_a_one_line_reason() {
     let path = experiment(&root, "\"mine\"", "hello");
     let out = shootout(&root, &["run", path.to_str().unwrap()]);
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    // Its one run failed verification: no run was valid, exit 1.
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
     let said: Vec<&str> = (stdout.lines())
         .filter(|l| l.starts_with("mine: failed verification at level http: "))
         .collect();
