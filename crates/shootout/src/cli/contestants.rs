@@ -1,5 +1,6 @@
 //! `shootout list | setup | verify | start`: the catalog of contestants.
 
+use super::catalog::Folders;
 use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -8,6 +9,7 @@ use shootout::harness::launch::{launch, LaunchSpec};
 use shootout::harness::manifest::Contestant;
 use shootout::harness::process::Server;
 use shootout::harness::{group_cpu, setup, verify};
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,8 @@ pub struct ListArgs {
     /// One JSON array instead of a table
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    folders: Folders,
 }
 
 /// Which contestants a command is for.
@@ -27,6 +31,8 @@ pub struct Selection {
     /// Every contestant that is not blocked
     #[arg(long, conflicts_with = "names")]
     all: bool,
+    #[command(flatten)]
+    folders: Folders,
 }
 
 /// Flags of `shootout verify`.
@@ -57,16 +63,13 @@ pub struct StartArgs {
     /// CPUs to pin the server to, e.g. 1 or 0,1
     #[arg(long, value_delimiter = ',')]
     cpus: Option<Vec<usize>>,
-}
-
-fn catalog() -> anyhow::Result<Catalog> {
-    let root = catalog::root().context("contestants")?;
-    Catalog::load(&root).context("contestants")
+    #[command(flatten)]
+    folders: Folders,
 }
 
 /// `shootout list`.
 pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = args.folders.required()?;
     if args.json {
         println!("{}", serde_json::to_string(&listing(&cat))?);
         return Ok(ExitCode::SUCCESS);
@@ -199,14 +202,14 @@ fn for_each(
 
 /// `shootout setup`.
 pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = which.folders.required()?;
     let chosen = select(&cat, &which)?;
     Ok(for_each(chosen, |c| set_up(c).context("setup")))
 }
 
 /// `shootout verify`.
 pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = args.which.folders.required()?;
     let chosen = select(&cat, &args.which)?;
     Ok(for_each(chosen, |c| verify_one(c, &args)))
 }
@@ -222,7 +225,8 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
         ..LaunchSpec::default()
     };
     let mut server = launch(c, &spec)?;
-    let checks = verify::run(server.port, c.serves("app"), c.manifest.parses_http);
+    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
+    let checks = verify::run(addr, c.manifest.endpoints.iter().any(|e| e == "app"), c.manifest.parses_http);
     if args.load {
         match load_check(&server, args.threads) {
             Ok(line) => println!("{}: {:<16} {line}", c.name(), "load"),
@@ -283,7 +287,7 @@ fn load_check(server: &Server, threads: usize) -> anyhow::Result<String> {
 /// `shootout start`: runs one contestant in the foreground until Ctrl-C (exit 1 when
 /// it cannot start, or exits by itself).
 pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = args.folders.required()?;
     let c = cat.get(&args.name)?;
     let name = c.name();
     if let s @ (Status::Blocked(_) | Status::NeedsSetup(_)) = catalog::status(c) {

@@ -4,10 +4,11 @@ use super::WorkFailed;
 use anyhow::Context;
 use clap::Args;
 use engine::LoadResult;
-use shootout::harness::catalog;
 use shootout::harness::machine_lock::{self, Holder};
+use shootout::harness::places;
 use shootout::record::{Point, Verdict};
 use shootout::report::document::utc;
+use shootout::report::stats::measures;
 use shootout::store::{End, ExperimentRow, Status, Store, StoredRun};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,14 +31,15 @@ pub struct ExportArgs {
     json: bool,
 }
 
-/// The checkout's results store; failing to open it is a failure of the work (exit 1).
+/// The results store (the checkout's, or outside one the user's); failing to open it is
+/// a failure of the work (exit 1).
 pub fn open_store() -> anyhow::Result<Store> {
     Store::open(&store_path()?).map_err(|e| WorkFailed(e.into()).into())
 }
 
-/// Where the checkout's results store is.
-fn store_path() -> anyhow::Result<PathBuf> {
-    Ok(catalog::root()?.join("results").join("shootout.db"))
+/// Where the results store is: `shootout.db` in the results folder (`places::results`).
+pub fn store_path() -> anyhow::Result<PathBuf> {
+    Ok(places::results()?.join("shootout.db"))
 }
 
 /// `shootout results`.
@@ -190,8 +192,10 @@ struct ExportedRun<'a> {
     verdict: Option<&'a Verdict>,
     rps: Option<f64>,
     p99_us: Option<f64>,
-    server_cpu_s: f64,
-    peak_rss_kb: u64,
+    /// Null when the server's CPU and memory could not be attributed to it (a running
+    /// server without its process: see `verdict.unattributed`).
+    server_cpu_s: Option<f64>,
+    peak_rss_kb: Option<u64>,
     wall_s: f64,
     load_s: f64,
     result: Option<&'a LoadResult>,
@@ -215,8 +219,8 @@ impl<'a> ExportedRun<'a> {
             verdict: r.verdict(),
             rps: r.result().map(|x| x.rps),
             p99_us: r.result().map(|x| x.latency_us.p99),
-            server_cpu_s: r.server_cpu_s,
-            peak_rss_kb: r.peak_rss_kb,
+            server_cpu_s: measures::server_known(r).then_some(r.server_cpu_s),
+            peak_rss_kb: measures::server_known(r).then_some(r.peak_rss_kb),
             wall_s: r.wall_s,
             load_s: r.load_s,
             result: r.result(),

@@ -1,6 +1,8 @@
 //! `contestant.toml`: what a contestant is and how to install, build and start it
 //! (docs/manifest.md is the reference).
 
+use super::running::RunningServer;
+use super::verify_level::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,6 +32,8 @@ pub struct Manifest {
     #[serde(default)]
     pub setup: Setup,
     pub start: Start,
+    #[serde(default)]
+    pub verify: VerifyLevel,
 }
 
 fn yes() -> bool {
@@ -77,6 +81,23 @@ pub struct Contestant {
     pub dir: PathBuf,
     /// Its build output folder.
     pub build: PathBuf,
+    /// Where it was declared, and the file that declares it (named when a name is found
+    /// twice).
+    pub origin: Origin,
+    pub declared_in: PathBuf,
+    /// A server that is already running: shootout neither starts, stops nor pins it.
+    pub running: Option<RunningServer>,
+}
+
+/// Where a contestant was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The checkout's `contestants/`.
+    Checkout,
+    /// A folder of contestant folders given with `--contestants` or `SHOOTOUT_CONTESTANTS`.
+    Folder,
+    /// `[contestant.NAME]` in an experiment file.
+    Inline,
 }
 
 /// Values for the placeholders of commands.
@@ -136,7 +157,10 @@ impl Contestant {
         Ok(Contestant {
             build: build_root.join(&manifest.name),
             manifest,
+            declared_in: dir.join("contestant.toml"),
             dir,
+            origin: Origin::Checkout,
+            running: None,
         })
     }
 
@@ -153,8 +177,9 @@ impl Contestant {
             .replace("{build}", &self.build.to_string_lossy())
     }
 
-    /// True when it implements `endpoint` ("hello" or "app").
+    /// True when it implements `endpoint`: an empty list serves every endpoint (as inline
+    /// contestants declare none).
     pub fn serves(&self, endpoint: &str) -> bool {
-        self.manifest.endpoints.iter().any(|e| e == endpoint)
+        self.manifest.endpoints.is_empty() || self.manifest.endpoints.iter().any(|e| e == endpoint)
     }
 }

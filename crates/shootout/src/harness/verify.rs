@@ -103,10 +103,9 @@ impl Reply {
     }
 }
 
-/// Runs every check against 127.0.0.1:`port`; `app` says whether /app is implemented,
+/// Runs every check against `addr`; `app` says whether /app is implemented,
 /// `parses_http` whether the manifest claims a real HTTP parser.
-pub fn run(port: u16, app: bool, parses_http: bool) -> Vec<Check> {
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+pub fn run(addr: SocketAddr, app: bool, parses_http: bool) -> Vec<Check> {
     let mut checks = vec![
         hello(addr),
         keep_alive(addr),

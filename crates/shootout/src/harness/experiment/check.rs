@@ -2,9 +2,11 @@
 //! rule checked once, each mistake one line naming the file and the field.
 
 use super::file::{DevicesFile, ExperimentFile, LoadFile, VerdictFile};
+use super::inline;
 use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
-use crate::harness::catalog::Catalog;
+use crate::harness::catalog::{Catalog, NO_CATALOG};
+use crate::harness::manifest::Contestant;
 use crate::harness::layout::Layout;
 use crate::harness::verdict::Thresholds;
 use crate::toml_file::{self, TomlFileError};
@@ -21,6 +23,8 @@ pub enum ExperimentError {
     Invalid { path: PathBuf, what: String },
     #[error("{}: contestants: unknown contestant {name:?} (see shootout list)", path.display())]
     UnknownContestant { path: PathBuf, name: String },
+    #[error("{}: contestants: {name:?} is not declared here ([contestant.{name}]), and {NO_CATALOG}", path.display())]
+    NoCatalog { path: PathBuf, name: String },
 }
 
 impl Experiment {
@@ -31,13 +35,27 @@ impl Experiment {
             cat.contestants.iter().any(|c| c.name() == name)
                 || cat.broken.iter().any(|(n, _)| n == name)
         };
-        match self.contestants.iter().find(|n| !known(n)) {
-            None => Ok(()),
-            Some(name) => Err(ExperimentError::UnknownContestant {
-                path: path.to_path_buf(),
-                name: name.clone(),
-            }),
-        }
+        let (path, name) = match self.contestants.iter().find(|n| !known(n)) {
+            None => return Ok(()),
+            Some(name) => (path.to_path_buf(), name.clone()),
+        };
+        Err(match cat.folders.is_empty() {
+            true => ExperimentError::NoCatalog { path, name },
+            false => ExperimentError::UnknownContestant { path, name },
+        })
+    }
+
+    /// The contestants this experiment declares itself and runs, built under `builds`:
+    /// a server already running must answer at its URL and its process must run.
+    pub fn inline_contestants(&self, builds: &Path) -> Result<Vec<Contestant>, ExperimentError> {
+        let named = self.inline.iter().filter(|i| self.contestants.contains(&i.manifest.name));
+        named
+            .map(|i| i.contestant(&self.file, builds))
+            .collect::<Result<_, _>>()
+            .map_err(|what| ExperimentError::Invalid {
+                path: self.file.clone(),
+                what,
+            })
     }
 }
 
@@ -52,10 +70,16 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
         let applied = file.clone().with_profile(name).map_err(invalid)?;
         check(applied).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
     }
-    match profile {
-        None => Ok(plain),
-        Some(name) => check(file.with_profile(name).map_err(invalid)?).map_err(invalid),
-    }
+    let declared = inline::check_all(&file.contestant, path).map_err(invalid)?;
+    let exp = match profile {
+        None => plain,
+        Some(name) => check(file.with_profile(name).map_err(invalid)?).map_err(invalid)?,
+    };
+    Ok(Experiment {
+        inline: declared,
+        file: path.to_path_buf(),
+        ..exp
+    })
 }
 
 /// The repeats an experiment ran with, from its file's text as stored and the name it
@@ -101,6 +125,8 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         repeats,
         seed: e.seed,
         loads,
+        inline: Vec::new(),
+        file: PathBuf::new(),
     })
 }
 

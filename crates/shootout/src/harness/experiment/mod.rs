@@ -5,11 +5,13 @@
 
 mod check;
 mod file;
+mod inline;
 mod matrix;
 mod repeats;
 mod rounds;
 
 pub use check::ExperimentError;
+pub use inline::{Inline, Running};
 pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
@@ -17,7 +19,7 @@ pub use rounds::{Round, Rounds, Stop};
 use super::layout::Layout;
 use super::verdict::Thresholds;
 use engine::{DeviceScript, RateSchedule};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// One experiment, checked: every duration, layout, schedule and script parsed.
@@ -38,6 +40,10 @@ pub struct Experiment {
     pub loads: Vec<Load>,
     /// Where verdicts draw their lines (`[verdict]`; the measured defaults otherwise).
     pub thresholds: Thresholds,
+    /// Contestants the file declares itself (`[contestant.NAME]`).
+    pub inline: Vec<Inline>,
+    /// The experiment file.
+    pub file: PathBuf,
 }
 
 /// One load of the matrix, checked.
