@@ -22,7 +22,10 @@ impl Folders {
     /// The folders of the flags, then those of the variable; a missing one is bad input
     /// naming where it was given.
     pub fn all(&self) -> anyhow::Result<Vec<PathBuf>> {
-        let flagged = self.contestants.iter().map(|d| ("--contestants", d.clone()));
+        let flagged = self
+            .contestants
+            .iter()
+            .map(|d| ("--contestants", d.clone()));
         let variable = std::env::var_os(FOLDERS_ENV).unwrap_or_default();
         let listed = std::env::split_paths(&variable)
             .filter(|d| !d.as_os_str().is_empty())

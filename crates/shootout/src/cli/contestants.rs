@@ -226,7 +226,11 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
     };
     let mut server = launch(c, &spec)?;
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-    let checks = verify::run(addr, c.manifest.endpoints.iter().any(|e| e == "app"), c.manifest.parses_http);
+    let checks = verify::run(
+        addr,
+        c.manifest.endpoints.iter().any(|e| e == "app"),
+        c.manifest.parses_http,
+    );
     if args.load {
         match load_check(&server, args.threads) {
             Ok(line) => println!("{}: {:<16} {line}", c.name(), "load"),

@@ -6,11 +6,11 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
-use shootout::harness::manifest::Origin;
-use shootout::harness::places;
 use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop};
 use shootout::harness::idle::Quiet;
 use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
+use shootout::harness::manifest::Origin;
+use shootout::harness::places;
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
 use shootout::harness::started_servers::{self, Leftover};
@@ -125,7 +125,8 @@ fn gather(
     let mut cat = Catalog::gather(checkout, &folders.all()?, &builds).context("contestants")?;
     let inline = exp.inline_contestants(&builds).context("experiment")?;
     cat.add(inline).context("contestants")?;
-    exp.check_contestants(&cat, &exp.file).context("experiment")?;
+    exp.check_contestants(&cat, &exp.file)
+        .context("experiment")?;
     Ok(cat)
 }
 

@@ -42,9 +42,7 @@ pub const NO_CATALOG: &str = "there is no catalog here (not in a shootout checko
 /// Why the catalog, or a contestant in it, cannot be had.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
-    #[error(
-        "no shootout checkout here or above: point at one with --root DIR or SHOOTOUT_ROOT"
-    )]
+    #[error("no shootout checkout here or above: point at one with --root DIR or SHOOTOUT_ROOT")]
     NoRoot,
     #[error(transparent)]
     Places(#[from] PlacesError),
@@ -84,7 +82,11 @@ impl Catalog {
     /// Reads every `contestants/*/contestant.toml` under `root`, sorted by name.
     pub fn load(root: &Path) -> Result<Catalog, CatalogError> {
         let mut catalog = Catalog::empty();
-        catalog.read_folder(&root.join("contestants"), &checkout_builds(root), Origin::Checkout)?;
+        catalog.read_folder(
+            &root.join("contestants"),
+            &checkout_builds(root),
+            Origin::Checkout,
+        )?;
         Ok(catalog)
     }
 
@@ -125,7 +127,12 @@ impl Catalog {
     }
 
     /// Reads every `dir/*/contestant.toml`, sorted by name.
-    fn read_folder(&mut self, dir: &Path, builds: &Path, origin: Origin) -> Result<(), CatalogError> {
+    fn read_folder(
+        &mut self,
+        dir: &Path,
+        builds: &Path,
+        origin: Origin,
+    ) -> Result<(), CatalogError> {
         let entries = std::fs::read_dir(dir).map_err(|source| CatalogError::Read {
             path: dir.to_path_buf(),
             source,
@@ -187,13 +194,13 @@ impl Catalog {
             });
         }
         found.ok_or_else(|| CatalogError::Unknown {
-                name: name.to_string(),
-                known: self
-                    .contestants
-                    .iter()
-                    .map(|c| c.name().to_string())
-                    .collect(),
-            })
+            name: name.to_string(),
+            known: self
+                .contestants
+                .iter()
+                .map(|c| c.name().to_string())
+                .collect(),
+        })
     }
 }
 

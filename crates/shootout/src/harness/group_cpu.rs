@@ -132,7 +132,10 @@ impl Sample {
 }
 
 /// `root` and every process below it, from one reading of every process's parent.
-fn descendants(root: u32, processes: &[(procfs::process::Process, procfs::process::Stat)]) -> HashSet<i32> {
+fn descendants(
+    root: u32,
+    processes: &[(procfs::process::Process, procfs::process::Stat)],
+) -> HashSet<i32> {
     let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
     for (_, stat) in processes {
         children.entry(stat.ppid).or_default().push(stat.pid);
@@ -176,7 +179,10 @@ mod tests {
 
     #[test]
     fn counts_a_process_tree_with_its_children() {
-        let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
         let me = std::process::id();
         let processes: Vec<_> = procfs::process::all_processes()
             .unwrap()

@@ -185,7 +185,11 @@ fn last_lines(log: &Path) -> String {
     const MAX_CHARS: usize = 400;
     let text = std::fs::read(log).unwrap_or_default();
     let text = String::from_utf8_lossy(&text);
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let last = lines[lines.len().saturating_sub(LINES)..].join(" | ");
     match last.chars().count() {
         0 => "no output".into(),

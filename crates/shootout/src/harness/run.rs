@@ -262,7 +262,12 @@ fn measure_running(
         return Err((Label::VerifyFailed, why.clone()));
     }
     let config = config(cell, running.addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
-    Ok(load(cell, &config, &mut Watched::Running(running), controls))
+    Ok(load(
+        cell,
+        &config,
+        &mut Watched::Running(running),
+        controls,
+    ))
 }
 
 /// The checks `c` fails at `addr`, as one reason; None when it passes them all.

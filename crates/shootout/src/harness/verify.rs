@@ -310,7 +310,7 @@ mod tests {
 
     fn verdicts(b: Behavior) -> Vec<(String, bool)> {
         let server = TestServer::start(b).unwrap();
-        run(server.addr().port(), false, true)
+        run(server.addr(), false, true)
             .into_iter()
             .map(|c| (c.name.to_string(), c.passed))
             .collect()
@@ -343,7 +343,7 @@ mod tests {
     #[test]
     fn a_server_that_does_not_parse_http_is_caught_or_flagged_as_declared() {
         let port = first_byte_server();
-        let caught = run(port, false, true)
+        let caught = run(([127, 0, 0, 1], port).into(), false, true)
             .into_iter()
             .find(|c| c.name == "parses-http")
             .unwrap();
@@ -352,7 +352,7 @@ mod tests {
             "{caught:?}"
         );
         let port = first_byte_server();
-        let declared = run(port, false, false)
+        let declared = run(([127, 0, 0, 1], port).into(), false, false)
             .into_iter()
             .find(|c| c.name == "parses-http")
             .unwrap();

@@ -6,8 +6,8 @@ use super::inline;
 use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
 use crate::harness::catalog::{Catalog, NO_CATALOG};
-use crate::harness::manifest::Contestant;
 use crate::harness::layout::Layout;
+use crate::harness::manifest::Contestant;
 use crate::harness::verdict::Thresholds;
 use crate::toml_file::{self, TomlFileError};
 use engine::{parse_duration, DeviceScript, RateSchedule};
@@ -48,7 +48,10 @@ impl Experiment {
     /// The contestants this experiment declares itself and runs, built under `builds`:
     /// a server already running must answer at its URL and its process must run.
     pub fn inline_contestants(&self, builds: &Path) -> Result<Vec<Contestant>, ExperimentError> {
-        let named = self.inline.iter().filter(|i| self.contestants.contains(&i.manifest.name));
+        let named = self
+            .inline
+            .iter()
+            .filter(|i| self.contestants.contains(&i.manifest.name));
         named
             .map(|i| i.contestant(&self.file, builds))
             .collect::<Result<_, _>>()

@@ -80,7 +80,9 @@ pub(super) fn check_all(
     };
     tables
         .iter()
-        .map(|(name, table)| check(name, table, folder).map_err(|w| format!("contestant.{name}: {w}")))
+        .map(|(name, table)| {
+            check(name, table, folder).map_err(|w| format!("contestant.{name}: {w}"))
+        })
         .collect()
 }
 
@@ -107,7 +109,12 @@ fn check(name: &str, table: &toml::Table, folder: &Path) -> Result<Inline, Strin
         .ok_or_else(|| format!("dir: {}: no such folder", dir.display()))?;
     let running = match (&f.command, &f.url) {
         (Some(_), Some(_)) => return Err("command and url: one or the other".into()),
-        (None, None) => return Err("command: a command that starts the server, or the url of one already running".into()),
+        (None, None) => {
+            return Err(
+                "command: a command that starts the server, or the url of one already running"
+                    .into(),
+            )
+        }
         (Some(command), None) => started(&f, command)?,
         (None, Some(url)) => Some(running(&f, url)?),
     };
@@ -142,8 +149,14 @@ fn running(f: &InlineFile, url: &str) -> Result<Running, String> {
     let started_only = [
         ("threads", !f.threads.is_empty()),
         ("env", !f.env.is_empty()),
-        ("setup", !f.setup.steps.is_empty() || !f.setup.build.is_empty()),
-        ("requires", !f.requires.commands.is_empty() || !f.requires.debian.is_empty()),
+        (
+            "setup",
+            !f.setup.steps.is_empty() || !f.setup.build.is_empty(),
+        ),
+        (
+            "requires",
+            !f.requires.commands.is_empty() || !f.requires.debian.is_empty(),
+        ),
     ];
     if let Some((field, _)) = started_only.iter().find(|(_, set)| *set) {
         return Err(format!(

@@ -117,11 +117,25 @@ fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
     let why = "no pid or process given".to_string();
     let limits = Thresholds::default();
     let layout = split();
-    let v = judge_unattributed(&points, Duration::from_millis(500), &layout, false, &limits, why);
+    let v = judge_unattributed(
+        &points,
+        Duration::from_millis(500),
+        &layout,
+        false,
+        &limits,
+        why,
+    );
     assert_eq!((v.disturbed.as_deref(), v.valid), (None, true));
     assert_eq!(v.unattributed.as_deref(), Some("no pid or process given"));
     let stolen = series([0.5, 0.95], 0.0, 0.5, 1.4, 0.2);
     let why = "x".to_string();
-    let v = judge_unattributed(&stolen, Duration::from_millis(500), &layout, false, &limits, why);
+    let v = judge_unattributed(
+        &stolen,
+        Duration::from_millis(500),
+        &layout,
+        false,
+        &limits,
+        why,
+    );
     assert!(v.disturbed.is_some_and(|d| d.starts_with("steal")));
 }

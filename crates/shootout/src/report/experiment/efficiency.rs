@@ -116,7 +116,7 @@ fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
                 _ => cpu_text(&e.us),
             }
         })
-            .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
+        .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
         Column::number("projected req/s per core", |e: &Efficiency| {
             if e.us.is_empty() {
                 String::new()
