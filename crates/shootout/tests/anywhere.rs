@@ -278,9 +278,19 @@ fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// A server the test started, killed when the test ends, even by a failed assertion.
+struct Started(Child);
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The Python server started as a process called `name` (a link to the interpreter) on a
 /// free port, once it answers.
-fn running_server(tmp: &Path, name: &str) -> (Child, u16) {
+fn running_server(tmp: &Path, name: &str) -> (Started, u16) {
     // The interpreter itself: `python3` on PATH may be a wrapper script (pyenv's) that
     // would not run under another name.
     let python = Command::new("python3")
@@ -302,6 +312,7 @@ fn running_server(tmp: &Path, name: &str) -> (Child, u16) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    let child = Started(child);
     let until = Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < until, "the server did not start");
@@ -320,7 +331,7 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
         "[contestant.by-pid]\nurl = \"{url}\"\npid = {}\n\
          [contestant.by-name]\nurl = \"{url}\"\nprocess = \"{name}\"\n\
          [contestant.unnamed]\nurl = \"{url}\"\n",
-        server.id()
+        server.0.id()
     );
     let names = ["by-pid", "by-name", "unnamed"];
     std::fs::write(
@@ -369,11 +380,10 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
         }
     }
     assert!(
-        server.try_wait().unwrap().is_none(),
+        server.0.try_wait().unwrap().is_none(),
         "shootout left it running"
     );
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     // With nothing behind the URL any more: one line, nothing starts.
     let out = outside(&tmp, &["run", "srv/up.toml"]).output().unwrap();
     one_line_error(&out, "up.toml: contestant.by-name: url: nothing answers at");
