@@ -5,7 +5,7 @@ use crate::conn::{Conn, State};
 use crate::cpu::CpuTime;
 use crate::devices::{Fleet, Next};
 use crate::ledger::{Clock, Ledger, Stamp};
-use crate::live::Live;
+use crate::live::{Live, Published};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
 use crate::schedule::Pacer;
@@ -78,6 +78,9 @@ pub struct Slots {
     pub dialer: Dialer,
     pub ledger: Ledger,
     pub keepalive: bool,
+    /// Open loop: a due request found every connection busy and waits for one; requests
+    /// that start late meanwhile waited on the server, not on the generator.
+    backlogged: bool,
 }
 
 impl Slots {
@@ -102,6 +105,7 @@ impl Slots {
             dialer: Dialer::new(c.target.addr, true, c.keepalive, spec.index),
             ledger: Ledger::new(spec.measure_start, spec.end, spec.budget, timeout),
             keepalive: c.keepalive,
+            backlogged: false,
         }
     }
 
@@ -223,9 +227,10 @@ impl Slots {
             intended: due,
             sent: now,
         };
+        let backlogged = self.backlogged;
         let (conn, times, req, ledger) = self.parts(slot);
         conn.start_stamped(stamp, times, req);
-        ledger.started_due(due, now);
+        ledger.started_due(due, now, backlogged);
         if let Some(p) = self.pacer.as_mut() {
             p.advance();
         }
@@ -285,7 +290,7 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     }
     let mut next_tick = now + tick;
     let mut cpu_start = None;
-    let mut published = 0;
+    let mut published = Published::default();
     let mut starved = false;
     loop {
         let mut wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
@@ -319,11 +324,12 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     finish(d, cpu_start, now)
 }
 
-/// Adds the responses seen since the last call to the shared live count.
-fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut u64) {
-    let seen = d.slots().ledger.responses_seen();
-    live.add(seen - *published);
-    *published = seen;
+/// Adds the counts seen since the last call to the shared live counts.
+fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut Published) {
+    let ledger = &d.slots().ledger;
+    let now = Published::of(ledger.responses_seen(), ledger.counts());
+    live.add(published, &now);
+    *published = now;
 }
 
 /// Open loop: starts every request that is due on connections with room; the rest wait
@@ -332,6 +338,7 @@ fn publish<D: Driver>(d: &mut D, live: &Live, published: &mut u64) {
 fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
     while let Some(due) = d.slots().next_due().filter(|&due| due <= now) {
         let Some(slot) = d.slots().start_due(due, now) else {
+            d.slots().backlogged = true;
             return true;
         };
         if d.slots().per_request() {
@@ -341,6 +348,8 @@ fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
             d.kick(slot, now);
         }
     }
+    // Every due request has started: the backlog, if there was one, is gone.
+    d.slots().backlogged = false;
     false
 }
 

@@ -1,6 +1,6 @@
 //! A loop's books: the clock, the measured window, the request budget, and the stats.
 
-use crate::outcome::Outcome;
+use crate::outcome::{Counts, Outcome};
 use crate::stats::LoopStats;
 use std::time::Instant;
 
@@ -87,6 +87,12 @@ impl Ledger {
         self.responses_seen
     }
 
+    /// The measured requests' outcomes so far.
+    #[inline]
+    pub fn counts(&self) -> &Counts {
+        &self.stats.counts
+    }
+
     /// Hands over what was measured, leaving empty books.
     pub fn take_stats(&mut self) -> LoopStats {
         std::mem::take(&mut self.stats)
@@ -152,11 +158,16 @@ impl Ledger {
         }
     }
 
-    /// An open-loop request due at `due` started at `now`; counts it if it is late.
+    /// An open-loop request due at `due` started at `now`; counts it if it is late, as
+    /// waiting for a free connection when `backlogged` (the server's doing) or else as
+    /// late (the generator's).
     #[inline]
-    pub fn started_due(&mut self, due: u64, now: u64) {
+    pub fn started_due(&mut self, due: u64, now: u64, backlogged: bool) {
         if due >= self.measure_start && now.saturating_sub(due) > LATE_NS {
-            self.stats.late += 1;
+            match backlogged {
+                true => self.stats.waited += 1,
+                false => self.stats.late += 1,
+            }
         }
     }
 

@@ -196,6 +196,7 @@ fn merge_rate(parts: &[LoadResult], duration_s: f64) -> Option<RateSummary> {
         scheduled,
         started,
         late: rates.iter().map(|r| r.late).sum(),
+        waited: rates.iter().map(|r| r.waited).sum(),
     })
 }
 

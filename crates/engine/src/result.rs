@@ -162,8 +162,13 @@ pub struct RateSummary {
     pub scheduled: u64,
     /// Requests started in the window.
     pub started: u64,
-    /// Requests started more than 1 ms after they were due.
+    /// Requests started more than 1 ms after they were due while a connection was free:
+    /// the generator did not keep the schedule.
     pub late: u64,
+    /// Requests started more than 1 ms after they were due because every connection was
+    /// busy: the server (or too few connections) held them back.
+    #[serde(default)]
+    pub waited: u64,
 }
 
 /// Everything a load measured.

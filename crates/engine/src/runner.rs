@@ -359,6 +359,7 @@ fn rate_summary(
         scheduled: scheduled.round() as u64,
         started,
         late: all.late,
+        waited: all.waited,
     })
 }
 

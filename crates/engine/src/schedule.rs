@@ -183,6 +183,27 @@ impl RateSchedule {
     }
 }
 
+/// The stages as they are written (`1000:10s,5000:30s`), so that a stored load can say
+/// what it ran and be parsed back to the same schedule.
+impl fmt::Display for RateSchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.stages.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}", s.rate)?;
+            let d = s.duration;
+            match (d.subsec_nanos(), d.subsec_nanos() % 1_000_000) {
+                _ if d.is_zero() => {}
+                (0, _) => write!(f, ":{}s", d.as_secs())?,
+                (_, 0) => write!(f, ":{}ms", d.as_millis())?,
+                _ => write!(f, ":{}us", d.as_micros())?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Walks one loop's (or shard's) share of a schedule: requests `offset`, `offset + stride`, ...
 #[derive(Debug, Clone)]
 pub struct Pacer {
@@ -263,6 +284,20 @@ impl Segment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schedules_print_as_written_and_parse_back() {
+        for text in [
+            "1000",
+            "0,100:10s",
+            "1000:10s,5000:30s",
+            "0.5:1500ms,2:250us",
+        ] {
+            let s = RateSchedule::parse(text).unwrap();
+            assert_eq!(s.to_string(), text);
+            assert_eq!(RateSchedule::parse(&s.to_string()).unwrap(), s);
+        }
+    }
 
     #[test]
     fn constant_rate_is_evenly_spaced() {

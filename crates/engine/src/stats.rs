@@ -95,6 +95,8 @@ pub struct LoopStats {
     pub port_exhaustion: u64,
     /// Open-loop requests that started more than a millisecond after they were due.
     pub late: u64,
+    /// Open-loop requests that started late because every connection was busy.
+    pub waited: u64,
     /// One entry per second of measurement.
     pub seconds: Vec<Second>,
     /// CPU time of the loop's thread while measuring, in seconds.
@@ -119,6 +121,7 @@ impl Default for LoopStats {
             unsolicited: 0,
             port_exhaustion: 0,
             late: 0,
+            waited: 0,
             seconds: Vec::new(),
             user_seconds: 0.0,
             sys_seconds: 0.0,
@@ -190,6 +193,7 @@ impl LoopStats {
         self.unsolicited += other.unsolicited;
         self.port_exhaustion += other.port_exhaustion;
         self.late += other.late;
+        self.waited += other.waited;
         for (i, s) in other.seconds.iter().enumerate() {
             self.second(i).merge(s);
         }

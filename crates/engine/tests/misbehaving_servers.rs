@@ -400,3 +400,24 @@ fn live_count_sees_every_response_warm_up_included() {
         );
     }
 }
+
+#[test]
+fn live_counts_match_the_result_errors_included() {
+    for (io, behavior) in [
+        (IoChoice::Epoll, Behavior::Hello),
+        (IoChoice::Uring, Behavior::Status(503)),
+        (IoChoice::Epoll, Behavior::MalformedStatusLine),
+    ] {
+        let server = TestServer::start(behavior.clone()).unwrap();
+        let mut c = config(&server, io);
+        c.warmup = Duration::from_millis(100);
+        let live = engine::Live::new();
+        let load = engine::check(&c).expect("load checks");
+        let r = engine::run_watched(&load, &AtomicBool::new(false), &live).expect("load runs");
+        // The last publication comes after the last request ended: the counts are exact.
+        let q = &r.requests;
+        assert_eq!(live.finished(), q.finished(), "{io:?} {behavior:?}");
+        assert_eq!(live.failed(), q.finished() - q.ok, "{io:?} {behavior:?}");
+        assert!(live.finished() > 0, "{io:?} {behavior:?}");
+    }
+}

@@ -57,8 +57,11 @@ fn a_stall_shows_in_corrected_latency_and_not_in_raw() {
             r.latency_raw_us.max > 900_000.0,
             "{io:?}: the requests caught in the stall"
         );
+        // They were held back by the server (every connection busy): counted as waited,
+        // not as the generator's lateness (which a busy machine adds on its own, so it
+        // is not asserted here).
         let rate = r.rate.as_ref().unwrap();
-        assert!(rate.late > 100, "{io:?}: {rate:?}");
+        assert!(rate.waited > 100, "{io:?}: {rate:?}");
     }
 }
 

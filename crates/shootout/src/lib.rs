@@ -7,4 +7,5 @@ pub mod harness;
 pub mod record;
 pub mod report;
 pub mod store;
+pub mod threshold;
 pub mod toml_file;

@@ -389,3 +389,76 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
     one_line_error(&out, "up.toml: contestant.by-name: url: nothing answers at");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The issue's acceptance example, exactly as written there.
+const ISSUE_EXAMPLE: &str = r#"name = "mine"
+contestants = ["mine"]
+endpoints = ["greet"]
+layouts = ["split"]
+repeats = 3
+warmup = "1s"
+duration = "2s"
+
+[contestant.mine]
+command = "python3 server.py {port}"
+dir = "."
+verify = "http"
+
+[endpoints.greet]
+path = "/greet"
+expect = { status = 200, body = "hi" }
+
+[[loads]]
+name = "keep-alive"
+connections = [8]
+"#;
+
+/// A user's server for the example: `GET /greet` answers `hi`.
+const GREET_SERVER: &str = r#"
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        body = b"hi" if self.path == "/greet" else b"no"
+        self.send_response(200 if self.path == "/greet" else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"#;
+
+#[test]
+fn the_issues_example_runs_exactly_as_written() {
+    let tmp = user_folder("issue");
+    std::fs::write(tmp.join("srv/server.py"), GREET_SERVER).unwrap();
+    std::fs::write(tmp.join("srv/mine.toml"), ISSUE_EXAMPLE).unwrap();
+    // From the server's own folder, as the issue's user would.
+    let (out, text) = run(outside(&tmp, &["run", "mine.toml"]).current_dir(tmp.join("srv")));
+    assert!(text.contains("stored as experiment 1 in "), "{text}");
+    let doc = export(&tmp, 1);
+    let runs = runs(&doc);
+    assert_eq!(runs.len(), 3, "{text}");
+    let mut valid = false;
+    for r in runs {
+        assert_eq!(
+            (&r["contestant"], &r["endpoint"], &r["verify"]),
+            (&"mine".into(), &"greet".into(), &"http".into()),
+            "{r}"
+        );
+        let label = r["label"].as_str().unwrap();
+        // Without the other tests' [verdict] allowance, a run beside them may be disturbed.
+        assert!(
+            ["ok", "generator-bound", "disturbed"].contains(&label),
+            "{label}: {text}"
+        );
+        valid |= label == "ok";
+        assert!(r["result"]["requests"]["ok"].as_u64().unwrap() > 0, "{r}");
+    }
+    let expected = if valid { Some(0) } else { Some(1) };
+    assert_eq!(out.status.code(), expected, "{text}");
+    assert!(tmp.join("data/shootout/mine-1.html").is_file(), "{text}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}

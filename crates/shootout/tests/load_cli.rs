@@ -241,3 +241,113 @@ fn a_fixed_rate_without_keepalive_runs_one_connection_per_request() {
         "{opened} opened, {started} started"
     );
 }
+
+/// `shootout load` of a test server with `behavior`: 200 requests, then `extra` flags.
+fn load_with(behavior: Behavior, extra: &[&str]) -> Output {
+    let server = TestServer::start(behavior).unwrap();
+    let url = server.url("/hello");
+    let base = ["load", url.as_str(), "-c", "2", "-t", "1", "-n", "200"];
+    shootout(&[&base[..], extra].concat())
+}
+
+#[test]
+fn a_crossed_threshold_prints_its_table_and_exits_99() {
+    let out = load_with(
+        Behavior::Hello,
+        &[
+            "--threshold",
+            "p99<1us",
+            "--threshold",
+            "rps >= 1000M",
+            "--threshold",
+            "errors<=0",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(99), "{text}");
+    let table = text
+        .split_once("thresholds crossed: 2 of 3\n")
+        .expect(&text)
+        .1;
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(
+        rows[0].contains("threshold") && rows[0].contains("% of limit"),
+        "{text}"
+    );
+    // The latency row: measured in its unit, above the limit by a positive amount.
+    assert!(rows[1].trim_start().starts_with("p99<1us"), "{text}");
+    assert!(rows[1].contains(" +") && rows[1].ends_with('%'), "{text}");
+    assert!(rows[2].trim_start().starts_with("rps >= 1000M"), "{text}");
+    assert!(
+        rows[2].contains(" req/s") && rows[2].contains(" -"),
+        "{text}"
+    );
+    assert!(
+        !table.contains("errors<=0"),
+        "held thresholds are not listed: {text}"
+    );
+    assert!(
+        text.contains("Requests/sec:"),
+        "the summary comes first: {text}"
+    );
+}
+
+#[test]
+fn held_thresholds_say_so_in_one_line_and_exit_0_in_every_format() {
+    let held = ["--threshold", "p99<10s", "--threshold", "errors<1%"];
+    let out = load_with(Behavior::Hello, &held);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.ends_with("\nthresholds: all 2 held\n"), "{text}");
+
+    let ab = load_with(Behavior::Hello, &[&held[..], &["--format", "ab"]].concat());
+    let text = String::from_utf8_lossy(&ab.stdout);
+    assert_eq!(ab.status.code(), Some(0), "{text}");
+    assert!(text.contains("Requests per second:"), "{text}");
+    assert!(text.ends_with("\nthresholds: all 2 held\n"), "{text}");
+}
+
+#[test]
+fn with_json_the_thresholds_go_to_stderr_and_stdout_stays_json() {
+    let out = load_with(Behavior::Hello, &["--json", "--threshold", "p99<1us"]);
+    assert_eq!(out.status.code(), Some(99));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["requests"]["ok"].as_u64(), Some(200));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("thresholds crossed: 1 of 1"), "{err}");
+    assert!(err.contains("p99<1us"), "{err}");
+}
+
+#[test]
+fn a_load_where_no_request_succeeds_exits_1_and_says_how_they_ended() {
+    // Every response is a 503: answered, framed, and failed. The threshold is crossed
+    // too, and the exit status says the worse: nothing succeeded.
+    let out = load_with(Behavior::Status(503), &["--threshold", "errors<1%"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(
+        text.contains("Requests/sec:"),
+        "the summary still prints: {text}"
+    );
+    assert!(text.contains("thresholds crossed: 1 of 1"), "{text}");
+    assert!(text.contains("100%"), "every request failed: {text}");
+    assert_eq!(
+        err.trim_end(),
+        "no request succeeded (of 200 requests: status 200)"
+    );
+}
+
+#[test]
+fn a_bad_threshold_is_one_line_naming_it_and_nothing_is_sent() {
+    // Port 1 refuses connections: were a load started, the error would say so instead.
+    let url = "http://127.0.0.1:1/";
+    let out = shootout(&["load", url, "--threshold", "p99<5xs"]);
+    assert_one_line_error(&out, "--threshold");
+    assert_one_line_error(&out, "'p99<5xs'");
+    assert_one_line_error(&out, "unknown unit \"xs\"");
+    let out = shootout(&["load", url, "--threshold", "p95<5ms"]);
+    assert_one_line_error(&out, "unknown metric \"p95\"");
+    let out = shootout(&["load", url, "--threshold", "cpu<40us"]);
+    assert_one_line_error(&out, "only `shootout run` measures");
+}

@@ -79,11 +79,6 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     }
     let out = shootout(&root, &["run", "t"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let doc = export(&root);
     assert_eq!(doc["experiment"]["seed"], 42);
     let label = |name: &str| {
@@ -106,6 +101,14 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     assert_eq!(label("wrong"), "verify-failed", "{text}");
     assert_eq!(label("dies"), "server-failed", "{text}");
     assert_eq!(label("lacking"), "skipped", "{text}");
+    // Only "good" can be valid: without it, no run was.
+    let valid = label("good") == "ok";
+    assert_eq!(
+        out.status.code(),
+        Some(if valid { 0 } else { 1 }),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let good = doc["runs"]
         .as_array()
         .unwrap()
@@ -170,10 +173,12 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
     let out = shootout(&root, &["run", "busy"]);
     let _ = busy.kill();
     let _ = busy.wait();
+    // Its one run was not valid: the experiment says so and exits 1, all stored.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.contains("no run was valid (1 run, none ok; the tables above say why)"),
+        "{err}"
     );
     let doc = export(&root);
     let r = &doc["runs"][0];
@@ -208,6 +213,89 @@ fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
         !root.join("results").exists(),
         "nothing started, nothing stored"
     );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_crossed_threshold_is_a_table_at_the_end_and_exit_99() {
+    let root = fake_checkout("gates");
+    for name in ["good", "wrong"] {
+        assert!(shootout(&root, &["setup", name]).status.success(), "{name}");
+    }
+    std::fs::write(
+        root.join("experiments/gates.toml"),
+        "name = \"gates\"\ncontestants = [\"good\", \"wrong\"]\nlayouts = [\"shared\"]\n\
+         warmup = \"0.2s\"\nduration = \"1s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n\
+         [thresholds]\nall = [\"p99 < 1us\"]\ngood = [\"rps>0\", \"errors<50%\"]\n",
+    )
+    .unwrap();
+    let out = shootout(&root, &["run", "gates"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let doc = export(&root);
+    let good = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["contestant"] == "good")
+        .unwrap();
+    // On a loaded machine the one valid candidate may be generator-bound: then no run
+    // was valid, which exits 1 before any threshold counts.
+    if good["label"] != "ok" {
+        assert_eq!(out.status.code(), Some(1), "{text}{err}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(99), "{text}{err}");
+    // After the tables, the store and the page: the table comes last.
+    let (before, table) = text
+        .split_once("thresholds crossed: 2 of 4 ")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(before.contains("stored as experiment 1") && before.contains("report: "));
+    let rows: Vec<&str> = table.lines().skip(2).take(2).collect();
+    let cell = "/hello, layout shared, ka, 4 connections";
+    assert!(rows[0].contains("good") && rows[0].contains(cell), "{text}");
+    assert!(
+        rows[0].contains("p99 < 1us") && rows[0].contains('+'),
+        "{text}"
+    );
+    assert!(
+        rows[1].contains("wrong") && rows[1].contains("p99 < 1us"),
+        "{text}"
+    );
+    assert!(rows[1].contains("no valid run (verify-failed)"), "{text}");
+    assert!(!table.contains("rps>0"), "held: {text}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_bad_threshold_in_an_experiment_is_one_line_and_starts_nothing() {
+    let root = fake_checkout("bad-gates");
+    for (table, needle) in [
+        (
+            "godo = [\"p99<5ms\"]",
+            "bad.toml: thresholds.godo: unknown contestant \"godo\"",
+        ),
+        (
+            "good = [\"p99<5\"]",
+            "bad.toml: thresholds.good: \"p99<5\": \"5\" needs a unit (us, ms or s)",
+        ),
+    ] {
+        std::fs::write(
+            root.join("experiments/bad.toml"),
+            format!(
+                "name = \"bad\"\ncontestants = [\"good\"]\n[[loads]]\nname = \"ka\"\n\
+                 connections = [1]\n[thresholds]\n{table}\n"
+            ),
+        )
+        .unwrap();
+        let out = shootout(&root, &["run", "bad"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+        assert!(!root.join("results").exists(), "nothing stored");
+    }
     let _ = std::fs::remove_dir_all(&root);
 }
 

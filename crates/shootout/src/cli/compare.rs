@@ -1,58 +1,166 @@
-//! `shootout compare A B`: two stored experiments, cell by cell, with a verdict that can
-//! gate CI (`--fail-above PCT`).
+//! `shootout compare A B`: two stored experiments cell by cell, or two single loads (saved
+//! loads, JSON files, runs) as one cell; as text, Markdown or JSON, with a verdict that
+//! can gate CI (`--fail-above PCT`).
 
 use super::results::open_store;
 use anyhow::{bail, Context};
-use clap::Args;
-use shootout::report::document::Document;
-use shootout::report::experiment::comparison;
+use clap::{Args, ValueEnum};
+use shootout::report::experiment::comparison::{self, Compared};
+use shootout::report::experiment::comparison_document::{
+    CellChange, ComparisonDocument, SideSummary, SCHEMA,
+};
+use shootout::report::side::{Reference, Side, Single};
+use shootout::report::table::Table;
+use shootout::store::Store;
 use std::process::ExitCode;
 
 /// Flags of `shootout compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The experiment before (an id, or a name: its newest run of it; or run:ID)
+    /// Before: an experiment id or name (its newest run), a saved load's label or
+    /// load:ID, run:ID, or a JSON file from `load --json` or `--out`
     before: String,
-    /// The experiment after
+    /// After: the same kinds as before
     after: String,
     /// Exit 1 when a cell is significantly worse by more than PCT percent (req/s down,
     /// or p99 or CPU per request up)
     #[arg(long, value_name = "PCT")]
     fail_above: Option<f64>,
+    /// How to print the comparison (json: schema shootout.compare/1, see docs/load.md)
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Output layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Markdown,
+    Json,
 }
 
 /// Compares: exit 1 on a significant regression beyond the threshold.
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    let store = open_store().context("compare")?;
-    let before = Document::load(&store, &args.before).context("compare")?;
-    let after = Document::load(&store, &args.after).context("compare")?;
-    let rows = comparison::compare(&before.runs, &after.runs);
-    if rows.is_empty() {
-        bail!(
-            "compare: experiments {} and {} share no cell",
-            args.before,
-            args.after
-        );
+    let mut store = None;
+    let before = side(&mut store, &args.before).context("compare")?;
+    let after = side(&mut store, &args.after).context("compare")?;
+    let (rows, table) = compared(&args, &before, &after).context("compare")?;
+    let worse = args.fail_above.map(|pct| regressions(&rows, pct));
+    let sides = [
+        SideSummary::of(&before, &args.before),
+        SideSummary::of(&after, &args.after),
+    ];
+    match args.format {
+        Format::Json => print_json(sides, &rows, &table, args.fail_above, worse.as_deref())?,
+        Format::Text => {
+            println!("before: {}", sides[0].title);
+            println!("after:  {}\n", sides[1].title);
+            print!("{}", table.text());
+            print_verdict(args.fail_above, worse.as_deref(), "\n");
+        }
+        Format::Markdown => {
+            println!("- before: {}", sides[0].title);
+            println!("- after: {}\n", sides[1].title);
+            print!("{}", table.markdown());
+            print_verdict(args.fail_above, worse.as_deref(), "\n");
+        }
     }
-    println!("before: {}", before.header()[0]);
-    println!("after:  {}\n", after.header()[0]);
-    print!("{}", comparison::table(&rows).text());
-    let Some(pct) = args.fail_above else {
-        return Ok(ExitCode::SUCCESS);
+    Ok(match worse.is_some_and(|w| !w.is_empty()) {
+        true => ExitCode::FAILURE,
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// The side `text` names. The store is opened only when a side is stored, so that two
+/// JSON files compare anywhere.
+fn side(store: &mut Option<Store>, text: &str) -> anyhow::Result<Side> {
+    let reference = Reference::parse(text)?;
+    if let Reference::File(path) = &reference {
+        return Ok(Side::File(Single::file(path)?));
+    }
+    let store = match store {
+        Some(s) => s,
+        None => store.insert(open_store()?),
     };
-    let worse: Vec<String> = rows
-        .iter()
-        .filter(|c| c.rps.regressed(pct) || c.p99.regressed(pct) || c.cpu.regressed(pct))
-        .map(|c| format!("{} {}", c.contestant, c.key.title()))
-        .collect();
-    if worse.is_empty() {
-        println!("\nno significant regression beyond {pct}%");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        println!(
-            "\nsignificant regression beyond {pct}% in: {}",
-            worse.join("; ")
-        );
-        Ok(ExitCode::FAILURE)
+    Ok(Side::find(store, reference)?)
+}
+
+/// The cells compared and their table: two single loads as one cell, else two sets of
+/// stored runs cell by cell.
+fn compared(
+    args: &CompareArgs,
+    before: &Side,
+    after: &Side,
+) -> anyhow::Result<(Vec<Compared>, Table)> {
+    // A run against an experiment is one of its cells; against a single load, a load.
+    let experiment = |s: &Side| matches!(s, Side::Experiment(_));
+    if !experiment(before) && !experiment(after) {
+        if let (Some(a), Some(b)) = (before.single()?, after.single()?) {
+            let row = comparison::singles(&a, &b);
+            let mut table = comparison::single_table(&row);
+            table
+                .notes
+                .extend(a.warnings().into_iter().chain(b.warnings()));
+            return Ok((vec![row], table));
+        }
     }
+    let (Some(a), Some(b)) = (before.document(), after.document()) else {
+        let (one, other) = match before.document() {
+            None => (&args.before, &args.after),
+            Some(_) => (&args.after, &args.before),
+        };
+        bail!(
+            "{one} is a single load and {other} an experiment: compare a single load with \
+             another (a saved load, a JSON file or run:ID), an experiment with an experiment"
+        );
+    };
+    let rows = comparison::compare(&a.runs, &b.runs);
+    if rows.is_empty() {
+        bail!("{} and {} share no cell", args.before, args.after);
+    }
+    let table = comparison::table(&rows);
+    Ok((rows, table))
+}
+
+/// `contestant cell` of each cell significantly worse by more than `pct` percent.
+fn regressions(rows: &[Compared], pct: f64) -> Vec<String> {
+    rows.iter()
+        .filter(|c| c.rps.regressed(pct) || c.p99.regressed(pct) || c.cpu.regressed(pct))
+        .map(|c| format!("{} {}", c.contestant, c.cell))
+        .collect()
+}
+
+/// The verdict of `--fail-above`, after `gap`; nothing without the flag.
+fn print_verdict(fail_above: Option<f64>, worse: Option<&[String]>, gap: &str) {
+    let (Some(pct), Some(worse)) = (fail_above, worse) else {
+        return;
+    };
+    match worse.is_empty() {
+        true => println!("{gap}no significant regression beyond {pct}%"),
+        false => println!(
+            "{gap}significant regression beyond {pct}% in: {}",
+            worse.join("; ")
+        ),
+    }
+}
+
+fn print_json(
+    [before, after]: [SideSummary; 2],
+    rows: &[Compared],
+    table: &Table,
+    fail_above: Option<f64>,
+    regressions: Option<&[String]>,
+) -> anyhow::Result<()> {
+    let doc = ComparisonDocument {
+        schema: SCHEMA,
+        before,
+        after,
+        alpha: comparison::ALPHA,
+        cells: rows.iter().map(CellChange::of).collect(),
+        notes: &table.notes,
+        fail_above,
+        regressions,
+    };
+    println!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(())
 }

@@ -5,10 +5,13 @@ use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::Args;
 use shootout::harness::catalog::{self, Catalog, Status};
+use shootout::harness::endpoint::Endpoint;
 use shootout::harness::launch::{launch, LaunchSpec};
 use shootout::harness::manifest::Contestant;
 use shootout::harness::process::Server;
+use shootout::harness::verify::Plan;
 use shootout::harness::{group_cpu, setup, verify};
+use shootout::record::VerifyLevel;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -50,6 +53,15 @@ pub struct VerifyArgs {
     /// server's busy cores: shows whether --threads reached it
     #[arg(long)]
     load: bool,
+    /// strict (every check, the catalog's exact answers), http (framing, keep-alive,
+    /// Connection: close, HTTP/1.0, each endpoint's expected status and body) or none
+    /// [default: the manifest's `verify`, strict unless it says otherwise]
+    #[arg(long, value_parser = verify_level)]
+    level: Option<VerifyLevel>,
+}
+
+fn verify_level(text: &str) -> Result<VerifyLevel, String> {
+    VerifyLevel::from_word(text).ok_or_else(|| format!("{text:?} is not strict, http or none"))
 }
 
 /// Flags of `shootout start`.
@@ -92,7 +104,10 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             s.word(),
             m.language,
             m.framework,
-            m.endpoints.join(",")
+            match m.endpoints.is_empty() {
+                true => "any".to_string(),
+                false => m.endpoints.join(","),
+            }
         );
     }
     for (name, e) in &cat.broken {
@@ -224,12 +239,21 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
         threads: args.threads,
         ..LaunchSpec::default()
     };
+    let level = args.level.unwrap_or(c.manifest.verify);
+    let endpoints = built_in_endpoints(c, level)?;
+    let plan = Plan {
+        level,
+        endpoints: &endpoints,
+        parses_http: c.manifest.parses_http,
+    };
     let mut server = launch(c, &spec)?;
-    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-    let checks = verify::run(
-        addr,
-        c.manifest.endpoints.iter().any(|e| e == "app"),
-        c.manifest.parses_http,
+    let checks = verify::run(SocketAddr::from(([127, 0, 0, 1], server.port)), &plan);
+    println!(
+        "{}: {:<16} {} ({})",
+        c.name(),
+        "level",
+        level.word(),
+        level.meaning()
     );
     if args.load {
         match load_check(&server, args.threads) {
@@ -249,13 +273,30 @@ fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
         };
         println!("{}: {:<16} {mark:<4} {}", c.name(), k.name, k.detail);
         if !k.passed {
-            bad.push(k.name);
+            bad.push(k.name.as_str());
         }
     }
     match bad.is_empty() {
         true => Ok(()),
         false => bail!("verify: failed {}", bad.join(", ")),
     }
+}
+
+/// The built-in endpoints `c` serves (hello when its manifest names none): a contestant
+/// that serves only endpoints an experiment declares is verified by `shootout run`.
+fn built_in_endpoints(c: &Contestant, level: VerifyLevel) -> anyhow::Result<Vec<Endpoint>> {
+    let named = &c.manifest.endpoints;
+    let served: Vec<Endpoint> = match named.is_empty() {
+        true => vec![Endpoint::hello()],
+        false => named.iter().filter_map(|n| Endpoint::builtin(n)).collect(),
+    };
+    if served.is_empty() && level != VerifyLevel::None {
+        bail!(
+            "verify: serves none of the built-in endpoints (hello, app): run an experiment that \
+             declares its endpoints (shootout run EXPERIMENT) to verify it"
+        );
+    }
+    Ok(served)
 }
 
 /// Loads /hello briefly with the engine in-process and measures the server's cores.

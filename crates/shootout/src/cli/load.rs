@@ -1,7 +1,10 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
+use super::borrowed_flags::BorrowedFlags;
+use super::keep::Keep;
+use super::load_progress::{self, ProgressArgs};
 use super::scenario::{self, Scenario};
-use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
@@ -10,6 +13,7 @@ use engine::{
     Shard, Stop, Target,
 };
 use shootout::report;
+use shootout::threshold::{self, Judgement, Threshold};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -60,6 +64,8 @@ pub struct LoadArgs {
     /// Send HTTP/1.0 requests (as ab and webbench do)
     #[arg(long = "http1.0")]
     http10: bool,
+    #[command(flatten)]
+    borrowed: BorrowedFlags,
     /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
     /// latency counts from each request's intended send time
     #[arg(long, value_name = "RATE")]
@@ -96,6 +102,24 @@ pub struct LoadArgs {
     /// Also write the per-second latency histograms as an HdrHistogram interval log
     #[arg(long, value_name = "FILE")]
     hdr_log: Option<std::path::PathBuf>,
+    /// Exit 99 unless the result meets this, e.g. 'p99<5ms', 'errors<0.1%', 'rps>=50k'
+    /// (repeatable; metrics: rps, p50 p75 p90 p99 p99.9 p99.99 max mean, errors)
+    #[arg(long = "threshold", value_name = "EXPR", value_parser = Threshold::for_load)]
+    thresholds: Vec<Threshold>,
+    /// Keep the result in the results store beside experiments (see `shootout results`,
+    /// `shootout compare LABEL OTHER`)
+    #[arg(long)]
+    save: bool,
+    /// Name of the saved load [default: the URL's host:port/path]; a label names its
+    /// newest save
+    #[arg(long, value_name = "TEXT")]
+    label: Option<String>,
+    /// Also write the result as JSON (schema shootout.load/1) to FILE; the summary still
+    /// prints
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -115,15 +139,34 @@ pub enum Format {
     Webbench,
 }
 
-/// Runs the load and prints it: exit 0, or 130 when Ctrl-C stopped it.
+/// What `shootout load` exits with, for `--help`.
+pub const EXIT_CODES: &str = "Exit status:
+  0    the load ran, some request succeeded, and every --threshold held
+  1    no request succeeded (one line after the summary says how they ended),
+       or the generator itself failed
+  2    bad input: a flag, a --threshold, the URL, a target that refuses
+       connections; nothing was sent
+  99   a --threshold was crossed: a table after the summary says which and by
+       how much (on stderr with --json, so that stdout stays one JSON object)
+  130  stopped by Ctrl-C or SIGTERM; what was measured is printed
+When more than one applies, the first of 130, 1, 99 is the exit status.";
+
+/// Runs the load and prints it, then its thresholds: the exit code by [`EXIT_CODES`].
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let config = config(&args).context("load")?;
+    let keep = Keep::prepare(
+        args.out.as_deref(),
+        args.save,
+        args.label.as_deref(),
+        &config,
+    )
+    .context("load")?;
     let result = engine::check(&config).and_then(|load| {
         interrupt::install();
         if !args.json && args.format == Format::Text {
             report::load_output::wrk::print_header(&load);
         }
-        engine::run_checked(&load, &interrupt::INTERRUPTED)
+        load_progress::run_shown(&load, &args.progress)
     });
     let result = match result {
         Ok(r) => r,
@@ -131,11 +174,75 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         Err(e @ RunError::Loop { .. }) => return Err(WorkFailed(e.into()).into()),
         Err(e) => return Err(anyhow::Error::new(e).context("load")),
     };
+    let saved = keep.keep(&result)?;
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
-    Ok(match interrupt::requested() {
-        true => ExitCode::from(EXIT_INTERRUPTED),
-        false => ExitCode::SUCCESS,
-    })
+    if let Some(line) = saved {
+        eprintln!("{line}");
+    }
+    Ok(exit_status(&result, &args))
+}
+
+/// After the summary: the thresholds judged, and a line when no request succeeded; the
+/// exit code (interrupted 130, nothing succeeded 1, a threshold crossed 99, else 0).
+fn exit_status(result: &LoadResult, args: &LoadArgs) -> ExitCode {
+    let held = judge_thresholds(result, &args.thresholds, args.json);
+    let succeeded = result.requests.ok > 0;
+    if !succeeded {
+        eprintln!("{}", nothing_succeeded(&result.requests));
+    }
+    if interrupt::requested() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if !succeeded {
+        ExitCode::FAILURE
+    } else if !held {
+        ExitCode::from(EXIT_THRESHOLD_CROSSED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Judges `thresholds` on `result` and prints what they came to (on stderr beside JSON,
+/// which keeps stdout one JSON object); true when every one held (or there are none).
+fn judge_thresholds(result: &LoadResult, thresholds: &[Threshold], json: bool) -> bool {
+    if thresholds.is_empty() {
+        return true;
+    }
+    let judged: Vec<Judgement> = thresholds
+        .iter()
+        .map(|t| Judgement::of(t, t.metric.of_load(result), "no response"))
+        .collect();
+    let text = threshold::table::load_text(&judged);
+    match json {
+        true => eprint!("\n{text}"),
+        false => print!("\n{text}"),
+    }
+    judged.iter().all(Judgement::held)
+}
+
+/// `no request succeeded (of 523 requests: status 523)`: how every request ended.
+fn nothing_succeeded(n: &engine::Counts) -> String {
+    let classes = [
+        ("status", n.status),
+        ("timeout", n.timeout),
+        ("connect", n.connect),
+        ("read", n.read),
+        ("write", n.write),
+        ("parse", n.parse),
+        ("in flight", n.in_flight),
+    ];
+    let ended: Vec<String> = classes
+        .iter()
+        .filter(|(_, count)| *count > 0)
+        .map(|(class, count)| format!("{class} {count}"))
+        .collect();
+    match ended.is_empty() {
+        true => "no request succeeded: none was sent".into(),
+        false => format!(
+            "no request succeeded (of {} requests: {})",
+            n.total(),
+            ended.join(", ")
+        ),
+    }
 }
 
 /// Prints a result in the asked format and writes its interval log (a failure to write
@@ -243,6 +350,7 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         warmup: args.warmup.or(dur("warmup", file.warmup)?),
         no_keepalive: args.no_keepalive,
         http10: args.http10,
+        borrowed: args.borrowed.clone(),
         rate: args.rate.clone().or(file.rate),
         devices: args
             .devices
@@ -257,6 +365,11 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         format: args.format,
         json: args.json,
         hdr_log: args.hdr_log.clone(),
+        thresholds: args.thresholds.clone(),
+        save: args.save,
+        label: args.label.clone(),
+        out: args.out.clone(),
+        progress: args.progress.clone(),
     })
 }
 

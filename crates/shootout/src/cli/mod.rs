@@ -1,18 +1,24 @@
 //! Command-line parsing and dispatch.
 
+mod borrowed_flags;
 mod catalog;
 mod compare;
+mod completions;
 mod contestants;
 
 mod interrupt;
+mod keep;
 mod load;
+mod load_progress;
+mod man;
 mod merge;
 mod report;
 mod results;
 mod run;
 mod scenario;
+mod usage_error;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use shootout::harness::places::ROOT_ENV;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +28,8 @@ use std::process::ExitCode;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit code when the user stopped the load early (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
+/// Exit code when a result crossed one of its thresholds (k6's convention).
+pub const EXIT_THRESHOLD_CROSSED: u8 = 99;
 
 /// The work itself failed, not its input (a store that cannot be written, a build that
 /// failed): the process exits 1 instead of 2.
@@ -56,18 +64,21 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Load one URL with a closed-loop HTTP/1.1 load (what wrk, ab and h2load do)
+    #[command(after_help = load::EXIT_CODES)]
     Load(Box<load::LoadArgs>),
     /// Merge the JSON results of a load's shards (--shard) into one, exactly
     Merge(merge::MergeArgs),
     /// Run an experiment: every contestant × endpoint × layout × load, repeated
+    #[command(after_help = run::EXIT_CODES)]
     Run(run::RunArgs),
     /// Tables in the articles' layouts and a web page with charts, from stored results
     Report(report::ReportArgs),
-    /// Two stored experiments cell by cell: changes and their significance
+    /// Two experiments cell by cell, or two single loads (saved, JSON files, runs):
+    /// changes and their significance
     Compare(compare::CompareArgs),
-    /// List stored experiments, or the runs of one
+    /// List stored experiments and saved loads, or the runs of one, or one saved load
     Results(results::ResultsArgs),
-    /// Write one stored experiment, with all its runs and series, as JSON
+    /// Write one stored experiment, with all its runs and series, or one saved load, as JSON
     Export(results::ExportArgs),
     /// List the contestants and whether each is ready, needs setup, or is blocked
     List(contestants::ListArgs),
@@ -77,19 +88,21 @@ enum Command {
     Verify(contestants::VerifyArgs),
     /// Run one contestant in the foreground (pinned with --cpus) until Ctrl-C
     Start(contestants::StartArgs),
+    /// Print the completion script for bash, zsh or fish
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), or write one per command with --dir
+    Man(man::ManArgs),
 }
 
 /// Parses the command line and runs the command: its exit code, or the error that
 /// stopped it (which `main` prints as one line).
 pub fn run() -> anyhow::Result<ExitCode> {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         // One line, as for every other bad input; --help has the details.
         Err(e) if e.use_stderr() => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            anyhow::bail!("{first} (see shootout --help)");
+            anyhow::bail!("{}", usage_error::one_line(&e, &Cli::command(), &args))
         }
         Err(e) => {
             let _ = e.print();
@@ -114,5 +127,21 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Setup(which) => contestants::setup(which),
         Command::Verify(args) => contestants::verify(args),
         Command::Start(args) => contestants::start(args),
+        Command::Completions(args) => {
+            completions::run(args, Cli::command()).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man(args) => man::run(args, Cli::command()).map(|()| ExitCode::SUCCESS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap checks its definitions (the names a conflict refers to, duplicate flags) only
+    /// when built with debug assertions: this test, run without --release, checks them.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
     }
 }

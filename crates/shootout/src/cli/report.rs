@@ -88,6 +88,9 @@ fn print(d: &Document, format: Format) {
     for line in d.header() {
         println!("{}{line}", if md { "- " } else { "" });
     }
+    for line in d.warnings() {
+        println!("{}{line}", if md { "- " } else { "" });
+    }
     if !d.versions().is_empty() {
         println!("{}versions:", if md { "- " } else { "" });
         for (name, v) in d.versions() {

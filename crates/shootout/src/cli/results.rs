@@ -1,15 +1,20 @@
-//! `shootout results [ID]` and `shootout export ID`: what the store holds.
+//! `shootout results [WHAT]` and `shootout export WHAT`: what the store holds, experiments
+//! and saved loads alike.
 
 use super::WorkFailed;
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 use engine::LoadResult;
 use shootout::harness::machine_lock::{self, Holder};
 use shootout::harness::places;
-use shootout::record::{Point, Verdict};
+use shootout::record::{Machine, Point, Verdict};
 use shootout::report::document::utc;
+use shootout::report::load_output;
+use shootout::report::side::Reference;
 use shootout::report::stats::measures;
-use shootout::store::{End, ExperimentRow, Status, Store, StoredRun};
+use shootout::store::{
+    End, ExperimentRow, Named, SavedLoad, SavedLoadRow, Status, Store, StoredRun,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -17,15 +22,16 @@ use std::time::Duration;
 /// Flags of `shootout results`.
 #[derive(Debug, Args)]
 pub struct ResultsArgs {
-    /// An experiment id: list its runs instead of the experiments
-    id: Option<i64>,
+    /// An experiment (id or name: its newest) to list its runs, or a saved load (label or
+    /// load:ID) to show it, instead of listing everything stored
+    what: Option<String>,
 }
 
 /// Flags of `shootout export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The experiment id (see `shootout results`)
-    id: i64,
+    /// The experiment (id or name) or saved load (label or load:ID); see `shootout results`
+    what: String,
     /// Write JSON (the only format so far; accepted for scripts that say it)
     #[arg(long)]
     json: bool,
@@ -45,11 +51,31 @@ pub fn store_path() -> anyhow::Result<PathBuf> {
 /// `shootout results`.
 pub fn results(args: ResultsArgs) -> anyhow::Result<ExitCode> {
     let store = open_store().context("results")?;
-    match args.id {
-        None => print_experiments(&store, &Ends::now()?).context("results")?,
-        Some(id) => print_runs(&store.runs(id).context("results")?),
+    let Some(what) = &args.what else {
+        print_stored(&store, &Ends::now()?).context("results")?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    match named(&store, what).context("results")? {
+        Named::Experiment(e) => print_runs(&store.runs(e.id).context("results")?),
+        Named::SavedLoad(row) => print_saved_load(&store.saved_load(row.id).context("results")?),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The experiment or saved load `what` names.
+fn named(store: &Store, what: &str) -> anyhow::Result<Named> {
+    match Reference::parse(what)? {
+        Reference::SavedLoad(id) => Ok(Named::SavedLoad(store.saved_load(id)?.row)),
+        Reference::Word { text, .. } => store.named(&text)?.ok_or_else(|| {
+            anyhow::anyhow!(
+                "{text:?} names no experiment (id or name) and no saved load (label or \
+                 load:ID) (see shootout results)"
+            )
+        }),
+        Reference::Run(_) | Reference::File(_) => {
+            bail!("{what:?}: give an experiment (id or name) or a saved load (label or load:ID)")
+        }
+    }
 }
 
 /// What decides an experiment's status besides the store: the harness running now.
@@ -79,34 +105,73 @@ impl Ends {
     }
 }
 
-fn print_experiments(store: &Store, ends: &Ends) -> anyhow::Result<()> {
-    println!(
-        "{:>4}  {:<20} {:<20}  {:<11} {:>9}  {:>5}  commit",
-        "id", "experiment", "started", "status", "took", "runs"
-    );
+/// Experiments and saved loads, oldest first: how to refer to each, its kind, name or
+/// label, date (an experiment's start, a load's save), status, how long, runs, commit.
+fn print_stored(store: &Store, ends: &Ends) -> anyhow::Result<()> {
+    let mut lines: Vec<(i64, String)> = Vec::new();
     for e in store.experiments()? {
         let (end, status) = ends.of(store, e.id)?;
-        println!(
-            "{:>4}  {:<20} {:<20}  {:<11} {:>9}  {:>5}  {}",
-            e.id,
-            e.name,
-            utc(e.started_unix_ms),
+        let took = took(&e, end);
+        let what = (
+            e.id.to_string(),
+            "experiment",
             status.word(),
-            took(&e, end),
-            e.runs,
-            e.machine.commit
+            e.runs.to_string(),
         );
+        lines.push((
+            e.started_unix_ms,
+            line(what, &e.name, e.started_unix_ms, &took, &e.machine),
+        ));
+    }
+    for l in store.saved_loads()? {
+        let status = if l.interrupted {
+            "interrupted"
+        } else {
+            "complete"
+        };
+        let took = seconds(l.duration_s.round() as u64);
+        let what = (format!("load:{}", l.id), "load", status, "-".to_string());
+        lines.push((
+            l.saved_unix_ms,
+            line(what, &l.label, l.saved_unix_ms, &took, &l.machine),
+        ));
+    }
+    // Stable: an experiment and a load of the same millisecond keep this order.
+    lines.sort_by_key(|(at, _)| *at);
+    println!(
+        "{:>7}  {:<10}  {:<24} {:<20}  {:<11} {:>9}  {:>5}  commit",
+        "id", "kind", "name", "date", "status", "took", "runs"
+    );
+    for (_, text) in lines {
+        println!("{text}");
     }
     Ok(())
+}
+
+/// One row of `shootout results`; `what` is (id, kind, status, runs).
+fn line(
+    (id, kind, status, runs): (String, &str, &str, String),
+    name: &str,
+    at_unix_ms: i64,
+    took: &str,
+    machine: &Machine,
+) -> String {
+    format!(
+        "{id:>7}  {kind:<10}  {name:<24} {:<20}  {status:<11} {took:>9}  {runs:>5}  {}",
+        utc(at_unix_ms),
+        machine.commit
+    )
+}
+
+/// `2m 5s`, `0s`.
+fn seconds(secs: u64) -> String {
+    humantime::format_duration(Duration::from_secs(secs)).to_string()
 }
 
 /// How long a finished experiment took, to the second ("-" when its end is not known).
 fn took(e: &ExperimentRow, end: End) -> String {
     match end.finished_unix_ms() {
-        Some(t) => {
-            let secs = (t - e.started_unix_ms).max(0) as u64 / 1000;
-            humantime::format_duration(Duration::from_secs(secs)).to_string()
-        }
+        Some(t) => seconds((t - e.started_unix_ms).max(0) as u64 / 1000),
         None => "-".into(),
     }
 }
@@ -130,14 +195,37 @@ fn print_runs(runs: &[StoredRun]) {
     }
 }
 
+/// A saved load: what it was, where, and its summary as `load` printed it.
+fn print_saved_load(load: &SavedLoad) {
+    let row = &load.row;
+    let m = &row.machine;
+    println!(
+        "saved load {} (load:{}), saved {}",
+        row.label,
+        row.id,
+        utc(row.saved_unix_ms)
+    );
+    println!("command: shootout load {}", row.command.join(" "));
+    let known = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
+    println!(
+        "machine: {}, {} cores, Linux {}; shootout {} at commit {}",
+        known(&m.cpu),
+        m.cores,
+        known(&m.kernel),
+        known(&m.shootout),
+        known(&m.commit)
+    );
+    load_output::wrk::print(&load.result);
+}
+
 /// `shootout export`.
 pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let _ = args.json;
     let store = open_store().context("export")?;
-    let experiment = store
-        .find(&args.id.to_string())
-        .map_err(|_| anyhow::anyhow!("no experiment {}", args.id))
-        .context("export")?;
+    let experiment = match named(&store, &args.what).context("export")? {
+        Named::Experiment(e) => e,
+        Named::SavedLoad(row) => return export_saved_load(&store, &row),
+    };
     let runs = store.runs(experiment.id).context("export")?;
     let (end, status) = Ends::now()?.of(&store, experiment.id).context("export")?;
     let doc = Export {
@@ -151,6 +239,52 @@ pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     println!("{}", serde_json::to_string(&doc)?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// A saved load as JSON: its `shootout.load/1` result (so that `compare` and `merge` read
+/// the file), with what was saved beside it under `saved`.
+fn export_saved_load(store: &Store, row: &SavedLoadRow) -> anyhow::Result<ExitCode> {
+    let load = store.saved_load(row.id).context("export")?;
+    let r = &load.row;
+    let doc = SavedExport {
+        result: &load.result,
+        saved: ExportedSave {
+            id: r.id,
+            reference: format!("load:{}", r.id),
+            label: &r.label,
+            saved_unix_ms: r.saved_unix_ms,
+            command: &r.command,
+            load_kind: r.kind.word(),
+            schedule: r.kind.schedule(),
+            machine: &r.machine,
+        },
+    };
+    println!("{}", serde_json::to_string(&doc)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `shootout export` of a saved load.
+#[derive(serde::Serialize)]
+struct SavedExport<'a> {
+    #[serde(flatten)]
+    result: &'a LoadResult,
+    saved: ExportedSave<'a>,
+}
+
+/// What `--save` kept beside the result.
+#[derive(serde::Serialize)]
+struct ExportedSave<'a> {
+    id: i64,
+    /// How commands name it: `load:ID`.
+    reference: String,
+    label: &'a str,
+    saved_unix_ms: i64,
+    /// The flags of `shootout load` as given.
+    command: &'a [String],
+    /// `closed`, `rate` or `devices`, with the rate schedule or the devices' stages.
+    load_kind: &'static str,
+    schedule: Option<&'a str>,
+    machine: &'a Machine,
 }
 
 /// The JSON document `shootout export` writes (schema `shootout.experiment/1`).
@@ -184,6 +318,8 @@ struct ExportedRun<'a> {
     stages: Option<&'a str>,
     label: &'static str,
     reason: &'a str,
+    /// How the contestant was verified before its loads: strict, http, or none.
+    verify: &'static str,
     /// What bound the run (server, generator, both, neither); None when it did not load.
     bottleneck: Option<&'static str>,
     /// Whether the run says something about the server.
@@ -214,6 +350,7 @@ impl<'a> ExportedRun<'a> {
             stages: r.is_ramp().then(|| r.kind.schedule()).flatten(),
             label: r.label().word(),
             reason: r.reason(),
+            verify: r.verify.word(),
             bottleneck: r.verdict().map(|v| v.bottleneck.word()),
             valid: r.verdict().is_some_and(|v| v.valid),
             verdict: r.verdict(),

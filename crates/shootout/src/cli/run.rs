@@ -1,7 +1,7 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
 use super::catalog::Folders;
-use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,11 +14,13 @@ use shootout::harness::places;
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
 use shootout::harness::started_servers::{self, Leftover};
-use shootout::record::{Label, LoadKind, Machine, RunRecord};
+use shootout::harness::verify::Check;
+use shootout::record::{Label, LoadKind, Machine, RunRecord, VerifyLevel};
 use shootout::report::document::Document;
-use shootout::report::experiment::{cells, convergence};
+use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
 use shootout::store::{Ending, Store};
+use shootout::threshold;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,7 +54,20 @@ fn budget(text: &str) -> Result<Duration, String> {
     engine::parse_duration(text).map_err(|e| e.to_string())
 }
 
-/// Runs the experiment: exit 0, or 130 when Ctrl-C stopped it.
+/// What `shootout run` exits with, for `--help`.
+pub const EXIT_CODES: &str = "Exit status:
+  0    the experiment ran, some run was valid, and every [thresholds] entry held
+  1    no run was valid (nothing measured a server; the tables say why), or the
+       work failed (e.g. the results store could not be written)
+  2    bad input: a flag, the experiment file (a field, a threshold, an unknown
+       contestant), or another shootout run holds the machine; nothing started
+  99   a threshold of [thresholds] was crossed: a table at the end says which,
+       where and by how much
+  130  stopped by Ctrl-C, SIGTERM or SIGHUP; what ran is stored
+Tables, store and report page come first whatever the status; when more than
+one applies, the first of 130, 1, 99 is the exit status.";
+
+/// Runs the experiment: the exit code by [`EXIT_CODES`].
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let checkout = places::checkout().context("run")?;
     let results = places::results().context("run")?;
@@ -96,6 +111,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: recording the end of experiment {id}: {e}");
     }
     cells::print_tables(&runs);
+    for line in unverified::lines(&runs) {
+        println!("{line}");
+    }
     print_convergence(&exp, &runs, out_of_budget);
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
@@ -106,10 +124,42 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         Ok(()) => println!("report: {} (shootout report {id})", page.display()),
         Err(e) => eprintln!("error: report page {}: {e:#}", page.display()),
     }
-    Ok(match interrupt::requested() {
-        true => ExitCode::from(EXIT_INTERRUPTED),
-        false => ExitCode::SUCCESS,
-    })
+    Ok(exit_status(&exp, &runs))
+}
+
+/// After the tables, the store and the page: the thresholds judged, and a line when no
+/// run was valid; the exit code (interrupted 130, none valid 1, a threshold crossed 99,
+/// else 0).
+fn exit_status(exp: &Experiment, runs: &[RunRecord]) -> ExitCode {
+    let held = judge_thresholds(exp, runs);
+    let valid = runs.iter().any(|r| r.label() == Label::Ok);
+    if !valid {
+        let s = if runs.len() == 1 { "" } else { "s" };
+        eprintln!(
+            "no run was valid ({} run{s}, none ok; the tables above say why)",
+            runs.len()
+        );
+    }
+    if interrupt::requested() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if !valid {
+        ExitCode::FAILURE
+    } else if !held {
+        ExitCode::from(EXIT_THRESHOLD_CROSSED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Judges the experiment's `[thresholds]` per contestant and cell and prints what they
+/// came to; true when every one held (or there are none).
+fn judge_thresholds(exp: &Experiment, runs: &[RunRecord]) -> bool {
+    if exp.gates.is_empty() {
+        return true;
+    }
+    let judged = exp.gates.judge(runs);
+    print!("\n{}", threshold::table::experiment_text(&judged));
+    judged.iter().all(|c| c.judgement.held())
 }
 
 /// The contestants `exp` may name: the checkout's, those of `folders`, and its own
@@ -251,6 +301,7 @@ fn run_with_progress(
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Busy(round, quiet) => say(busy_line(round, &quiet)),
+            Event::Verified(name, level, checks) => say(verified_line(name, level, checks)),
             Event::Finished(r, done, total) => {
                 say(progress(r, done, total));
                 bar.set_length(total as u64);
@@ -285,6 +336,36 @@ fn busy_line(round: usize, quiet: &Quiet) -> String {
             share * 100.0
         ),
     }
+}
+
+/// How a contestant was verified, in one line: the level and the checks it passed, or
+/// the ones it failed.
+fn verified_line(name: &str, level: VerifyLevel, checks: &[Check]) -> String {
+    if level == VerifyLevel::None {
+        return format!("{name}: not verified (verify = \"none\"): its results carry a warning");
+    }
+    let failed: Vec<String> = (checks.iter().filter(|k| !k.passed))
+        .map(|k| format!("{}: {}", k.name, k.detail))
+        .collect();
+    if !failed.is_empty() {
+        return format!(
+            "{name}: failed verification at level {}: {}",
+            level.word(),
+            failed.join("; ")
+        );
+    }
+    let passed: Vec<String> = (checks.iter())
+        .map(|k| match k.flagged {
+            true => format!("{} (flagged: {})", k.name, k.detail),
+            false => k.name.clone(),
+        })
+        .collect();
+    format!(
+        "{name}: verified at level {} ({}): {}",
+        level.word(),
+        level.meaning(),
+        passed.join(", ")
+    )
 }
 
 /// After the tables: that the budget stopped the rounds, and for an experiment that
@@ -370,7 +451,7 @@ fn describe(name: &str, cell: &MatrixCell) -> String {
         LoadKind::Rate { schedule } => format!("rate {schedule}"),
         _ => format!("c={}", cell.connections),
     };
-    format!("{name} /{} {} {level}", cell.endpoint, cell.load.name)
+    format!("{name} /{} {} {level}", cell.endpoint.name, cell.load.name)
 }
 
 /// Shows the responses/s of the last half second on the bar until `running` is cleared.

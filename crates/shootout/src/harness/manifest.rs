@@ -20,9 +20,15 @@ pub struct Manifest {
     pub toolchain: String,
     #[serde(default)]
     pub articles: Vec<String>,
+    /// The endpoints it serves: built in (`hello`, `app`) or declared by an experiment;
+    /// none named means every endpoint of the experiment it runs in.
+    #[serde(default)]
     pub endpoints: Vec<String>,
     #[serde(default = "yes")]
     pub parses_http: bool,
+    /// How it is checked before it is loaded.
+    #[serde(default)]
+    pub verify: VerifyLevel,
     #[serde(default)]
     pub note: String,
     #[serde(default)]
@@ -32,8 +38,6 @@ pub struct Manifest {
     #[serde(default)]
     pub setup: Setup,
     pub start: Start,
-    #[serde(default)]
-    pub verify: VerifyLevel,
 }
 
 fn yes() -> bool {
@@ -118,8 +122,6 @@ pub enum ManifestError {
         name: String,
         folder: String,
     },
-    #[error("{}: unknown endpoint {endpoint:?} (hello or app)", path.display())]
-    Endpoint { path: PathBuf, endpoint: String },
     #[error("{}: {source}", path.display())]
     Folder {
         path: PathBuf,
@@ -138,16 +140,6 @@ impl Contestant {
                 path,
                 name: manifest.name,
                 folder: folder.to_string(),
-            });
-        }
-        if let Some(e) = manifest
-            .endpoints
-            .iter()
-            .find(|e| *e != "hello" && *e != "app")
-        {
-            return Err(ManifestError::Endpoint {
-                path,
-                endpoint: e.clone(),
             });
         }
         let dir = dir.canonicalize().map_err(|source| ManifestError::Folder {
@@ -177,9 +169,9 @@ impl Contestant {
             .replace("{build}", &self.build.to_string_lossy())
     }
 
-    /// True when it implements `endpoint`: an empty list serves every endpoint (as inline
-    /// contestants declare none).
+    /// True when it implements `endpoint`: its manifest names it, or names none.
     pub fn serves(&self, endpoint: &str) -> bool {
-        self.manifest.endpoints.is_empty() || self.manifest.endpoints.iter().any(|e| e == endpoint)
+        let named = &self.manifest.endpoints;
+        named.is_empty() || named.iter().any(|e| e == endpoint)
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod cores;
+pub mod endpoint;
 pub mod experiment;
 pub mod group_cpu;
 pub mod group_guard;

@@ -4,6 +4,7 @@
 //! in-process, watched, and stopped.
 
 use super::catalog::{self, Catalog, Status};
+use super::endpoint::Endpoint;
 use super::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use super::group_cpu::Members;
 use super::idle::{self, Quiet};
@@ -15,7 +16,8 @@ use super::process::{Server, ServerError};
 use super::running::RunningServer;
 use super::toolchain;
 use super::verdict;
-use super::verify;
+use super::verify::{self, Check, Plan};
+use super::verify_level::VerifyLevel;
 use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
 use engine::LoadResult;
 use std::collections::HashMap;
@@ -34,6 +36,9 @@ pub enum Event<'a> {
     Stopped(Stop, usize),
     /// The machine was busy before round `usize` (from 0): what the wait found.
     Busy(usize, Quiet),
+    /// A contestant was verified, once per experiment, before its first load: at which
+    /// level, and what each check found (none at level `none`).
+    Verified(&'a str, VerifyLevel, &'a [Check]),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -57,7 +62,7 @@ pub fn run(
 ) -> Vec<RunRecord> {
     let cells = exp.cells();
     let mut rounds = Rounds::new(exp, controls.budget);
-    let mut known = Known::default();
+    let mut known = Known::new(&exp.endpoints);
     let mut runs = Vec::with_capacity(exp.run_count());
     let mut rng = seed;
     let t0 = Instant::now();
@@ -109,22 +114,33 @@ fn run_or_skip(
         return RunRecord::not_run(names, cell.kind.clone(), Label::Interrupted, why);
     }
     on_event(Event::Started(name, cell));
-    run_cell(cat, name, cell, repeat, known, controls)
+    run_cell(cat, name, cell, repeat, known, controls, on_event)
 }
 
 /// What is found out once per contestant per experiment: whether it passes verification
-/// (None) or why not, and the versions it runs with.
-#[derive(Default)]
-struct Known {
+/// (None) or why not, and the versions it runs with; and the experiment's endpoints,
+/// which verification checks.
+struct Known<'e> {
+    endpoints: &'e [Endpoint],
     verify_failures: HashMap<String, Option<String>>,
     toolchains: HashMap<String, String>,
+}
+
+impl<'e> Known<'e> {
+    fn new(endpoints: &'e [Endpoint]) -> Self {
+        Known {
+            endpoints,
+            verify_failures: HashMap::new(),
+            toolchains: HashMap::new(),
+        }
+    }
 }
 
 /// The record's names for contestant `name` in `cell`, repeat `repeat`.
 fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
     Cell {
         contestant: name.to_string(),
-        endpoint: cell.endpoint.clone(),
+        endpoint: cell.endpoint.name.clone(),
         layout: cell.layout.name.clone(),
         load: cell.load.name.clone(),
         connections: cell.connections,
@@ -153,6 +169,7 @@ fn run_cell(
     repeat: usize,
     known: &mut Known,
     controls: &Controls,
+    on_event: &mut impl FnMut(Event),
 ) -> RunRecord {
     let names = named(name, cell, repeat);
     let kind = cell.kind.clone();
@@ -160,16 +177,19 @@ fn run_cell(
         Ok(c) => c,
         Err(e) => return RunRecord::not_run(names, kind, Label::Skipped, e.to_string()),
     };
+    let verify = c.manifest.verify;
+    let skipped = |why: String| RunRecord {
+        verify,
+        ..RunRecord::not_run(names.clone(), kind.clone(), Label::Skipped, why)
+    };
     if let s @ (Status::NeedsSetup(_) | Status::Blocked(_)) = catalog::status(c) {
-        let why = format!("{}: {}", s.word(), s.reason());
-        return RunRecord::not_run(names, kind, Label::Skipped, why);
+        return skipped(format!("{}: {}", s.word(), s.reason()));
     }
-    if !c.serves(&cell.endpoint) {
-        let why = format!("does not implement /{}", cell.endpoint);
-        return RunRecord::not_run(names, kind, Label::Skipped, why);
+    if !c.serves(&cell.endpoint.name) {
+        return skipped(format!("does not implement /{}", cell.endpoint.name));
     }
     let t0 = Instant::now();
-    let measured = measure(c, cell, &mut known.verify_failures, controls);
+    let measured = measure(c, cell, known, controls, on_event);
     let toolchain = known
         .toolchains
         .entry(name.to_string())
@@ -180,6 +200,7 @@ fn run_cell(
         Err((label, why)) => RunRecord::not_run(names, kind, label, why),
     };
     record.toolchain = toolchain;
+    record.verify = verify;
     record.wall_s = t0.elapsed().as_secs_f64();
     record
 }
@@ -199,6 +220,7 @@ impl Measurement {
             cell,
             kind,
             toolchain: String::new(),
+            verify: VerifyLevel::default(),
             outcome: self.outcome,
             server_cpu_s: self.server_cpu_s,
             peak_rss_kb: self.peak_rss_kb,
@@ -215,11 +237,12 @@ impl Measurement {
 fn measure(
     c: &Contestant,
     cell: &MatrixCell,
-    verify_failures: &mut HashMap<String, Option<String>>,
+    known: &mut Known,
     controls: &Controls,
+    on_event: &mut impl FnMut(Event),
 ) -> Result<Measurement, (Label, String)> {
     if let Some(running) = &c.running {
-        return measure_running(c, running, cell, verify_failures, controls);
+        return measure_running(c, running, cell, known, controls, on_event);
     }
     let spec = LaunchSpec {
         port: None,
@@ -234,9 +257,11 @@ fn measure(
     })?;
     // A server shootout started listens on loopback at the port it was given.
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-    let failed = verify_failures
+    let endpoints = known.endpoints;
+    let failed = known
+        .verify_failures
         .entry(c.name().to_string())
-        .or_insert_with(|| verify_failure(addr, c));
+        .or_insert_with(|| verify_failure(addr, &addr.to_string(), c, endpoints, on_event));
     if let Some(why) = failed {
         return Err((Label::VerifyFailed, why.clone()));
     }
@@ -247,21 +272,26 @@ fn measure(
 }
 
 /// Verify (once per contestant) and load a server that was already running, at its URL's
-/// address; it is neither started, stopped nor pinned.
+/// address and with its URL's host; it is neither started, stopped nor pinned.
 fn measure_running(
     c: &Contestant,
     running: &RunningServer,
     cell: &MatrixCell,
-    verify_failures: &mut HashMap<String, Option<String>>,
+    known: &mut Known,
     controls: &Controls,
+    on_event: &mut impl FnMut(Event),
 ) -> Result<Measurement, (Label, String)> {
-    let failed = verify_failures
+    let endpoints = known.endpoints;
+    let failed = known
+        .verify_failures
         .entry(c.name().to_string())
-        .or_insert_with(|| verify_failure(running.addr, c));
+        .or_insert_with(|| verify_failure(running.addr, &running.host, c, endpoints, on_event));
     if let Some(why) = failed {
         return Err((Label::VerifyFailed, why.clone()));
     }
-    let config = config(cell, running.addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    let mut config =
+        config(cell, running.addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    config.target.host_header = running.host.clone();
     Ok(load(
         cell,
         &config,
@@ -270,21 +300,30 @@ fn measure_running(
     ))
 }
 
-/// The checks `c` fails at `addr`, as one reason; None when it passes them all.
-fn verify_failure(addr: SocketAddr, c: &Contestant) -> Option<String> {
-    let failed: Vec<String> = verify::run(addr, declares_app(c), c.manifest.parses_http)
-        .into_iter()
-        .filter(|k| !k.passed)
+/// Verifies `c` at `addr` (named `host` in requests) on the endpoints of `endpoints` it
+/// serves, at its level, and tells `on_event`; the checks it fails as one reason, None
+/// when it passes them all.
+fn verify_failure(
+    addr: SocketAddr,
+    host: &str,
+    c: &Contestant,
+    endpoints: &[Endpoint],
+    on_event: &mut impl FnMut(Event),
+) -> Option<String> {
+    let served: Vec<Endpoint> = (endpoints.iter().filter(|e| c.serves(&e.name)))
+        .cloned()
+        .collect();
+    let plan = Plan {
+        level: c.manifest.verify,
+        endpoints: &served,
+        parses_http: c.manifest.parses_http,
+    };
+    let checks = verify::run_as(addr, host, &plan);
+    on_event(Event::Verified(c.name(), plan.level, &checks));
+    let failed: Vec<String> = (checks.iter().filter(|k| !k.passed))
         .map(|k| format!("{}: {}", k.name, k.detail))
         .collect();
     (!failed.is_empty()).then(|| failed.join("; "))
-}
-
-/// Whether `c` names /app among its endpoints: only then is its delay checked (one that
-/// names none, as inline contestants, serves what the experiment asks, and its checks
-/// are the endpoints').
-fn declares_app(c: &Contestant) -> bool {
-    c.manifest.endpoints.iter().any(|e| e == "app")
 }
 
 /// The server a load watches: one shootout started (its process group), or one that was
@@ -356,11 +395,16 @@ fn load(
     }
 }
 
-/// The engine's configuration for one run of `cell` against the server at `addr`.
+/// The engine's configuration for one run of `cell` against the server at `addr`: its
+/// endpoint's request, its load's pace.
 fn config(cell: &MatrixCell, addr: SocketAddr) -> Result<engine::LoadConfig, engine::ConfigError> {
-    let url = format!("http://{addr}/{}", cell.endpoint);
+    let endpoint = &cell.endpoint;
+    let url = format!("http://{addr}{}", endpoint.path);
     let target = engine::Target::parse(&url)?;
     let mut config = engine::LoadConfig::new(target);
+    config.method = endpoint.method.clone();
+    config.headers = endpoint.headers.clone();
+    config.body = endpoint.body.clone();
     config.connections = cell.connections;
     config.threads = cell
         .layout

@@ -26,6 +26,8 @@ pub struct RunningServer {
     /// The URL as the experiment wrote it.
     pub url: String,
     pub addr: SocketAddr,
+    /// The URL's `host[:port]`, sent as the Host header.
+    pub host: String,
     /// The process whose tree is the server; None when the experiment named none.
     pub pid: Option<u32>,
 }
@@ -48,10 +50,12 @@ pub enum RunningError {
 }
 
 impl RunningServer {
-    /// The server answering at `addr` (`url` as written), with its process found.
+    /// The server answering at `addr` (`url` as written, `host` its name there), with
+    /// its process found.
     pub fn find(
         url: &str,
         addr: SocketAddr,
+        host: &str,
         process: &Process,
     ) -> Result<RunningServer, RunningError> {
         TcpStream::connect_timeout(&addr, PATIENCE).map_err(|source| {
@@ -69,6 +73,7 @@ impl RunningServer {
         Ok(RunningServer {
             url: url.to_string(),
             addr,
+            host: host.to_string(),
             pid,
         })
     }

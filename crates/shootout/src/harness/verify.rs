@@ -1,10 +1,19 @@
-//! Does a server speak HTTP? The checks `shootout verify` runs against a started
-//! contestant: status, framing, Date, body, keep-alive, `Connection: close`, HTTP/1.0,
-//! the `/app` delay, and whether it waits for a whole request before answering.
+//! Does a server speak HTTP? The checks `shootout verify` and `shootout run` make of a
+//! started contestant before its loads, as strict as its level ([`VerifyLevel`]):
 //!
-//! Responses are framed by the engine's parser, the one the load uses, so that verify
-//! and a load cannot judge one server's framing differently.
+//! - `strict`: each endpoint's expected answer with a Date header (for the built-in
+//!   `app`, its 1,024 bytes after about 100 ms), keep-alive, `Connection: close`,
+//!   HTTP/1.0, and whether it waits for a whole request before answering;
+//! - `http`: each endpoint's expected status and body, framing, keep-alive,
+//!   `Connection: close` and HTTP/1.0;
+//! - `none`: nothing.
+//!
+//! The keep-alive, close, HTTP/1.0 and whole-request checks send one endpoint's request
+//! (`hello` when the run has it). Responses are framed by the engine's parser, the one
+//! the load uses, so that verify and a load cannot judge one server's framing differently.
 
+use super::endpoint::{Builtin, Endpoint, Mismatch};
+use super::verify_level::VerifyLevel;
 use engine::{Framing, ResponseError, ResponseParser, ResponseSink};
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -13,10 +22,21 @@ use std::time::{Duration, Instant};
 /// Longest a check waits for a server.
 const PATIENCE: Duration = Duration::from_secs(3);
 
+/// What to check of a contestant.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan<'a> {
+    pub level: VerifyLevel,
+    /// The endpoints of the run that it serves, each checked for its expected answer.
+    pub endpoints: &'a [Endpoint],
+    /// Whether its manifest claims a real HTTP parser (the 2009 MINA server does not).
+    pub parses_http: bool,
+}
+
 /// One check's outcome.
 #[derive(Debug, Clone)]
 pub struct Check {
-    pub name: &'static str,
+    /// An endpoint's name, or the check's: `keep-alive`, `connection-close`...
+    pub name: String,
     pub passed: bool,
     /// A finding that is reported but does not fail the contestant (declared deviations).
     pub flagged: bool,
@@ -38,10 +58,8 @@ pub enum VerifyError {
     Response(#[from] ResponseError),
     #[error("sent {0} bytes beyond the response's framing")]
     BeyondFraming(usize),
-    #[error("status {0} (want 200)")]
-    Status(u16),
-    #[error("body {0:?} (want \"Hello World\")")]
-    Body(String),
+    #[error(transparent)]
+    Answer(#[from] Mismatch),
     #[error("no Date header")]
     NoDate,
     #[error("body delimited by closing the connection on HTTP/1.1")]
@@ -103,20 +121,48 @@ impl Reply {
     }
 }
 
-/// Runs every check against `addr`; `app` says whether /app is implemented,
-/// `parses_http` whether the manifest claims a real HTTP parser.
-pub fn run(addr: SocketAddr, app: bool, parses_http: bool) -> Vec<Check> {
-    let mut checks = vec![
-        hello(addr),
-        keep_alive(addr),
-        connection_close(addr),
-        http10(addr),
-        whole_request(addr, parses_http),
-    ];
-    if app {
-        checks.push(app_delay(addr));
+/// One server and how to judge it: where it is, at which level, by which endpoint's
+/// request the framing checks go.
+struct Probe<'a> {
+    addr: SocketAddr,
+    /// The Host header's value.
+    host: &'a str,
+    strict: bool,
+    endpoint: &'a Endpoint,
+}
+
+/// Runs the checks of `plan` against the server at `addr`.
+pub fn run(addr: SocketAddr, plan: &Plan) -> Vec<Check> {
+    run_as(addr, &addr.to_string(), plan)
+}
+
+/// Runs the checks of `plan` against the server at `addr`, naming it `host` (`host` or
+/// `host:port`) in the Host header: a server already running, known by its URL's name.
+pub fn run_as(addr: SocketAddr, host: &str, plan: &Plan) -> Vec<Check> {
+    let strict = match plan.level {
+        VerifyLevel::None => return Vec::new(),
+        VerifyLevel::Strict => true,
+        VerifyLevel::Http => false,
+    };
+    let Some(endpoint) = framing_endpoint(plan.endpoints) else {
+        return Vec::new();
+    };
+    let probe = Probe {
+        addr,
+        host,
+        strict,
+        endpoint,
+    };
+    let app = |e: &&Endpoint| strict && e.builtin == Some(Builtin::App);
+    let mut checks: Vec<Check> = (plan.endpoints.iter().filter(|e| !app(e)))
+        .map(|e| answer(&probe, e))
+        .collect();
+    checks.extend([keep_alive(&probe), connection_close(&probe), http10(&probe)]);
+    if strict {
+        checks.push(whole_request(&probe, plan.parses_http));
     }
-    if !parses_http {
+    checks.extend(plan.endpoints.iter().filter(app).map(|_| app_delay(&probe)));
+    if !plan.parses_http {
         // A server declared not to parse HTTP (the 2009 MINA one) answers once and
         // closes: that is its declared nature, flagged rather than failed.
         for c in checks
@@ -131,9 +177,17 @@ pub fn run(addr: SocketAddr, app: bool, parses_http: bool) -> Vec<Check> {
     checks
 }
 
-fn check(name: &'static str, result: Result<String, VerifyError>) -> Check {
+/// The endpoint whose request the framing checks send: hello when there, else the first
+/// that answers at once (the built-in app sleeps).
+fn framing_endpoint(endpoints: &[Endpoint]) -> Option<&Endpoint> {
+    let hello = endpoints.iter().find(|e| e.builtin == Some(Builtin::Hello));
+    let quick = || endpoints.iter().find(|e| e.builtin != Some(Builtin::App));
+    hello.or_else(quick).or(endpoints.first())
+}
+
+fn check(name: &str, result: Result<String, VerifyError>) -> Check {
     Check {
-        name,
+        name: name.to_string(),
         passed: result.is_ok(),
         flagged: false,
         detail: result.unwrap_or_else(|e| e.to_string()),
@@ -148,53 +202,80 @@ fn connect(addr: SocketAddr) -> Result<TcpStream, VerifyError> {
     Ok(s)
 }
 
-fn get(path: &str, version: &str, extra: &str) -> Vec<u8> {
-    format!("GET {path} {version}\r\nHost: 127.0.0.1\r\n{extra}\r\n").into_bytes()
+/// The request for `e` in `version`, as the load sends it (the user's Host header gives
+/// way to the server's `host`); `extra` header lines go last.
+fn request(host: &str, e: &Endpoint, version: &str, extra: &str) -> Vec<u8> {
+    let mut head = format!("{} {} {version}\r\nHost: {host}\r\n", e.method, e.path);
+    let named = |name: &str| e.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+    for (k, v) in e
+        .headers
+        .iter()
+        .filter(|(k, _)| !k.eq_ignore_ascii_case("host"))
+    {
+        head += &format!("{k}: {v}\r\n");
+    }
+    if !e.body.is_empty() && !named("content-length") {
+        head += &format!("Content-Length: {}\r\n", e.body.len());
+    }
+    head += extra;
+    head += "\r\n";
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(&e.body);
+    bytes
 }
 
-/// Asserts the reply is a well-framed 200 "Hello World" with a Date header.
-fn is_hello(r: &Reply) -> Result<String, VerifyError> {
-    if r.status != 200 {
-        return Err(VerifyError::Status(r.status));
+impl Probe<'_> {
+    /// One exchange of `e`'s request on `s`.
+    fn exchange(
+        &self,
+        s: &mut TcpStream,
+        e: &Endpoint,
+        version: &str,
+        extra: &str,
+    ) -> Result<Reply, VerifyError> {
+        let head = e.method.eq_ignore_ascii_case("HEAD");
+        exchange(s, &request(self.host, e, version, extra), head)
     }
-    if r.body != b"Hello World" {
-        return Err(VerifyError::Body(
-            String::from_utf8_lossy(&r.body).into_owned(),
-        ));
+
+    /// Asserts the reply is `e`'s expected answer, with a Date header when strict.
+    fn judge(&self, e: &Endpoint, r: &Reply) -> Result<String, VerifyError> {
+        e.expect.judge(r.status, &r.body)?;
+        if self.strict && !r.date {
+            return Err(VerifyError::NoDate);
+        }
+        let date = if r.date { ", Date present" } else { "" };
+        Ok(format!("{}, {} framing{date}", r.status, r.framing_name()))
     }
-    if !r.date {
-        return Err(VerifyError::NoDate);
-    }
-    Ok(format!("200, {} framing, Date present", r.framing_name()))
 }
 
-fn hello(addr: SocketAddr) -> Check {
+/// `e` answers as expected, on a body HTTP/1.1 can frame without closing.
+fn answer(p: &Probe, e: &Endpoint) -> Check {
     check(
-        "hello",
+        &e.name,
         (|| {
-            let mut s = connect(addr)?;
-            let r = exchange(&mut s, &get("/hello", "HTTP/1.1", ""))?;
+            let mut s = connect(p.addr)?;
+            let r = p.exchange(&mut s, e, "HTTP/1.1", "")?;
             if r.framing == Some(Framing::UntilEof) {
                 return Err(VerifyError::CloseDelimited);
             }
-            is_hello(&r)
+            p.judge(e, &r)
         })(),
     )
 }
 
-fn keep_alive(addr: SocketAddr) -> Check {
+fn keep_alive(p: &Probe) -> Check {
     check(
         "keep-alive",
         (|| {
-            let mut s = connect(addr)?;
+            let mut s = connect(p.addr)?;
             for index in 1..=3 {
-                let r = exchange(&mut s, &get("/hello", "HTTP/1.1", "")).map_err(|e| {
-                    VerifyError::Exchange {
+                let r = p
+                    .exchange(&mut s, p.endpoint, "HTTP/1.1", "")
+                    .map_err(|e| VerifyError::Exchange {
                         index,
                         source: Box::new(e),
-                    }
-                })?;
-                is_hello(&r).map_err(|e| VerifyError::Reply {
+                    })?;
+                p.judge(p.endpoint, &r).map_err(|e| VerifyError::Reply {
                     index,
                     source: Box::new(e),
                 })?;
@@ -204,13 +285,13 @@ fn keep_alive(addr: SocketAddr) -> Check {
     )
 }
 
-fn connection_close(addr: SocketAddr) -> Check {
+fn connection_close(p: &Probe) -> Check {
     check(
         "connection-close",
         (|| {
-            let mut s = connect(addr)?;
-            let r = exchange(&mut s, &get("/hello", "HTTP/1.1", "Connection: close\r\n"))?;
-            is_hello(&r)?;
+            let mut s = connect(p.addr)?;
+            let r = p.exchange(&mut s, p.endpoint, "HTTP/1.1", "Connection: close\r\n")?;
+            p.judge(p.endpoint, &r)?;
             let mut byte = [0u8; 1];
             match s.read(&mut byte) {
                 Ok(0) => Ok("answered, then closed".into()),
@@ -221,24 +302,26 @@ fn connection_close(addr: SocketAddr) -> Check {
     )
 }
 
-fn http10(addr: SocketAddr) -> Check {
+fn http10(p: &Probe) -> Check {
     check(
         "http/1.0",
         (|| {
-            let mut s = connect(addr)?;
-            let r = exchange(&mut s, &get("/hello", "HTTP/1.0", ""))?;
-            is_hello(&r).map(|d| format!("HTTP/1.0 request: {d}"))
+            let mut s = connect(p.addr)?;
+            let r = p.exchange(&mut s, p.endpoint, "HTTP/1.0", "")?;
+            p.judge(p.endpoint, &r)
+                .map(|d| format!("HTTP/1.0 request: {d}"))
         })(),
     )
 }
 
-fn app_delay(addr: SocketAddr) -> Check {
+fn app_delay(p: &Probe) -> Check {
     check(
         "app",
         (|| {
-            let mut s = connect(addr)?;
+            let mut s = connect(p.addr)?;
             let t0 = Instant::now();
-            let r = exchange(&mut s, &get("/app", "HTTP/1.1", ""))?;
+            let app = Endpoint::builtin("app").expect("app is built in");
+            let r = exchange(&mut s, &request(p.host, &app, "HTTP/1.1", ""), false)?;
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
             if r.status != 200 || r.body.len() != 1024 {
                 return Err(VerifyError::App {
@@ -254,11 +337,17 @@ fn app_delay(addr: SocketAddr) -> Check {
     )
 }
 
-/// Sends a request in two parts: a server that parses HTTP waits for the blank line.
-fn whole_request(addr: SocketAddr, parses_http: bool) -> Check {
+/// Sends a request without the blank line that ends its head: a server that parses HTTP
+/// waits for it.
+fn whole_request(p: &Probe, parses_http: bool) -> Check {
     let result = (|| {
-        let mut s = connect(addr)?;
-        s.write_all(b"GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        let mut s = connect(p.addr)?;
+        let whole = request(p.host, p.endpoint, "HTTP/1.1", "");
+        let head_end = whole
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(whole.len(), |i| i + 2);
+        s.write_all(&whole[..head_end])
             .map_err(VerifyError::Write)?;
         s.set_read_timeout(Some(Duration::from_millis(300)))
             .map_err(VerifyError::Socket)?;
@@ -278,11 +367,13 @@ fn whole_request(addr: SocketAddr, parses_http: bool) -> Check {
     c
 }
 
-/// Writes `request` and reads one response, framed by the engine's parser. Bytes after
-/// the response's end fail the exchange, as they would fail the next request of a load.
-fn exchange(s: &mut TcpStream, request: &[u8]) -> Result<Reply, VerifyError> {
+/// Writes `request` and reads one response (to a HEAD request when `head`), framed by
+/// the engine's parser. Bytes after the response's end fail the exchange, as they would
+/// fail the next request of a load.
+fn exchange(s: &mut TcpStream, request: &[u8], head: bool) -> Result<Reply, VerifyError> {
     s.write_all(request).map_err(VerifyError::Write)?;
     let mut parser = ResponseParser::new();
+    parser.start(head);
     let mut reply = Reply::default();
     let mut buf = [0u8; 16 * 1024];
     let response = loop {
@@ -308,11 +399,19 @@ mod tests {
     use super::*;
     use testserver::{Behavior, TestServer};
 
+    fn strict(endpoints: &[Endpoint], parses_http: bool) -> Plan<'_> {
+        Plan {
+            level: VerifyLevel::Strict,
+            endpoints,
+            parses_http,
+        }
+    }
+
     fn verdicts(b: Behavior) -> Vec<(String, bool)> {
         let server = TestServer::start(b).unwrap();
-        run(server.addr(), false, true)
+        run(server.addr(), &strict(&[Endpoint::hello()], true))
             .into_iter()
-            .map(|c| (c.name.to_string(), c.passed))
+            .map(|c| (c.name, c.passed))
             .collect()
     }
 
@@ -324,9 +423,9 @@ mod tests {
     }
 
     /// A server in the style of the 2009 MINA one: answers on the first byte, unparsed.
-    fn first_byte_server() -> u16 {
+    fn first_byte_server() -> SocketAddr {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = l.local_addr().unwrap().port();
+        let addr = l.local_addr().unwrap();
         std::thread::spawn(move || {
             // Bounded: the checks make a handful of connections.
             for mut s in l.incoming().take(8).flatten() {
@@ -337,13 +436,13 @@ mod tests {
                 }
             }
         });
-        port
+        addr
     }
 
     #[test]
     fn a_server_that_does_not_parse_http_is_caught_or_flagged_as_declared() {
-        let port = first_byte_server();
-        let caught = run(([127, 0, 0, 1], port).into(), false, true)
+        let hello = [Endpoint::hello()];
+        let caught = run(first_byte_server(), &strict(&hello, true))
             .into_iter()
             .find(|c| c.name == "parses-http")
             .unwrap();
@@ -351,8 +450,7 @@ mod tests {
             !caught.passed && caught.detail.contains("does not parse HTTP"),
             "{caught:?}"
         );
-        let port = first_byte_server();
-        let declared = run(([127, 0, 0, 1], port).into(), false, false)
+        let declared = run(first_byte_server(), &strict(&hello, false))
             .into_iter()
             .find(|c| c.name == "parses-http")
             .unwrap();
@@ -394,5 +492,132 @@ mod tests {
         assert!(failed(Behavior::Status(500)).contains(&"hello".to_string()));
         assert!(failed(Behavior::ConnectionClose).contains(&"keep-alive".to_string()));
         assert!(failed(Behavior::Http10CloseDelimited).contains(&"hello".to_string()));
+    }
+
+    /// A keep-alive server that answers each request, after reading its body, `200 hi`
+    /// without a Date header (as many small servers do).
+    fn dateless_server() -> SocketAddr {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        std::thread::spawn(move || {
+            // Bounded: the checks make a handful of connections.
+            for s in l.incoming().take(16).flatten() {
+                std::thread::spawn(move || answer_hi(s));
+            }
+        });
+        addr
+    }
+
+    fn answer_hi(mut s: TcpStream) {
+        let _ = s.set_read_timeout(Some(PATIENCE));
+        let mut buf = Vec::new();
+        let more = |buf: &mut Vec<u8>, s: &mut TcpStream| {
+            let mut chunk = [0u8; 4096];
+            let n = s.read(&mut chunk).unwrap_or(0);
+            buf.extend_from_slice(&chunk[..n]);
+            n > 0
+        };
+        loop {
+            let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+                if more(&mut buf, &mut s) {
+                    continue;
+                }
+                return;
+            };
+            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+            let length: usize = (head.lines())
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .map_or(0, |v| v.trim().parse().unwrap());
+            while buf.len() < end + 4 + length {
+                if !more(&mut buf, &mut s) {
+                    return;
+                }
+            }
+            buf.drain(..end + 4 + length);
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi");
+            if head.contains("connection: close") || head.lines().next().unwrap().ends_with("1.0") {
+                return;
+            }
+        }
+    }
+
+    /// `POST /greet` with a body and a header, expecting `hi`.
+    fn greet(body: &str) -> Endpoint {
+        Endpoint {
+            name: "greet".into(),
+            method: "POST".into(),
+            path: "/greet".into(),
+            headers: vec![("Content-Type".into(), "text/plain".into())],
+            body: b"who?".to_vec(),
+            expect: crate::harness::endpoint::Expect {
+                status: 200,
+                body: crate::harness::endpoint::BodyExpect::Exact(body.into()),
+            },
+            builtin: None,
+        }
+    }
+
+    fn at(level: VerifyLevel, endpoints: &[Endpoint], addr: SocketAddr) -> Vec<Check> {
+        let plan = Plan {
+            level,
+            endpoints,
+            parses_http: true,
+        };
+        run(addr, &plan)
+    }
+
+    #[test]
+    fn the_level_decides_what_is_checked() {
+        let greet = [greet("hi")];
+        let http = at(VerifyLevel::Http, &greet, dateless_server());
+        let names: Vec<&str> = http.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["greet", "keep-alive", "connection-close", "http/1.0"]
+        );
+        assert!(http.iter().all(|c| c.passed), "{http:?}");
+        // Strict also wants a Date header, and a server that waits for a whole request.
+        let strict = at(VerifyLevel::Strict, &greet, dateless_server());
+        let failed: Vec<&str> = (strict.iter().filter(|c| !c.passed))
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(failed, names, "{strict:?}");
+        assert!(strict
+            .iter()
+            .all(|c| c.passed || c.detail.ends_with("no Date header")));
+        assert!(strict.iter().any(|c| c.name == "parses-http" && c.passed));
+        assert!(at(VerifyLevel::None, &greet, dateless_server()).is_empty());
+    }
+
+    #[test]
+    fn a_server_known_by_name_is_asked_for_by_that_name() {
+        let request = request("app.test:8080", &greet("hi"), "HTTP/1.1", "");
+        let head = String::from_utf8(request).unwrap();
+        assert!(
+            head.starts_with("POST /greet HTTP/1.1\r\nHost: app.test:8080\r\n"),
+            "{head}"
+        );
+        let plan = Plan {
+            level: VerifyLevel::Http,
+            endpoints: &[greet("hi")],
+            parses_http: true,
+        };
+        let checks = run_as(dateless_server(), "app.test:8080", &plan);
+        assert!(checks.iter().all(|c| c.passed), "{checks:?}");
+    }
+
+    #[test]
+    fn a_wrong_expectation_fails_with_a_one_line_reason() {
+        let checks = at(VerifyLevel::Http, &[greet("hello")], dateless_server());
+        let greet = checks.iter().find(|c| c.name == "greet").unwrap();
+        assert!(!greet.passed);
+        assert_eq!(greet.detail, r#"body "hi" (want "hello")"#);
+        // A declared endpoint of a catalog server: its expectation, not Hello World's.
+        let server = TestServer::start(Behavior::Hello).unwrap();
+        let mut mine = Endpoint::hello();
+        (mine.name, mine.builtin) = ("mine".into(), None);
+        mine.expect.body = crate::harness::endpoint::BodyExpect::Any;
+        let checks = at(VerifyLevel::Strict, &[mine], server.addr());
+        assert!(checks.iter().all(|c| c.passed), "{checks:?}");
     }
 }

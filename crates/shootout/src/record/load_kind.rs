@@ -13,6 +13,19 @@ pub enum LoadKind {
 }
 
 impl LoadKind {
+    /// The kind of a load the engine runs, its schedule written as the flags take it.
+    pub fn of(pace: &engine::Pace) -> LoadKind {
+        match pace {
+            engine::Pace::Closed => LoadKind::Closed,
+            engine::Pace::Open(schedule) => LoadKind::Rate {
+                schedule: schedule.to_string(),
+            },
+            engine::Pace::Devices(script) => LoadKind::Devices {
+                stages: script.count.to_string(),
+            },
+        }
+    }
+
     /// The word stored in the `load_kind` column.
     pub fn word(&self) -> &'static str {
         match self {

@@ -8,6 +8,7 @@ mod load_kind;
 mod machine;
 mod outcome;
 mod verdict;
+mod verify_level;
 
 pub use crate::harness::monitor::Point;
 pub use cell::Cell;
@@ -16,6 +17,7 @@ pub use load_kind::LoadKind;
 pub use machine::Machine;
 pub use outcome::Outcome;
 pub use verdict::{Bottleneck, Verdict};
+pub use verify_level::VerifyLevel;
 
 use engine::LoadResult;
 
@@ -34,6 +36,9 @@ pub struct RunRecord {
     pub kind: LoadKind,
     /// The versions the contestant ran with (its manifest's `toolchain` command).
     pub toolchain: String,
+    /// How the contestant was checked before its loads (`none`: not at all).
+    #[serde(default)]
+    pub verify: VerifyLevel,
     pub outcome: Outcome,
     /// Server process-group CPU seconds during the measured load.
     pub server_cpu_s: f64,
@@ -52,6 +57,7 @@ impl RunRecord {
             cell,
             kind,
             toolchain: String::new(),
+            verify: VerifyLevel::default(),
             outcome: Outcome::NotRun {
                 label,
                 reason: reason.into(),

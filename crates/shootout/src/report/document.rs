@@ -3,7 +3,7 @@
 
 use crate::harness::experiment::{self, Repeats};
 use crate::record::RunRecord;
-use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers};
+use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};
 use crate::report::stats::{measures, median};
 use crate::report::table::Table;
 use crate::store::{ExperimentRow, Store, StoreError};
@@ -80,6 +80,11 @@ impl Document {
         }))
         .chain(self.convergence())
         .collect()
+    }
+
+    /// A warning line for each contestant that ran unverified (level `none`).
+    pub fn warnings(&self) -> Vec<String> {
+        unverified::lines(&self.runs)
     }
 
     /// For an experiment that repeats until sure: what it asked, and the cells that did

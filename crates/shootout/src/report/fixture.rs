@@ -4,7 +4,7 @@
 //! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
 //! change).
 
-use crate::record::{Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord};
+use crate::record::{Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord, VerifyLevel};
 use crate::report::document::Document;
 use crate::store::ExperimentRow;
 use engine::LoadResult;
@@ -116,6 +116,7 @@ pub fn run(
         },
         kind,
         toolchain: format!("{contestant} 1.{}", contestant.len()),
+        verify: VerifyLevel::Strict,
         outcome: match m {
             Some(m) => Outcome::Measured {
                 label,
@@ -404,7 +405,7 @@ mod tests {
         out += &comparison::table(&rows).text();
         for c in &rows {
             let worse = [&c.rps, &c.p99, &c.cpu].map(|x| x.regressed(5.0));
-            out += &format!("{} {}: {worse:?}\n", c.contestant, c.key.title());
+            out += &format!("{} {}: {worse:?}\n", c.contestant, c.cell);
         }
         out += "\n== figures\n";
         for f in charts::figures(&d) {

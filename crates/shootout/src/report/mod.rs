@@ -2,7 +2,8 @@
 //!
 //! `load_output` prints one load as wrk, ab or webbench would; `document` is one stored
 //! experiment, whose tables (`experiment`) and charts (`page`) are drawn from the
-//! statistics of its runs (`stats`) into `table`s and SVG.
+//! statistics of its runs (`stats`) into `table`s and SVG; `side` is what one side of a
+//! comparison names (an experiment, a run, a saved load, a JSON file).
 
 pub mod document;
 pub mod experiment;
@@ -10,6 +11,7 @@ pub mod experiment;
 pub(crate) mod fixture;
 pub mod load_output;
 pub mod page;
+pub mod side;
 pub mod stats;
 pub mod table;
 pub mod units;

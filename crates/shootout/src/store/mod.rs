@@ -3,10 +3,14 @@
 //! everything it measured. Nothing is ever overwritten: rows are only inserted.
 
 mod ending;
+mod named;
 mod run_row;
+mod saved_load;
 mod schema;
 
 pub use ending::{End, Ending, Status};
+pub use named::Named;
+pub use saved_load::{NewSavedLoad, SavedLoad, SavedLoadRow};
 
 use crate::record::{Machine, RunRecord};
 use rusqlite::{params, Connection};
@@ -58,6 +62,15 @@ pub enum StoreError {
     NoExperiment(String),
     #[error("no stored run {0} (see `shootout results EXPERIMENT`)")]
     NoRun(i64),
+    #[error("no saved load load:{0} (see `shootout results`)")]
+    NoSavedLoad(i64),
+    /// An experiment's name that is also a saved load's label.
+    #[error("{word:?} names both experiment {word} (#{experiment}) and saved load {word} (load:{load}): say {experiment} or load:{load}")]
+    Ambiguous {
+        word: String,
+        experiment: i64,
+        load: i64,
+    },
 }
 
 impl Store {
@@ -227,7 +240,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Cell, Label, LoadKind};
+    use crate::record::{Cell, Label, LoadKind, VerifyLevel};
 
     fn run_row() -> RunRecord {
         let cell = Cell {
@@ -243,6 +256,7 @@ mod tests {
         };
         let mut r = RunRecord::not_run(cell, kind, Label::GeneratorBound, "busy");
         r.toolchain = "go version go1.22".into();
+        r.verify = VerifyLevel::Http;
         r.server_cpu_s = 1.5;
         r.peak_rss_kb = 2048;
         r.wall_s = 3.0;
@@ -282,6 +296,7 @@ mod tests {
             (Some("0,500:2s"), "go version go1.22")
         );
         assert_eq!(r.cell, run_row().cell);
+        assert_eq!(r.verify, VerifyLevel::Http);
         let version: i64 =
             s.db.pragma_query_value(None, "user_version", |r| r.get(0))
                 .unwrap();
@@ -311,6 +326,11 @@ mod tests {
         );
         assert!(r.rate().is_none());
         assert_eq!(r.kind, LoadKind::Closed);
+        assert_eq!(
+            r.verify,
+            VerifyLevel::Strict,
+            "runs before levels were strict"
+        );
         let _ = std::fs::remove_file(&path);
     }
 
@@ -372,6 +392,51 @@ mod tests {
             Err(StoreError::NoExperiment(_))
         ));
         assert!(matches!(s.end_of(id + 1), Err(StoreError::NoExperiment(_))));
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn saved_loads_keep_their_result_and_a_label_names_its_newest() {
+        let path = temp_db("saved");
+        let mut s = Store::open(&path).unwrap();
+        let mut result = crate::report::fixture::result(crate::report::fixture::Measured {
+            rps: 1000.0,
+            p99_ms: 2.0,
+            server_cpu_s: 0.0,
+            errors: 0,
+        });
+        let kind = LoadKind::Rate {
+            schedule: "0,500:2s".into(),
+        };
+        let command = vec!["http://127.0.0.1:9000/hello".to_string(), "-c".into()];
+        let mut save = |rps: f64, label: &str| {
+            result.rps = rps;
+            s.save_load(&NewSavedLoad {
+                label,
+                command: &command,
+                kind: &kind,
+                machine: &Machine::default(),
+                result: &result,
+            })
+            .unwrap()
+        };
+        let (first, _, newest) = (save(1.0, "a"), save(2.0, "b"), save(3.0, "a"));
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        let rows = s.saved_loads().unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!((rows[0].id, rows[0].label.as_str()), (first, "a"));
+        assert_eq!((rows[0].duration_s, rows[0].interrupted), (4.0, false));
+        let a = s.newest_saved_load("a").unwrap().unwrap();
+        assert_eq!((a.id, a.rps, &a.kind), (newest, 3.0, &kind));
+        assert!(s.newest_saved_load("c").unwrap().is_none());
+        let full = s.saved_load(first).unwrap();
+        assert_eq!((full.result.rps, full.row.command), (1.0, command));
+        assert_eq!(full.result.latency_us.p99, 2000.0);
+        assert!(matches!(
+            s.saved_load(newest + 1),
+            Err(StoreError::NoSavedLoad(_))
+        ));
         let _ = std::fs::remove_file(&path);
     }
 

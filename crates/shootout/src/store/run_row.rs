@@ -4,11 +4,11 @@
 //! never read back.
 
 use super::{StoreError, StoredRun};
-use crate::record::{Cell, Label, LoadKind, Outcome, RunRecord};
+use crate::record::{Cell, Label, LoadKind, Outcome, RunRecord, VerifyLevel};
 use rusqlite::types::Value;
 
 /// The columns after `experiment_id`, in the order of [`values`] and [`read`].
-const COLUMNS: [&str; 22] = [
+const COLUMNS: [&str; 23] = [
     "contestant",
     "endpoint",
     "layout",
@@ -31,6 +31,7 @@ const COLUMNS: [&str; 22] = [
     "bottleneck",
     "valid",
     "verdict",
+    "verify",
 ];
 
 pub(super) fn insert_sql() -> String {
@@ -92,6 +93,7 @@ pub(super) fn values(r: &RunRecord) -> Result<[Value; COLUMNS.len()], StoreError
         r.verdict()
             .map_or(Value::Null, |v| Value::Integer(v.valid.into())),
         verdict.map_or(Value::Null, Value::Text),
+        text(r.verify.word()),
     ])
 }
 
@@ -112,6 +114,7 @@ pub(super) struct RawRun {
     series: String,
     toolchain: String,
     verdict: Option<String>,
+    verify: String,
 }
 
 /// Reads a row of [`select_sql`]: `id`, then [`COLUMNS`] in order.
@@ -140,6 +143,7 @@ pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
         toolchain: row.get(19)?,
         // 20 and 21 (bottleneck, valid) are in `verdict`.
         verdict: row.get(22)?,
+        verify: row.get(23)?,
     })
 }
 
@@ -156,6 +160,8 @@ impl RawRun {
             .ok_or_else(|| bad(format!("label: unknown label {:?}", self.label)))?;
         let kind = LoadKind::from_stored(&self.load_kind, self.schedule)
             .ok_or_else(|| bad(format!("load_kind: unknown kind {:?}", self.load_kind)))?;
+        let verify = VerifyLevel::from_word(&self.verify)
+            .ok_or_else(|| bad(format!("verify: unknown level {:?}", self.verify)))?;
         let outcome = match self.result {
             None => Outcome::NotRun {
                 label,
@@ -179,6 +185,7 @@ impl RawRun {
                 cell: self.cell,
                 kind,
                 toolchain: self.toolchain,
+                verify,
                 outcome,
                 server_cpu_s: self.server_cpu_s,
                 peak_rss_kb: self.peak_rss_kb as u64,

@@ -60,6 +60,26 @@ pub const MIGRATIONS: &[&str] = &[
     "ALTER TABLE experiments ADD COLUMN status TEXT;
     ALTER TABLE experiments ADD COLUMN finished_unix_ms INTEGER;
     UPDATE experiments SET status = 'unknown';",
+    // 6: loads kept by `shootout load --save`: a label (not unique: it names its newest
+    // save), when, the flags as given and the load's kind and schedule, the machine, and
+    // the whole `shootout.load/1` result with its histograms. `rps` and `p99_us` repeat
+    // two of its numbers for SQL.
+    "CREATE TABLE saved_loads (
+        id INTEGER PRIMARY KEY,
+        label TEXT NOT NULL,
+        saved_unix_ms INTEGER NOT NULL,
+        command TEXT NOT NULL,
+        load_kind TEXT NOT NULL,
+        schedule TEXT,
+        machine TEXT NOT NULL,
+        rps REAL NOT NULL,
+        p99_us REAL NOT NULL,
+        result TEXT NOT NULL
+    );
+    CREATE INDEX saved_loads_by_label ON saved_loads(label);",
+    // 7: how each run's contestant was verified before its loads (`strict`, `http`,
+    // `none`); earlier runs were all verified strictly, the only level there was.
+    "ALTER TABLE runs ADD COLUMN verify TEXT NOT NULL DEFAULT 'strict';",
 ];
 
 /// The version this build writes.

@@ -1,16 +1,20 @@
 //! From the file as written to the typed [`Experiment`]: every field parsed once, every
 //! rule checked once, each mistake one line naming the file and the field.
 
-use super::file::{DevicesFile, ExperimentFile, LoadFile, VerdictFile};
+use super::endpoints;
+use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
 use super::inline;
 use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
 use crate::harness::catalog::{Catalog, NO_CATALOG};
+use crate::harness::endpoint::Endpoint;
 use crate::harness::layout::Layout;
 use crate::harness::manifest::Contestant;
 use crate::harness::verdict::Thresholds;
+use crate::threshold::Gates;
 use crate::toml_file::{self, TomlFileError};
 use engine::{parse_duration, DeviceScript, RateSchedule};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Why an experiment cannot run; nothing was started.
@@ -63,23 +67,33 @@ impl Experiment {
 }
 
 pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {
-    let file: ExperimentFile = toml_file::read(path)?;
+    let text = toml_file::text(path)?;
+    let file: ExperimentFile = toml_file::parse(path, &file::standard_tables(&text))?;
     let invalid = |what: String| ExperimentError::Invalid {
         path: path.to_path_buf(),
         what,
     };
-    let plain = check(file.clone()).map_err(invalid)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let declared = endpoints::declared(&file.endpoint, dir).map_err(invalid)?;
+    let plain = check(file.clone(), &declared).map_err(invalid)?;
+    let named = threshold_names(&file);
+    plain
+        .gates
+        .check_names(&named)
+        .map_err(|e| invalid(e.to_string()))?;
     for name in file.profiles.keys() {
         let applied = file.clone().with_profile(name).map_err(invalid)?;
-        check(applied).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
+        check(applied, &declared).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
     }
-    let declared = inline::check_all(&file.contestant, path).map_err(invalid)?;
+    let inline = inline::check_all(&file.contestant, path).map_err(invalid)?;
     let exp = match profile {
         None => plain,
-        Some(name) => check(file.with_profile(name).map_err(invalid)?).map_err(invalid)?,
+        Some(name) => {
+            check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid)?
+        }
     };
     Ok(Experiment {
-        inline: declared,
+        inline,
         file: path.to_path_buf(),
         ..exp
     })
@@ -89,7 +103,7 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
 /// was stored under (`NAME:PROFILE` when a profile was applied); None when the text no
 /// longer reads as an experiment.
 pub(super) fn stored_repeats(definition: &str, stored_name: &str) -> Option<Repeats> {
-    let file: ExperimentFile = toml::from_str(definition).ok()?;
+    let file: ExperimentFile = toml::from_str(&file::standard_tables(definition)).ok()?;
     let file = match stored_name.strip_prefix(&format!("{}:", file.name)) {
         Some(profile) => file.with_profile(profile).ok()?,
         None => file,
@@ -97,13 +111,11 @@ pub(super) fn stored_repeats(definition: &str, stored_name: &str) -> Option<Repe
     repeats::check(&file.repeats).ok()
 }
 
-fn check(e: ExperimentFile) -> Result<Experiment, String> {
+fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Experiment, String> {
     if e.contestants.is_empty() || e.loads.is_empty() {
         return Err("an experiment needs contestants and loads".into());
     }
-    if let Some(x) = e.endpoints.iter().find(|x| *x != "hello" && *x != "app") {
-        return Err(format!("endpoints: unknown endpoint {x:?} (hello or app)"));
-    }
+    let endpoints = endpoints::named(&e.endpoints, declared)?;
     let layouts = e
         .layouts
         .iter()
@@ -118,12 +130,13 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
         thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
+        gates: Gates::parse(&e.thresholds).map_err(|w| w.to_string())?,
         warmup: time("warmup", &e.warmup)?,
         duration: time("duration", &e.duration)?,
         name: e.name,
         description: e.description,
         contestants: e.contestants,
-        endpoints: e.endpoints,
+        endpoints,
         layouts,
         repeats,
         seed: e.seed,
@@ -131,6 +144,23 @@ fn check(e: ExperimentFile) -> Result<Experiment, String> {
         inline: Vec::new(),
         file: PathBuf::new(),
     })
+}
+
+/// The contestants `[thresholds]` may name: the experiment's, and any of its profiles'.
+fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
+    let profiles = file
+        .profiles
+        .values()
+        .filter_map(|p| p.contestants.as_ref());
+    let mut names: Vec<&str> = [&file.contestants]
+        .into_iter()
+        .chain(profiles)
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// The `[verdict]` percentages as shares, each within (0, 100%].

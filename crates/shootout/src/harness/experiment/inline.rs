@@ -65,6 +65,8 @@ pub struct Inline {
 pub struct Running {
     pub url: String,
     pub addr: SocketAddr,
+    /// The URL's `host[:port]`, sent as the Host header.
+    pub host: String,
     pub process: Process,
 }
 
@@ -173,6 +175,7 @@ fn running(f: &InlineFile, url: &str) -> Result<Running, String> {
     Ok(Running {
         url: url.to_string(),
         addr: target.addr,
+        host: target.host_header,
         process,
     })
 }
@@ -208,7 +211,7 @@ impl Inline {
         let running = match &self.running {
             None => None,
             Some(r) => Some(
-                RunningServer::find(&r.url, r.addr, &r.process)
+                RunningServer::find(&r.url, r.addr, &r.host, &r.process)
                     .map_err(|e| format!("contestant.{name}: {e}"))?,
             ),
         };

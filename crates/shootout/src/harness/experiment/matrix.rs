@@ -1,6 +1,7 @@
 //! The cells of an experiment's matrix: endpoint × layout × load × level (× rate).
 
 use super::{Experiment, Load, LoadPace};
+use crate::harness::endpoint::Endpoint;
 use crate::harness::layout::Layout;
 use crate::harness::verdict::Thresholds;
 use crate::record::LoadKind;
@@ -10,7 +11,7 @@ use std::time::Duration;
 /// One endpoint × layout × load × connections (× rate) combination, ready to run.
 #[derive(Debug, Clone)]
 pub struct MatrixCell {
-    pub endpoint: String,
+    pub endpoint: Endpoint,
     pub layout: Layout,
     pub load: Load,
     pub connections: usize,

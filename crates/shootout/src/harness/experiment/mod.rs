@@ -4,6 +4,7 @@
 //! file, line and field.
 
 mod check;
+mod endpoints;
 mod file;
 mod inline;
 mod matrix;
@@ -16,8 +17,10 @@ pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 
+use super::endpoint::Endpoint;
 use super::layout::Layout;
 use super::verdict::Thresholds;
+use crate::threshold::Gates;
 use engine::{DeviceScript, RateSchedule};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,8 +32,8 @@ pub struct Experiment {
     pub name: String,
     pub description: String,
     pub contestants: Vec<String>,
-    /// `hello` or `app`.
-    pub endpoints: Vec<String>,
+    /// Built in (`hello`, `app`) or declared by the file (`[endpoint.NAME]`).
+    pub endpoints: Vec<Endpoint>,
     pub layouts: Vec<Layout>,
     pub repeats: Repeats,
     pub warmup: Duration,
@@ -44,6 +47,9 @@ pub struct Experiment {
     pub inline: Vec<Inline>,
     /// The experiment file.
     pub file: PathBuf,
+    /// What results must meet (`[thresholds]`): `shootout run` exits 99 when one is
+    /// crossed.
+    pub gates: Gates,
 }
 
 /// One load of the matrix, checked.

@@ -21,7 +21,11 @@ fn reads_a_matrix_and_names_file_line_and_field_on_mistakes() {
     );
     let e = read(&good, None).unwrap();
     assert_eq!(
-        (e.repeats, e.endpoints[0].as_str(), e.loads[0].levels.len()),
+        (
+            e.repeats,
+            e.endpoints[0].name.as_str(),
+            e.loads[0].levels.len()
+        ),
         (Repeats::Fixed(1), "hello", 2)
     );
     assert_eq!(
@@ -253,6 +257,127 @@ fn inline_contestants_take_the_manifest_fields_with_paths_from_the_file() {
     let msg = message(read(&write("inline-bad.toml", &env_on_running), None));
     assert!(
         msg.ends_with("inline-bad.toml: contestant.up: env: a server already running (url) is not set up or started by shootout"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn thresholds_are_parsed_once_and_name_contestants_of_the_experiment() {
+    let base =
+        "name = \"g\"\ncontestants = [\"a\", \"b\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n\
+        [profiles.more]\ncontestants = [\"a\", \"c\"]\n[thresholds]\n";
+    let good = base.to_string() + "all = [\"p99<5ms\"]\nc = [\"rps >= 50k\"]\n";
+    let e = read(&write("gates.toml", &good), None).unwrap();
+    let all: Vec<&str> = e.gates.of("a").map(|t| t.text.as_str()).collect();
+    assert_eq!(all, ["p99<5ms"]);
+    assert_eq!(
+        e.gates.of("c").count(),
+        2,
+        "a profile's contestant may be named"
+    );
+    let typo = base.to_string() + "d = [\"p99<5ms\"]\n";
+    let msg = message(read(&write("gates.toml", &typo), None));
+    assert!(
+        msg.ends_with("gates.toml: thresholds.d: unknown contestant \"d\" (the experiment's: a, b, c; `all` is for every one)"),
+        "{msg}"
+    );
+    let bad = base.to_string() + "b = [\"p99<5xs\"]\n";
+    let msg = message(read(&write("gates.toml", &bad), None));
+    assert!(
+        msg.ends_with("gates.toml: thresholds.b: \"p99<5xs\": \"5xs\": unknown unit \"xs\" (use us, ms, s, m or h)"),
+        "{msg}"
+    );
+}
+
+/// An experiment naming `greet` beside hello, and declaring it with `table` (the
+/// standard `endpoint` or the issue's `endpoints`).
+fn with_greet(name: &str, table: &str, fields: &str) -> std::path::PathBuf {
+    let text = format!(
+        "name = \"g\"\ncontestants = [\"a\"]\nendpoints = [\"hello\", \"greet\"]\n\
+         [[loads]]\nname = \"ka\"\nconnections = [1]\n\
+         [{table}.greet]\n{fields}\n"
+    );
+    write(name, &text)
+}
+
+#[test]
+fn declared_endpoints_carry_their_request_into_the_cells() {
+    write("greet.json", "{\"who\": 1}");
+    let fields = "method = \"POST\"\npath = \"/greet?x=1\"\nheaders = { X-Token = \"t\" }\n\
+                  body_file = \"greet.json\"\nexpect = { status = 201, body_regex = \"^hi\" }";
+    let e = read(&with_greet("greet.toml", "endpoint", fields), None).unwrap();
+    let names: Vec<&str> = e.endpoints.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["hello", "greet"]);
+    let cells = e.cells();
+    let greet = &cells[1].endpoint;
+    assert_eq!(
+        (greet.method.as_str(), greet.path.as_str()),
+        ("POST", "/greet?x=1")
+    );
+    assert_eq!(greet.headers, [("X-Token".to_string(), "t".to_string())]);
+    assert_eq!(greet.body, b"{\"who\": 1}");
+    assert_eq!(greet.expect.judge(201, b"hi there"), Ok(()));
+    assert!(greet.expect.judge(200, b"hi").is_err());
+}
+
+#[test]
+fn the_issues_plural_tables_read_as_the_standard_ones() {
+    let fields = "path = \"/greet\"\nexpect = { status = 200, body = \"hi\" }";
+    let plural = read(&with_greet("plural.toml", "endpoints", fields), None).unwrap();
+    let standard = read(&with_greet("singular.toml", "endpoint", fields), None).unwrap();
+    assert_eq!(plural.endpoints[1].path, standard.endpoints[1].path);
+    assert_eq!(plural.endpoints[1].expect.judge(200, b"hi"), Ok(()));
+    // Lines and columns stay where the file has them.
+    let typo = "path = \"/greet\"\nexpcet = { status = 200 }";
+    let msg = message(read(
+        &with_greet("plural-typo.toml", "endpoints", typo),
+        None,
+    ));
+    let standard = message(read(
+        &with_greet("singular-typo.toml", "endpoint", typo),
+        None,
+    ));
+    assert_eq!(msg.replace("plural-", "singular-"), standard);
+    // The stored file gives its repeats back too.
+    let text = std::fs::read_to_string(with_greet("plural.toml", "endpoints", fields)).unwrap();
+    assert_eq!(stored_repeats(&text, "g"), Some(Repeats::Fixed(1)));
+}
+
+#[test]
+fn a_mistake_in_an_endpoint_is_one_line_naming_the_file_the_entry_and_the_field() {
+    let cases = [
+        (
+            "path = \"greet\"",
+            "x0.toml: endpoint.greet: path: \"greet\" does not start with /",
+        ),
+        ("method = \"GET\"", "endpoint.greet: missing field `path`"),
+        (
+            "path = \"/g\"\nexpcet = { status = 200 }",
+            "endpoint.greet: unknown field `expcet`",
+        ),
+        (
+            "path = \"/g\"\nexpect = { status = 200, body = \"a\", body_regex = \"a\" }",
+            "x3.toml: endpoint.greet: expect: body and body_regex: give one or the other",
+        ),
+        (
+            "path = \"/g\"\nheaders = { \"Bad Name\" = \"v\" }",
+            "x4.toml: endpoint.greet: headers: header \"Bad Name: v\" is not a valid HTTP header",
+        ),
+    ];
+    for (i, (fields, expected)) in cases.into_iter().enumerate() {
+        let msg = message(read(
+            &with_greet(&format!("x{i}.toml"), "endpoint", fields),
+            None,
+        ));
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(msg.contains(expected), "{fields}: {msg}");
+        assert!(msg.contains(&format!("x{i}.toml: ")), "{msg}");
+    }
+    let unknown = "name = \"g\"\ncontestants = [\"a\"]\nendpoints = [\"gret\"]\n\
+                   [[loads]]\nname = \"ka\"\nconnections = [1]\n";
+    let msg = message(read(&write("x9.toml", unknown), None));
+    assert!(
+        msg.contains("x9.toml: endpoints: unknown endpoint \"gret\""),
         "{msg}"
     );
 }

@@ -131,7 +131,10 @@ fn busy(window: &[Point], cores: &[usize]) -> f64 {
 
 /// The CPU time of other user processes over the window, as a share of the cores'
 /// time. Each interval counts only growth: a process that exits takes its whole CPU time
-/// out of the sum, which is not work done in the run.
+/// out of the sum, which is not work done in the run. And no more growth than the cores
+/// had time for: a process missed by one walk of /proc (it was being read as it forked
+/// or exited) brings its whole past CPU time back into the next, which read as "foreign
+/// CPU 102% of the cores" while builds ran.
 fn foreign(window: &[Point], cores: usize) -> f64 {
     let (Some(first), Some(last)) = (window.first(), window.last()) else {
         return 0.0;
@@ -142,7 +145,10 @@ fn foreign(window: &[Point], cores: usize) -> f64 {
     }
     let grown: f64 = window
         .windows(2)
-        .map(|w| (w[1].others_cpu_s - w[0].others_cpu_s).max(0.0))
+        .map(|w| {
+            let room = (w[1].t_ms.saturating_sub(w[0].t_ms)) as f64 / 1000.0 * cores as f64;
+            (w[1].others_cpu_s - w[0].others_cpu_s).clamp(0.0, room)
+        })
         .sum();
     grown / (wall_s * cores as f64)
 }

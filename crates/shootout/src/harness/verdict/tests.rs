@@ -84,6 +84,19 @@ fn foreign_cpu_or_steal_past_the_threshold_disturbs_a_run() {
 }
 
 #[test]
+fn a_process_missed_by_one_walk_does_not_count_its_past_twice() {
+    // Quiet, but one walk of /proc missed a process with 30 s of past CPU time: the sum
+    // drops by 30 s, then grows back by 30 s, in 100 ms.
+    let mut points = series([0.5, 0.5], 0.5, 0.5, 1.0, 0.0);
+    for (i, p) in points.iter_mut().enumerate() {
+        p.others_cpu_s += if i == 10 { 0.0 } else { 30.0 };
+    }
+    let v = verdict(&points, false);
+    // At most the cores' whole time in that one interval (0.2 s of 3 s of core time).
+    assert!(v.foreign <= 0.2 / 3.0 + 1e-9, "{}", v.foreign);
+}
+
+#[test]
 fn only_the_measured_part_counts() {
     let mut points = series([0.2, 0.2], 0.2, 0.2, 0.4, 0.0);
     // A saturated warm-up, then a quiet measured part.

@@ -1,9 +1,11 @@
 //! Two experiments side by side (before and after a change): per cell and contestant,
 //! the change in requests/s, p99 and server CPU per request, and whether it is
-//! significant given the repeats (Mann-Whitney U, two-sided, 5%).
+//! significant given the repeats (Mann-Whitney U, two-sided, 5%). Two single loads
+//! (saved, from files, or one run each) are one cell of one run a side.
 
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::ranking::{self, Row};
+use crate::report::side::Single;
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::median;
 use crate::report::stats::significance::mann_whitney;
@@ -38,6 +40,11 @@ impl Change {
         mann_whitney(&self.before, &self.after)
     }
 
+    /// Whether both sides have values (a file or saved load has no server CPU).
+    pub fn is_known(&self) -> bool {
+        !self.before.is_empty() && !self.after.is_empty()
+    }
+
     /// Significantly worse by more than `pct` percent.
     pub fn regressed(&self, pct: f64) -> bool {
         let worse = if self.higher_is_better {
@@ -49,7 +56,7 @@ impl Change {
     }
 
     fn text(&self) -> String {
-        if self.before.is_empty() || self.after.is_empty() {
+        if !self.is_known() {
             return "-".into();
         }
         let mark = if self.p() < ALPHA { " *" } else { "" };
@@ -57,10 +64,12 @@ impl Change {
     }
 }
 
-/// A cell present in both experiments.
+/// A cell present on both sides.
 pub struct Compared {
+    /// The contestant; for single loads, their names (`a → b`).
     pub contestant: String,
-    pub key: CellKey,
+    /// The cell's title; for single loads, what was loaded.
+    pub cell: String,
     pub rps: Change,
     pub p99: Change,
     pub cpu: Change,
@@ -82,7 +91,7 @@ pub fn compare(before: &[RunRecord], after: &[RunRecord]) -> Vec<Compared> {
             };
             out.push(Compared {
                 contestant: row.contestant.to_string(),
-                key: key.clone(),
+                cell: key.title(),
                 rps: change(prev, row, true, measures::rps),
                 p99: change(prev, row, false, measures::p99_ms),
                 cpu: change(prev, row, false, measures::cpu_ms_per_response),
@@ -100,13 +109,63 @@ fn change(a: &Row, b: &Row, higher_is_better: bool, m: Measure) -> Change {
     }
 }
 
-/// The comparison as a table.
+/// Two single loads as one cell, whatever their names: one value a side of requests/s
+/// and p99, and of server CPU per request where the harness measured it.
+pub fn singles(before: &Single, after: &Single) -> Compared {
+    let either = |a: String, b: String| if a == b { a } else { format!("{a} → {b}") };
+    let one =
+        |s: &Single, m: fn(&Single) -> Option<f64>| -> Vec<f64> { m(s).into_iter().collect() };
+    let change = |m: fn(&Single) -> Option<f64>, higher_is_better| Change {
+        before: one(before, m),
+        after: one(after, m),
+        higher_is_better,
+    };
+    Compared {
+        contestant: either(before.name.clone(), after.name.clone()),
+        cell: either(before.shape(), after.shape()),
+        rps: change(|s| Some(s.result.rps), true),
+        p99: change(|s| Some(s.result.latency_us.p99 / 1000.0), false),
+        cpu: change(|s| s.cpu_ms_per_response, false),
+    }
+}
+
+/// The comparison of experiments as a table.
 pub fn table(rows: &[Compared]) -> Table {
-    let design = Design {
-        title: "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)".into(),
+    let title = "Before → after (medians of ok runs; * significant at 5%, Mann-Whitney U)";
+    let mut t = design(title, "contestant").draw(rows);
+    let fewest = rows
+        .iter()
+        .map(|c| c.rps.before.len().min(c.rps.after.len()))
+        .min()
+        .unwrap_or(0);
+    if fewest < 4 {
+        t.notes.push(format!(
+            "with {fewest} ok run(s) on a side no difference can be significant at 5% \
+             (the exact test needs 4 against 4: p = 0.029 at best); use repeats = 5"
+        ));
+    }
+    t
+}
+
+/// The comparison of two single loads as a table.
+pub fn single_table(row: &Compared) -> Table {
+    let mut t = design("Before → after (one load a side)", "loads").draw([row]);
+    t.notes.push(
+        "one load a side: no difference can be significant (the exact test needs 4 runs \
+         against 4), so --fail-above never fails on it; to know, run an experiment with \
+         repeats = 5"
+            .into(),
+    );
+    t
+}
+
+/// The columns of a comparison under `title`, the first named `first`.
+fn design<'a>(title: &str, first: &str) -> Design<'a, Compared> {
+    Design {
+        title: title.into(),
         columns: vec![
-            Column::name("contestant", |c: &Compared| c.contestant.clone()),
-            Column::name("cell", |c: &Compared| c.key.title()),
+            Column::name(first, |c: &Compared| c.contestant.clone()),
+            Column::name("cell", |c: &Compared| c.cell.clone()),
             Column::number("runs", |c: &Compared| {
                 format!("{}→{}", c.rps.before.len(), c.rps.after.len())
             }),
@@ -121,20 +180,7 @@ pub fn table(rows: &[Compared]) -> Table {
             Column::number("CPU/request", |c: &Compared| c.cpu.text()),
         ],
         marks: Vec::new(),
-    };
-    let mut t = design.draw(rows);
-    let fewest = rows
-        .iter()
-        .map(|c| c.rps.before.len().min(c.rps.after.len()))
-        .min()
-        .unwrap_or(0);
-    if fewest < 4 {
-        t.notes.push(format!(
-            "with {fewest} ok run(s) on a side no difference can be significant at 5% \
-             (the exact test needs 4 against 4: p = 0.029 at best); use repeats = 5"
-        ));
     }
-    t
 }
 
 #[cfg(test)]

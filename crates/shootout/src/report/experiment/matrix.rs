@@ -2,6 +2,7 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
+use crate::report::experiment::ceiling::LOWER_BOUND_MARK;
 use crate::report::experiment::ranking::{self, CellKey, RankedCell, Row, RPS_SPREAD};
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::median;
@@ -22,11 +23,13 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
             format!("Requests per second — {title}"),
             &these,
             rps_cell,
+            true,
         ));
         out.push(table(
             format!("99% of requests within (ms) — {title}"),
             &these,
             p99_cell,
+            false,
         ));
     }
     out
@@ -40,7 +43,8 @@ struct Line<'a> {
 
 type CellText = fn(&Row) -> String;
 
-fn table(title: String, cells: &[&RankedCell], text: CellText) -> Table {
+/// A matrix of `text` per line and level; `bounds` says whether its cells can read `≥`.
+fn table(title: String, cells: &[&RankedCell], text: CellText, bounds: bool) -> Table {
     let mut lines: Vec<(&str, &str)> = Vec::new();
     for (k, rows) in cells {
         for r in rows {
@@ -63,15 +67,20 @@ fn table(title: String, cells: &[&RankedCell], text: CellText) -> Table {
         true => format!("{} ({})", l.contestant, l.layout),
         false => l.contestant.to_string(),
     });
+    let mut marks = vec![
+        RPS_SPREAD.into(),
+        "* generator-bound: the generator was saturated, the number describes it \
+         (not ranked)"
+            .into(),
+    ];
+    let mut rows = cells.iter().flat_map(|(_, rows)| rows.iter());
+    if bounds && rows.any(|r| r.lower_bound()) {
+        marks.push(LOWER_BOUND_MARK.into());
+    }
     let design = Design {
         title,
         columns: [server].into_iter().chain(levels(cells, text)).collect(),
-        marks: vec![
-            RPS_SPREAD.into(),
-            "* generator-bound: the generator was saturated, the number describes it \
-             (not ranked)"
-                .into(),
-        ],
+        marks,
     };
     design.draw(&lines)
 }
@@ -89,11 +98,11 @@ fn levels<'c>(
     })
 }
 
-/// Requests/s of a cell: `25,809 ±1.2%`, or the generator-bound median marked `*`, or
-/// why there is no number.
+/// Requests/s of a cell: `25,809 ±1.2%` (`≥ 25,809 ±1.2%` for a lower bound), or the
+/// generator-bound median marked `*`, or why there is no number.
 fn rps_cell(r: &Row) -> String {
     if r.is_measured() {
-        return r.rps_text();
+        return r.rps_or_bound_text();
     }
     bound_or_failure(r, measures::rps, units::grouped)
 }

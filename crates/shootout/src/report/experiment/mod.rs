@@ -5,9 +5,11 @@
 pub mod ceiling;
 pub mod cells;
 pub mod comparison;
+pub mod comparison_document;
 pub mod convergence;
 pub mod efficiency;
 pub mod matrix;
 pub mod ramp;
 pub mod ranking;
 pub mod servers;
+pub mod unverified;

@@ -75,6 +75,11 @@ impl<'a> Row<'a> {
         judged.peek().is_some() && judged.all(|v| v.bottleneck == Bottleneck::Both)
     }
 
+    /// The ok runs: the valid ones, that measured the server (what every median is over).
+    pub fn ok_runs(&self) -> impl Iterator<Item = &'a RunRecord> + '_ {
+        self.labelled(Label::Ok)
+    }
+
     /// `m` of every ok run (the runs that measured the server).
     pub fn values(&self, m: Measure) -> Vec<f64> {
         self.labelled(Label::Ok).filter_map(m).collect()

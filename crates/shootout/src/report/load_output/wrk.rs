@@ -86,8 +86,9 @@ fn print_rate(r: &LoadResult) {
         return;
     };
     println!(
-        "  Rate: target {:.1}/s, achieved {:.1}/s ({} of {} scheduled started, {} late)",
-        rate.target_rps, rate.achieved_rps, rate.started, rate.scheduled, rate.late
+        "  Rate: target {:.1}/s, achieved {:.1}/s ({} of {} scheduled started, {} late, \
+         {} waited for a free connection)",
+        rate.target_rps, rate.achieved_rps, rate.started, rate.scheduled, rate.late, rate.waited
     );
     let raw = &r.latency_raw_us;
     println!(

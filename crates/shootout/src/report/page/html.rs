@@ -68,6 +68,9 @@ fn section(d: &Document) -> String {
     for line in d.header() {
         let _ = writeln!(out, "<p>{}</p>", escape(&line));
     }
+    for line in d.warnings() {
+        let _ = writeln!(out, "<p class=\"warn\">{}</p>", escape(&line));
+    }
     out += &labels(d);
     out += "<h3>Tables</h3>\n";
     for t in d.tables() {

@@ -1,0 +1,195 @@
+//! Endpoints: the request a run sends and the answer verification expects. `hello` and
+//! `app` are built in (every catalog server has them); an experiment declares its own as
+//! `[endpoint.NAME]` tables, checked once into this type (`experiment::endpoints`).
+
+use regex::bytes::Regex;
+
+/// One endpoint, ready to request and to judge answers by.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    pub name: String,
+    pub method: String,
+    /// Path and query, starting with `/`.
+    pub path: String,
+    /// Sent after Host.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub expect: Expect,
+    /// Which catalog endpoint it is: strict verification runs that one's own checks.
+    pub builtin: Option<Builtin>,
+}
+
+/// The endpoints every catalog contestant is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// `GET /hello`: 200 with the 11 bytes `Hello World`.
+    Hello,
+    /// `GET /app`: 200 with 1,024 bytes after about 100 ms.
+    App,
+}
+
+/// What a good answer is.
+#[derive(Debug, Clone)]
+pub struct Expect {
+    pub status: u16,
+    pub body: BodyExpect,
+}
+
+/// What a good answer's body is.
+#[derive(Debug, Clone)]
+pub enum BodyExpect {
+    /// Any body, or none.
+    Any,
+    /// Exactly these bytes.
+    Exact(Vec<u8>),
+    /// A body in which this regular expression matches (anchor it to match all of it).
+    Pattern(Regex),
+}
+
+/// How an answer differs from what was expected: a check's detail line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    #[error("status {got} (want {want})")]
+    Status { got: u16, want: u16 },
+    #[error("body {got:?} (want {want:?})")]
+    Body { got: String, want: String },
+    #[error("body {got:?} does not match {pattern:?}")]
+    Pattern { got: String, pattern: String },
+}
+
+/// Longest part of a body a detail line quotes.
+const QUOTED: usize = 80;
+
+impl Endpoint {
+    /// The names of the built-in endpoints.
+    pub const BUILT_IN: [&'static str; 2] = ["hello", "app"];
+
+    /// The built-in endpoint called `name`.
+    pub fn builtin(name: &str) -> Option<Endpoint> {
+        let (builtin, body) = match name {
+            "hello" => (Builtin::Hello, BodyExpect::Exact(b"Hello World".to_vec())),
+            // Its length and delay are strict verification's own check of /app.
+            "app" => (Builtin::App, BodyExpect::Any),
+            _ => return None,
+        };
+        Some(Endpoint {
+            name: name.to_string(),
+            method: "GET".into(),
+            path: format!("/{name}"),
+            headers: Vec::new(),
+            body: Vec::new(),
+            expect: Expect { status: 200, body },
+            builtin: Some(builtin),
+        })
+    }
+
+    /// `GET /hello`, 200 `Hello World`.
+    pub fn hello() -> Endpoint {
+        Self::builtin("hello").expect("hello is built in")
+    }
+}
+
+impl Expect {
+    /// Whether an answer with `status` and `body` is what was expected, or how it is not.
+    pub fn judge(&self, status: u16, body: &[u8]) -> Result<(), Mismatch> {
+        if status != self.status {
+            return Err(Mismatch::Status {
+                got: status,
+                want: self.status,
+            });
+        }
+        match &self.body {
+            BodyExpect::Any => Ok(()),
+            BodyExpect::Exact(want) if body == want.as_slice() => Ok(()),
+            BodyExpect::Exact(want) => Err(Mismatch::Body {
+                got: quoted(body),
+                want: quoted(want),
+            }),
+            BodyExpect::Pattern(re) if re.is_match(body) => Ok(()),
+            BodyExpect::Pattern(re) => Err(Mismatch::Pattern {
+                got: quoted(body),
+                pattern: re.as_str().to_string(),
+            }),
+        }
+    }
+}
+
+/// The start of `body` as text, for a one-line detail.
+fn quoted(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    match text.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expect(body: BodyExpect) -> Expect {
+        Expect { status: 200, body }
+    }
+
+    #[test]
+    fn an_exact_body_must_match_byte_for_byte() {
+        let e = expect(BodyExpect::Exact(b"hi".to_vec()));
+        assert_eq!(e.judge(200, b"hi"), Ok(()));
+        let wrong = e.judge(200, b"hi\n").unwrap_err();
+        assert_eq!(wrong.to_string(), r#"body "hi\n" (want "hi")"#);
+        assert!(e.judge(200, b"").is_err());
+    }
+
+    #[test]
+    fn a_pattern_matches_anywhere_unless_anchored() {
+        let e = expect(BodyExpect::Pattern(Regex::new(r#""id":\s*\d+"#).unwrap()));
+        assert_eq!(e.judge(200, br#"{"id": 42, "name": "x"}"#), Ok(()));
+        let wrong = e.judge(200, br#"{"id": "x"}"#).unwrap_err();
+        assert_eq!(
+            wrong.to_string(),
+            r#"body "{\"id\": \"x\"}" does not match "\"id\":\\s*\\d+""#
+        );
+        let whole = expect(BodyExpect::Pattern(Regex::new("^ok$").unwrap()));
+        assert_eq!(whole.judge(200, b"ok"), Ok(()));
+        assert!(whole.judge(200, b"ok, fine").is_err());
+        // A body that is not UTF-8 is searched all the same.
+        let tail = expect(BodyExpect::Pattern(Regex::new("ok$").unwrap()));
+        assert_eq!(tail.judge(200, b"\xffok"), Ok(()));
+    }
+
+    #[test]
+    fn any_body_passes_but_the_status_is_always_checked() {
+        let e = expect(BodyExpect::Any);
+        assert_eq!(e.judge(200, b""), Ok(()));
+        assert_eq!(e.judge(200, &[0u8; 4096]), Ok(()));
+        assert_eq!(
+            e.judge(404, b"").unwrap_err(),
+            Mismatch::Status {
+                got: 404,
+                want: 200
+            }
+        );
+    }
+
+    #[test]
+    fn long_bodies_are_quoted_short() {
+        let e = expect(BodyExpect::Exact(b"short".to_vec()));
+        let detail = e.judge(200, "é".repeat(500).as_bytes()).unwrap_err();
+        assert!(detail.to_string().len() < 250, "{detail}");
+        assert!(detail.to_string().contains("..."), "{detail}");
+    }
+
+    #[test]
+    fn the_built_in_endpoints() {
+        let hello = Endpoint::hello();
+        assert_eq!(
+            (hello.method.as_str(), hello.path.as_str()),
+            ("GET", "/hello")
+        );
+        assert_eq!(hello.expect.judge(200, b"Hello World"), Ok(()));
+        assert!(hello.expect.judge(200, b"Hello world").is_err());
+        let app = Endpoint::builtin("app").unwrap();
+        assert_eq!(app.builtin, Some(Builtin::App));
+        assert!(Endpoint::builtin("greet").is_none());
+    }
+}

@@ -1,0 +1,201 @@
+//! The `[thresholds]` of an experiment: `all = [...]` for every contestant, `NAME = [...]`
+//! for one. Each contestant's thresholds are judged in every cell of the matrix on the
+//! report's medians over the cell's valid (`ok`) runs; a cell without one cannot be
+//! judged and counts as crossed.
+
+use super::expression::{Threshold, ThresholdError};
+use super::judgement::Judgement;
+use crate::record::RunRecord;
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::stats::median;
+use std::collections::BTreeMap;
+
+/// The key of the thresholds every contestant must meet.
+pub const ALL: &str = "all";
+
+/// An experiment's thresholds, parsed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Gates {
+    /// For every contestant.
+    pub all: Vec<Threshold>,
+    /// For one contestant each, on top of `all`.
+    pub named: BTreeMap<String, Vec<Threshold>>,
+}
+
+/// A mistake in a `[thresholds]` table, naming its entry.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GatesError {
+    #[error("thresholds.{key}: {text:?}: {why}")]
+    Threshold {
+        key: String,
+        text: String,
+        why: ThresholdError,
+    },
+    #[error(
+        "thresholds.{key}: unknown contestant {key:?} (the experiment's: {known}; \
+         `all` is for every one)"
+    )]
+    UnknownContestant { key: String, known: String },
+}
+
+/// One contestant's threshold judged in one cell of the matrix.
+#[derive(Debug, Clone)]
+pub struct CellJudgement<'t, 'r> {
+    pub contestant: &'r str,
+    pub cell: CellKey,
+    pub judgement: Judgement<'t>,
+}
+
+impl Gates {
+    /// The `[thresholds]` table as written: every expression parsed.
+    pub fn parse(table: &BTreeMap<String, Vec<String>>) -> Result<Gates, GatesError> {
+        let mut gates = Gates::default();
+        for (key, texts) in table {
+            let parsed = texts
+                .iter()
+                .map(|text| {
+                    text.parse().map_err(|why| GatesError::Threshold {
+                        key: key.clone(),
+                        text: text.clone(),
+                        why,
+                    })
+                })
+                .collect::<Result<Vec<Threshold>, _>>()?;
+            match key.as_str() {
+                ALL => gates.all = parsed,
+                _ => {
+                    gates.named.insert(key.clone(), parsed);
+                }
+            }
+        }
+        Ok(gates)
+    }
+
+    /// Every contestant named is one of `contestants` (the experiment's, in any profile).
+    pub fn check_names(&self, contestants: &[&str]) -> Result<(), GatesError> {
+        match self
+            .named
+            .keys()
+            .find(|k| !contestants.contains(&k.as_str()))
+        {
+            None => Ok(()),
+            Some(key) => Err(GatesError::UnknownContestant {
+                key: key.clone(),
+                known: contestants.join(", "),
+            }),
+        }
+    }
+
+    /// No threshold at all: nothing to judge.
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty() && self.named.values().all(Vec::is_empty)
+    }
+
+    /// The thresholds `contestant` must meet: every contestant's, then its own.
+    pub fn of<'g>(&'g self, contestant: &str) -> impl Iterator<Item = &'g Threshold> + 'g {
+        let own = self.named.get(contestant).into_iter().flatten();
+        self.all.iter().chain(own)
+    }
+
+    /// Every contestant's thresholds in every cell of `runs` it ran in, in the report's
+    /// order of cells and rows.
+    pub fn judge<'g, 'r>(&'g self, runs: &'r [RunRecord]) -> Vec<CellJudgement<'g, 'r>> {
+        let mut out = Vec::new();
+        for (cell, rows) in ranking::cells(runs) {
+            for row in &rows {
+                out.extend(self.of(row.contestant).map(|t| CellJudgement {
+                    contestant: row.contestant,
+                    cell: cell.clone(),
+                    judgement: judge_row(t, row),
+                }));
+            }
+        }
+        out
+    }
+}
+
+/// `threshold` on the median of its metric over the row's valid runs, the median every
+/// table of the report shows.
+fn judge_row<'t>(threshold: &'t Threshold, row: &Row) -> Judgement<'t> {
+    let values: Vec<f64> = row
+        .ok_runs()
+        .filter_map(|r| threshold.metric.of_run(r))
+        .collect();
+    let why = match (row.ok_runs().next(), row.failure()) {
+        (Some(_), _) => "nothing measured".to_string(),
+        (None, Some(label)) => format!("no valid run ({})", label.word()),
+        (None, None) => "no valid run".to_string(),
+    };
+    Judgement::of(
+        threshold,
+        (!values.is_empty()).then(|| median(&values)),
+        &why,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Label;
+    use crate::report::fixture::{hello, hello_run, run};
+
+    fn table(entries: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
+        entries
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn all_applies_to_everyone_and_a_name_to_one() {
+        let g = Gates::parse(&table(&[("all", &["p99<5ms"]), ("a", &["rps>10"])])).unwrap();
+        let texts = |name: &str| g.of(name).map(|t| t.text.clone()).collect::<Vec<_>>();
+        assert_eq!(texts("a"), ["p99<5ms", "rps>10"]);
+        assert_eq!(texts("b"), ["p99<5ms"]);
+        assert!(g.check_names(&["a", "b"]).is_ok());
+        assert_eq!(
+            g.check_names(&["b"]).unwrap_err().to_string(),
+            "thresholds.a: unknown contestant \"a\" (the experiment's: b; `all` is for every one)"
+        );
+        assert!(Gates::default().is_empty() && !g.is_empty());
+    }
+
+    #[test]
+    fn a_bad_expression_names_its_entry() {
+        let e = Gates::parse(&table(&[("web", &["p99<5ms", "p99<5"])])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "thresholds.web: \"p99<5\": \"5\" needs a unit (us, ms or s)"
+        );
+    }
+
+    #[test]
+    fn cells_are_judged_on_the_median_of_their_valid_runs() {
+        let runs = vec![
+            hello_run("a", Label::Ok, 1000.0, 1.0),
+            hello_run("a", Label::Ok, 3000.0, 1.0),
+            hello_run("a", Label::Ok, 2000.0, 1.0),
+            // Not valid: left out of the median.
+            hello_run("a", Label::GeneratorBound, 9000.0, 1.0),
+            run("b", hello(50), 0, Label::ServerFailed, None),
+        ];
+        let g = Gates::parse(&table(&[("all", &["rps>1500"])])).unwrap();
+        let judged = g.judge(&runs);
+        assert_eq!(judged.len(), 2);
+        let a = &judged[0];
+        assert_eq!(a.contestant, "a");
+        assert_eq!(a.judgement.measured_text(), "2,000 req/s");
+        assert!(a.judgement.held());
+        let b = &judged[1];
+        assert_eq!(b.contestant, "b");
+        assert!(
+            !b.judgement.held(),
+            "a cell with no valid run counts as crossed"
+        );
+        assert_eq!(b.judgement.by_text(), "no valid run (server-failed)");
+        assert_eq!(
+            b.cell.title(),
+            "/hello, layout split, keep-alive, 50 connections"
+        );
+    }
+}

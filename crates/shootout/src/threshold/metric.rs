@@ -1,0 +1,181 @@
+//! What a threshold measures, in which unit, and how it is read from the result of a load
+//! or from one run of an experiment.
+
+use crate::record::RunRecord;
+use crate::report::stats::measures;
+use crate::report::units;
+use engine::{LoadResult, Percentiles};
+
+/// A number a threshold limits, each in one unit: responses/s, microseconds, a share of
+/// all requests (0..1), a count of requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Responses (any status) per second.
+    Rps,
+    /// A statistic of the latency from each request's intended send time (the one the
+    /// tables show), microseconds.
+    Latency(Latency),
+    /// Requests that did not succeed (a 4xx/5xx status, timeout, connect, read, write or
+    /// parse error), as a share of every request started.
+    ErrorShare,
+    /// Requests that did not succeed, counted.
+    ErrorCount,
+    /// Server CPU per response, microseconds. Only an experiment measures the server's
+    /// CPU; `shootout load` cannot see it.
+    Cpu,
+}
+
+/// The latency statistics a threshold may name: those every result keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Latency {
+    P50,
+    P75,
+    P90,
+    P99,
+    P999,
+    P9999,
+    Max,
+    Mean,
+}
+
+impl Latency {
+    pub const ALL: [Latency; 8] = [
+        Latency::P50,
+        Latency::P75,
+        Latency::P90,
+        Latency::P99,
+        Latency::P999,
+        Latency::P9999,
+        Latency::Max,
+        Latency::Mean,
+    ];
+
+    /// The name a threshold gives it: `p99`, `p99.9`, `max`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Latency::P50 => "p50",
+            Latency::P75 => "p75",
+            Latency::P90 => "p90",
+            Latency::P99 => "p99",
+            Latency::P999 => "p99.9",
+            Latency::P9999 => "p99.99",
+            Latency::Max => "max",
+            Latency::Mean => "mean",
+        }
+    }
+
+    /// Its value among a result's percentiles, microseconds.
+    fn of(self, p: &Percentiles) -> f64 {
+        match self {
+            Latency::P50 => p.p50,
+            Latency::P75 => p.p75,
+            Latency::P90 => p.p90,
+            Latency::P99 => p.p99,
+            Latency::P999 => p.p999,
+            Latency::P9999 => p.p9999,
+            Latency::Max => p.max,
+            Latency::Mean => p.mean,
+        }
+    }
+}
+
+impl Metric {
+    /// Every name a threshold may start with, for messages.
+    pub const NAMES: &'static str =
+        "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, cpu";
+
+    /// The metric's name as written in a threshold.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Rps => "rps",
+            Metric::Latency(l) => l.name(),
+            Metric::ErrorShare | Metric::ErrorCount => "errors",
+            Metric::Cpu => "cpu",
+        }
+    }
+
+    /// Its value in a load's result; None when the load measured nothing to judge it by
+    /// (no response to time, no request to share errors among) or when a load cannot
+    /// measure it at all (the server's CPU).
+    pub fn of_load(self, r: &LoadResult) -> Option<f64> {
+        let n = &r.requests;
+        let failed = n.status + n.errors();
+        match self {
+            Metric::Rps => Some(r.rps),
+            Metric::Latency(l) => (n.ok + n.status > 0).then(|| l.of(&r.latency_us)),
+            Metric::ErrorShare => (n.total() > 0).then(|| failed as f64 / n.total() as f64),
+            Metric::ErrorCount => Some(failed as f64),
+            Metric::Cpu => None,
+        }
+    }
+
+    /// Its value in one run of an experiment; None for a run that measured nothing.
+    pub fn of_run(self, r: &RunRecord) -> Option<f64> {
+        match self {
+            // The report's own formula, in microseconds instead of milliseconds.
+            Metric::Cpu => measures::cpu_ms_per_response(r).map(|ms| ms * 1000.0),
+            _ => r.result().and_then(|x| self.of_load(x)),
+        }
+    }
+
+    /// `value` in the metric's unit: `40,000 req/s`, `7.20ms`, `0.15%`, `12 requests`.
+    pub fn show(self, value: f64) -> String {
+        match self {
+            Metric::Rps => format!("{} req/s", units::grouped(value)),
+            Metric::Latency(_) | Metric::Cpu => units::micros(value),
+            Metric::ErrorShare => format!("{}%", trimmed(value * 100.0, 3)),
+            Metric::ErrorCount => format!("{} requests", units::grouped(value)),
+        }
+    }
+
+    /// A difference in the metric's unit, with its sign: `+2.20ms`, `-10,000 req/s`.
+    pub fn show_signed(self, delta: f64) -> String {
+        let sign = if delta < 0.0 { '-' } else { '+' };
+        format!("{sign}{}", self.show(delta.abs()))
+    }
+}
+
+/// `x` with at most `decimals` decimals, without trailing zeros: `0.15`, `5`.
+fn trimmed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:.decimals$}");
+    match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Label;
+    use crate::report::fixture::hello_run;
+
+    #[test]
+    fn values_are_shown_in_their_unit() {
+        assert_eq!(Metric::Rps.show(40_000.4), "40,000 req/s");
+        assert_eq!(Metric::Latency(Latency::P99).show(7200.0), "7.20ms");
+        assert_eq!(Metric::ErrorShare.show(0.0015), "0.15%");
+        assert_eq!(Metric::ErrorShare.show(0.0), "0%");
+        assert_eq!(Metric::ErrorCount.show(1234.0), "1,234 requests");
+        assert_eq!(Metric::Cpu.show(48.2), "48.20us");
+        assert_eq!(Metric::Rps.show_signed(-10_000.0), "-10,000 req/s");
+        assert_eq!(Metric::Latency(Latency::Max).show_signed(2200.0), "+2.20ms");
+    }
+
+    #[test]
+    fn a_run_gives_each_metric_in_its_unit() {
+        let run = hello_run("a", Label::Ok, 1000.0, 1.0);
+        let result = run.result().unwrap();
+        assert_eq!(Metric::Rps.of_run(&run), Some(1000.0));
+        let p99 = Metric::Latency(Latency::P99).of_run(&run).unwrap();
+        assert_eq!(p99, result.latency_us.p99);
+        // The report's CPU per response, in microseconds instead of milliseconds.
+        let cpu_ms = measures::cpu_ms_per_response(&run).unwrap();
+        assert_eq!(Metric::Cpu.of_run(&run), Some(cpu_ms * 1000.0));
+        assert_eq!(
+            Metric::Cpu.of_load(result),
+            None,
+            "a load cannot see the server"
+        );
+    }
+}

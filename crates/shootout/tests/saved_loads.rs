@@ -1,0 +1,267 @@
+//! `shootout load --save` and `--out` as a user runs them, then `results`, `export` and
+//! `compare` of what they kept, in every format. Loads go to a local test server only;
+//! each test has its own SHOOTOUT_ROOT and removes it.
+
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
+use checkout::shootout;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use testserver::{Behavior, TestServer};
+
+/// A folder of its own for one test, removed when the test ends (or fails).
+struct Root(PathBuf);
+
+impl Root {
+    fn new(tag: &str) -> Root {
+        let dir = std::env::temp_dir().join(format!("shootout-saved-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Root(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Root {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts success and returns stdout.
+fn ok(out: Output) -> String {
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// Asserts a bad-input failure: exit 2, nothing on stdout, one line on stderr with `needle`.
+fn one_line_error(out: Output, needle: &str) {
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains(needle), "stderr: {err}");
+    assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
+}
+
+/// A small bounded load of `url` with `extra` flags.
+fn load(root: &Path, url: &str, extra: &[&str]) -> Output {
+    let base = ["load", url, "-c", "2", "-t", "1", "-n", "300"];
+    shootout(root, &[&base[..], extra].concat())
+}
+
+/// Checks the three formats of `compare before after` of two single loads.
+fn compares_as_one_cell(root: &Path, before: &str, after: &str, kind: &str, names: &str) {
+    let text = ok(shootout(root, &["compare", before, after]));
+    assert!(text.starts_with("before: "), "{text}");
+    assert!(text.contains("\nafter:  "), "{text}");
+    assert!(text.contains(names), "{text}");
+    assert!(
+        text.contains("GET /hello, 2 connections, keep-alive"),
+        "{text}"
+    );
+    assert!(text.contains("one load a side"), "{text}");
+
+    let md = ok(shootout(
+        root,
+        &["compare", before, after, "--format", "markdown"],
+    ));
+    assert!(md.starts_with("- before: "), "{md}");
+    assert!(md.contains("| loads | cell | runs |"), "{md}");
+    assert!(md.contains("| 1→1 |"), "{md}");
+
+    let args = [
+        "compare",
+        before,
+        after,
+        "--format",
+        "json",
+        "--fail-above",
+        "5",
+    ];
+    let v: Value = serde_json::from_str(&ok(shootout(root, &args))).expect("JSON");
+    assert_eq!(v["schema"], "shootout.compare/1");
+    assert_eq!(
+        (&v["before"]["kind"], &v["after"]["kind"]),
+        (&kind.into(), &kind.into())
+    );
+    assert_eq!(v["before"]["reference"], before);
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 1, "{v}");
+    let rps = &cells[0]["rps"];
+    assert_eq!(rps["before"].as_array().unwrap().len(), 1);
+    assert!(rps["median_after"].as_f64().unwrap() > 0.0);
+    assert!(rps["change_pct"].is_number() && rps["p"].is_number());
+    assert_eq!(
+        rps["significant"], false,
+        "one load a side is never significant"
+    );
+    assert!(cells[0]["cpu_ms_per_response"]["change_pct"].is_null());
+    assert_eq!(v["fail_above"], 5.0);
+    assert_eq!(v["regressions"], serde_json::json!([]));
+}
+
+#[test]
+fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
+    let root = Root::new("labels");
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    for label in ["a", "b"] {
+        let out = load(&root.0, &url, &["--save", "--label", label]);
+        let err = stderr(&out);
+        assert!(
+            ok(out).contains("Requests/sec:"),
+            "the summary still prints"
+        );
+        assert!(err.contains(&format!("label \"{label}\"")), "{err}");
+        assert!(err.contains("shootout compare"), "{err}");
+    }
+    // Without --label, the URL names it.
+    let out = load(&root.0, &url, &["--save", "--json"]);
+    let err = stderr(&out);
+    let v: Value = serde_json::from_str(&ok(out)).expect("--json stays JSON with --save");
+    assert_eq!(v["schema"], "shootout.load/1");
+    let default = url.trim_start_matches("http://");
+    assert!(
+        err.contains(&format!("saved as load:3, label \"{default}\"")),
+        "{err}"
+    );
+
+    let list = ok(shootout(&root.0, &["results"]));
+    for (id, label) in [("load:1", "a"), ("load:2", "b"), ("load:3", default)] {
+        let row = list
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("no {id} in {list}"));
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words[1..3], ["load", label], "{row}");
+        assert!(row.contains(" UTC "), "a date: {row}");
+    }
+    let shown = ok(shootout(&root.0, &["results", "a"]));
+    assert!(
+        shown.starts_with("saved load a (load:1), saved "),
+        "{shown}"
+    );
+    assert!(shown.contains("command: shootout load http://"), "{shown}");
+    assert!(shown.contains("Requests/sec:"), "{shown}");
+    assert_eq!(ok(shootout(&root.0, &["results", "load:1"])), shown);
+
+    compares_as_one_cell(&root.0, "a", "b", "saved-load", "a → b");
+    // The default label has a '/' and is no file: still a label.
+    compares_as_one_cell(
+        &root.0,
+        default,
+        "load:1",
+        "saved-load",
+        &format!("{default} → a"),
+    );
+
+    // An export of a saved load is a load result that compare reads as a file.
+    let exported = ok(shootout(&root.0, &["export", "b"]));
+    let v: Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(
+        (&v["schema"], &v["saved"]["label"]),
+        (&"shootout.load/1".into(), &"b".into())
+    );
+    let file = root.path("b.json");
+    std::fs::write(&file, exported).unwrap();
+    let text = ok(shootout(&root.0, &["compare", "a", &file]));
+    assert!(text.contains("a → b.json"), "{text}");
+    server.stop();
+}
+
+#[test]
+fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
+    let root = Root::new("names");
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    ok(load(&root.0, &url, &["--save", "--label", "quick"]));
+    ok(load(&root.0, &url, &["--save", "--label", "b"]));
+    // An experiment named like the first label, stored as `shootout run` stores one.
+    let db = root.0.join("results").join("shootout.db");
+    let mut store = shootout::store::Store::open(&db).unwrap();
+    let machine = shootout::record::Machine::default();
+    let id = store.begin("quick", 1, "", &machine).unwrap();
+    drop(store);
+    one_line_error(
+        shootout(&root.0, &["compare", "quick", "b"]),
+        &format!(
+            "names both experiment quick (#{id}) and saved load quick (load:1): say {id} or load:1"
+        ),
+    );
+    ok(shootout(&root.0, &["compare", "load:1", "b"]));
+    one_line_error(
+        shootout(&root.0, &["compare", &id.to_string(), "b"]),
+        &format!("b is a single load and {id} an experiment"),
+    );
+    one_line_error(
+        shootout(&root.0, &["compare", "nothing", "b"]),
+        "\"nothing\" is none of: an experiment (id or name), a saved load (label or load:ID), \
+         a run (run:ID), a JSON file",
+    );
+    one_line_error(
+        shootout(&root.0, &["compare", "gone.json", "b"]),
+        "(no such file)",
+    );
+    one_line_error(
+        shootout(&root.0, &["results", "nothing"]),
+        "names no experiment",
+    );
+    one_line_error(
+        load(&root.0, &url, &["--save", "--label", "12"]),
+        "--label \"12\": a number",
+    );
+    one_line_error(
+        load(&root.0, &url, &["--label", "x"]),
+        "--label names a saved load: add --save",
+    );
+    server.stop();
+}
+
+#[test]
+fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
+    let root = Root::new("out");
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let (x, y) = (root.path("x.json"), root.path("y.json"));
+    let ab = ok(load(&root.0, &url, &["--format", "ab", "--out", &x]));
+    assert!(ab.contains("Complete requests:      300"), "{ab}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&x).unwrap()).unwrap();
+    assert_eq!(v["schema"], "shootout.load/1");
+    assert_eq!(v["requests"]["ok"].as_u64(), Some(300));
+    let text = ok(load(&root.0, &url, &["--out", &y]));
+    assert!(text.contains("Requests/sec:"), "{text}");
+    compares_as_one_cell(&root.0, &x, &y, "file", "x.json → y.json");
+    assert!(
+        !root.0.join("results").exists(),
+        "files compare without opening the store"
+    );
+    let sent = server.requests();
+    one_line_error(
+        load(
+            &root.0,
+            &url,
+            &["--out", &root.path("no/such/folder/z.json")],
+        ),
+        "no folder",
+    );
+    assert_eq!(server.requests(), sent, "a bad --out starts nothing");
+    std::fs::write(root.path("bad.json"), "{}").unwrap();
+    one_line_error(
+        shootout(&root.0, &["compare", &x, &root.path("bad.json")]),
+        "not a shootout.load result",
+    );
+    server.stop();
+}
