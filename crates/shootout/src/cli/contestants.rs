@@ -1,5 +1,6 @@
 //! `shootout list | setup | verify | start`: the catalog of contestants.
 
+use super::catalog::Folders;
 use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -21,6 +22,8 @@ pub struct ListArgs {
     /// One JSON array instead of a table
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    folders: Folders,
 }
 
 /// Which contestants a command is for.
@@ -31,6 +34,8 @@ pub struct Selection {
     /// Every contestant that is not blocked
     #[arg(long, conflicts_with = "names")]
     all: bool,
+    #[command(flatten)]
+    folders: Folders,
 }
 
 /// Flags of `shootout verify`.
@@ -70,16 +75,13 @@ pub struct StartArgs {
     /// CPUs to pin the server to, e.g. 1 or 0,1
     #[arg(long, value_delimiter = ',')]
     cpus: Option<Vec<usize>>,
-}
-
-fn catalog() -> anyhow::Result<Catalog> {
-    let root = catalog::root().context("contestants")?;
-    Catalog::load(&root).context("contestants")
+    #[command(flatten)]
+    folders: Folders,
 }
 
 /// `shootout list`.
 pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = args.folders.required()?;
     if args.json {
         println!("{}", serde_json::to_string(&listing(&cat))?);
         return Ok(ExitCode::SUCCESS);
@@ -215,14 +217,14 @@ fn for_each(
 
 /// `shootout setup`.
 pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = which.folders.required()?;
     let chosen = select(&cat, &which)?;
     Ok(for_each(chosen, |c| set_up(c).context("setup")))
 }
 
 /// `shootout verify`.
 pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = args.which.folders.required()?;
     let chosen = select(&cat, &args.which)?;
     Ok(for_each(chosen, |c| verify_one(c, &args)))
 }
@@ -330,7 +332,7 @@ fn load_check(server: &Server, threads: usize) -> anyhow::Result<String> {
 /// `shootout start`: runs one contestant in the foreground until Ctrl-C (exit 1 when
 /// it cannot start, or exits by itself).
 pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
-    let cat = catalog()?;
+    let cat = args.folders.required()?;
     let c = cat.get(&args.name)?;
     let name = c.name();
     if let s @ (Status::Blocked(_) | Status::NeedsSetup(_)) = catalog::status(c) {

@@ -6,7 +6,7 @@ use super::results::{open_store, store_path};
 use super::WorkFailed;
 use anyhow::{bail, Context};
 use engine::{LoadConfig, LoadResult, Target};
-use shootout::harness::catalog;
+use shootout::harness::places;
 use shootout::record::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
 use std::path::{Path, PathBuf};
@@ -48,7 +48,9 @@ impl Keep {
                 store: open_store()?,
                 command: command(),
                 kind: LoadKind::of(&config.pace),
-                machine: Machine::here(&catalog::root()?),
+                // Outside a checkout, the current folder's commit: the user's own
+                // repository, when it is one.
+                machine: Machine::here(&places::checkout()?.unwrap_or_else(|| ".".into())),
             }),
         };
         Ok(Keep {

@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch.
 
 mod borrowed_flags;
+mod catalog;
 mod compare;
 mod completions;
 mod contestants;
@@ -18,6 +19,8 @@ mod scenario;
 mod usage_error;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use shootout::harness::places::ROOT_ENV;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exit code for bad input (flags, files, names, a target that refuses connections):
@@ -49,6 +52,11 @@ pub fn exit_code(e: &anyhow::Error) -> ExitCode {
     about = "How fast is this web server, next to that one, on this machine?"
 )]
 struct Cli {
+    /// A shootout checkout: its contestants/ (the catalog), experiments/ and results/
+    /// [default: the nearest folder here or above that has a contestants/ folder; outside
+    /// one, results go to $XDG_DATA_HOME/shootout, else ~/.local/share/shootout]
+    #[arg(long, global = true, value_name = "DIR", env = ROOT_ENV)]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -101,6 +109,12 @@ pub fn run() -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
+    if let Some(root) = &cli.root {
+        // The library finds the checkout through the variable (`places::checkout`), and
+        // the processes shootout starts (load shards) inherit it. Nothing else runs yet:
+        // no thread reads the environment while it changes.
+        std::env::set_var(ROOT_ENV, root);
+    }
     match cli.command {
         Command::Load(args) => load::run(*args),
         Command::Merge(args) => merge::run(args),

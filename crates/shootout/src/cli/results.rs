@@ -5,12 +5,13 @@ use super::WorkFailed;
 use anyhow::{bail, Context};
 use clap::Args;
 use engine::LoadResult;
-use shootout::harness::catalog;
 use shootout::harness::machine_lock::{self, Holder};
+use shootout::harness::places;
 use shootout::record::{Machine, Point, Verdict};
 use shootout::report::document::utc;
 use shootout::report::load_output;
 use shootout::report::side::Reference;
+use shootout::report::stats::measures;
 use shootout::store::{
     End, ExperimentRow, Named, SavedLoad, SavedLoadRow, Status, Store, StoredRun,
 };
@@ -36,14 +37,15 @@ pub struct ExportArgs {
     json: bool,
 }
 
-/// The checkout's results store; failing to open it is a failure of the work (exit 1).
+/// The results store (the checkout's, or outside one the user's); failing to open it is
+/// a failure of the work (exit 1).
 pub fn open_store() -> anyhow::Result<Store> {
     Store::open(&store_path()?).map_err(|e| WorkFailed(e.into()).into())
 }
 
-/// Where the checkout's results store is.
+/// Where the results store is: `shootout.db` in the results folder (`places::results`).
 pub fn store_path() -> anyhow::Result<PathBuf> {
-    Ok(catalog::root()?.join("results").join("shootout.db"))
+    Ok(places::results()?.join("shootout.db"))
 }
 
 /// `shootout results`.
@@ -326,8 +328,10 @@ struct ExportedRun<'a> {
     verdict: Option<&'a Verdict>,
     rps: Option<f64>,
     p99_us: Option<f64>,
-    server_cpu_s: f64,
-    peak_rss_kb: u64,
+    /// Null when the server's CPU and memory could not be attributed to it (a running
+    /// server without its process: see `verdict.unattributed`).
+    server_cpu_s: Option<f64>,
+    peak_rss_kb: Option<u64>,
     wall_s: f64,
     load_s: f64,
     result: Option<&'a LoadResult>,
@@ -352,8 +356,8 @@ impl<'a> ExportedRun<'a> {
             verdict: r.verdict(),
             rps: r.result().map(|x| x.rps),
             p99_us: r.result().map(|x| x.latency_us.p99),
-            server_cpu_s: r.server_cpu_s,
-            peak_rss_kb: r.peak_rss_kb,
+            server_cpu_s: measures::server_known(r).then_some(r.server_cpu_s),
+            peak_rss_kb: measures::server_known(r).then_some(r.peak_rss_kb),
             wall_s: r.wall_s,
             load_s: r.load_s,
             result: r.result(),

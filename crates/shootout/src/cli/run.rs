@@ -1,13 +1,16 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
+use super::catalog::Folders;
 use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
 use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop};
 use shootout::harness::idle::Quiet;
 use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
+use shootout::harness::manifest::Origin;
+use shootout::harness::places;
 use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
 use shootout::harness::started_servers::{self, Leftover};
@@ -43,6 +46,8 @@ pub struct RunArgs {
     /// Start no round after this much time, e.g. `10m` (the round in progress finishes)
     #[arg(long, value_parser = budget)]
     budget: Option<Duration>,
+    #[command(flatten)]
+    folders: Folders,
 }
 
 fn budget(text: &str) -> Result<Duration, String> {
@@ -64,24 +69,27 @@ one applies, the first of 130, 1, 99 is the exit status.";
 
 /// Runs the experiment: the exit code by [`EXIT_CODES`].
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let root = catalog::root().context("run")?;
-    let path = experiment_path(&root, args.experiment.as_deref().unwrap_or("quick"));
+    let checkout = places::checkout().context("run")?;
+    let results = places::results().context("run")?;
+    let name = args.experiment.as_deref().unwrap_or("quick");
+    let path = experiment_path(checkout.as_deref(), name)?;
     let exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
-    let cat = Catalog::load(&root).context("contestants")?;
-    exp.check_contestants(&cat, &path).context("experiment")?;
+    let cat = gather(&exp, checkout.as_deref(), &args.folders, &results)?;
     let mut lock = match take_machine(&exp.name, args.wait) {
         Err(LockError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
         taken => taken?,
     };
     stop_leftovers();
-    if args.setup {
-        set_up(&exp, &cat);
-    }
+    set_up(&exp, &cat, args.setup);
+    say_running(&exp, &cat);
     let seed = args.seed.or(exp.seed).unwrap_or_else(clock_seed);
-    let db_path = root.join("results").join("shootout.db");
+    let db_path = results.join("shootout.db");
     let definition = std::fs::read_to_string(&path).unwrap_or_default();
+    // Outside a checkout, the commit of the experiment's folder: the user's own
+    // repository, when it is one.
+    let commit_of = checkout.clone().unwrap_or_else(|| folder_of(&path));
     let stored = Store::open(&db_path).and_then(|mut s| {
-        let id = s.begin(&exp.name, seed, &definition, &Machine::here(&root))?;
+        let id = s.begin(&exp.name, seed, &definition, &Machine::here(&commit_of))?;
         Ok((s, id))
     });
     let (mut store, id) =
@@ -111,9 +119,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
         db_path.display()
     );
-    let page = root
-        .join("results")
-        .join(format!("{}-{id}.html", exp.name.replace(':', "-")));
+    let page = results.join(format!("{}-{id}.html", exp.name.replace(':', "-")));
     match write_page(&store, id, &page) {
         Ok(()) => println!("report: {} (shootout report {id})", page.display()),
         Err(e) => eprintln!("error: report page {}: {e:#}", page.display()),
@@ -154,6 +160,52 @@ fn judge_thresholds(exp: &Experiment, runs: &[RunRecord]) -> bool {
     let judged = exp.gates.judge(runs);
     print!("\n{}", threshold::table::experiment_text(&judged));
     judged.iter().all(|c| c.judgement.held())
+}
+
+/// The contestants `exp` may name: the checkout's, those of `folders`, and its own
+/// inline ones (built under `results`), every one it names known. Servers already
+/// running are found now: before anything starts.
+fn gather(
+    exp: &Experiment,
+    checkout: Option<&Path>,
+    folders: &Folders,
+    results: &Path,
+) -> anyhow::Result<Catalog> {
+    let builds = places::builds(results);
+    let mut cat = Catalog::gather(checkout, &folders.all()?, &builds).context("contestants")?;
+    let inline = exp.inline_contestants(&builds).context("experiment")?;
+    cat.add(inline).context("contestants")?;
+    exp.check_contestants(&cat, &exp.file)
+        .context("experiment")?;
+    Ok(cat)
+}
+
+/// Says of each server already running that shootout neither starts, stops nor pins it,
+/// and whose CPU it counts as the server's.
+fn say_running(exp: &Experiment, cat: &Catalog) {
+    for c in exp.contestants.iter().filter_map(|n| cat.get(n).ok()) {
+        let Some(r) = &c.running else { continue };
+        let cpu = match r.pid {
+            Some(pid) => format!("its CPU and memory: the process tree of pid {pid}"),
+            None => "no pid or process given: its CPU and memory cannot be attributed \
+                     (shown as unknown) and foreign CPU is not judged"
+                .into(),
+        };
+        println!(
+            "{}: already running at {}: not started, stopped or pinned by shootout (the \
+             generator is pinned by the layout); {cpu}",
+            c.name(),
+            r.url
+        );
+    }
+}
+
+/// The folder a file is in ("." for a bare file name).
+fn folder_of(file: &Path) -> PathBuf {
+    match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// The machine lock, named after this run of `experiment`: at once, or, with `wait`,
@@ -337,12 +389,16 @@ fn write_page(store: &Store, id: i64, page: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn experiment_path(root: &Path, name: &str) -> PathBuf {
+/// An experiment file, or the checkout's `experiments/NAME.toml`.
+fn experiment_path(checkout: Option<&Path>, name: &str) -> anyhow::Result<PathBuf> {
     let p = PathBuf::from(name);
-    if p.is_file() {
-        p
-    } else {
-        root.join("experiments").join(format!("{name}.toml"))
+    match checkout {
+        _ if p.is_file() => Ok(p),
+        Some(root) => Ok(root.join("experiments").join(format!("{name}.toml"))),
+        None => bail!(
+            "experiment {name:?}: no such file, and no checkout with experiments/ here: point \
+             at one with --root DIR or SHOOTOUT_ROOT"
+        ),
     }
 }
 
@@ -352,10 +408,15 @@ fn clock_seed() -> u64 {
         .map_or(1, |d| d.as_nanos() as u64)
 }
 
-/// Sets up the experiment's contestants that need it; failures are one line each.
-fn set_up(exp: &Experiment, cat: &Catalog) {
+/// Sets up the experiment's contestants that need it: every one with `--setup`, else
+/// those from outside the checkout (the user's own: inline or from a folder, which a run
+/// should not need a separate step for). Failures are one line each.
+fn set_up(exp: &Experiment, cat: &Catalog, all: bool) {
     for name in &exp.contestants {
         let Ok(c) = cat.get(name) else { continue };
+        if !all && c.origin == Origin::Checkout {
+            continue;
+        }
         if let Status::NeedsSetup(_) = catalog::status(c) {
             let _ = std::fs::create_dir_all(&c.build);
             match setup::setup(c, &c.build.join("setup.log")) {
@@ -418,8 +479,12 @@ fn progress(r: &RunRecord, done: usize, total: usize) -> String {
         c.connections,
         c.repeat + 1
     );
+    let unknown = r.verdict().and_then(|v| v.unattributed.as_deref());
     match (r.result(), r.label()) {
-        (Some(res), Label::Ok) => format!("{what}: {:.0} req/s", res.rps),
+        (Some(res), Label::Ok) => match unknown {
+            None => format!("{what}: {:.0} req/s", res.rps),
+            Some(why) => format!("{what}: {:.0} req/s (server CPU unknown: {why})", res.rps),
+        },
         (Some(res), label) => format!(
             "{what}: {:.0} req/s ({}: {})",
             res.rps,

@@ -90,15 +90,39 @@ fn command_path(e: &clap::Error, cli: &clap::Command, args: &[OsString]) -> Stri
         }
     }
     // Errors about a value quote no usage: the subcommand is the first word that is no flag.
-    let first_word = args
-        .iter()
-        .skip(1)
-        .filter_map(|a| a.to_str())
-        .find(|a| !a.starts_with('-'));
-    match first_word.filter(|w| cli.find_subcommand(w).is_some()) {
+    match first_word(cli, args).filter(|w| cli.find_subcommand(w).is_some()) {
         Some(sub) => format!("{} {sub}", cli.get_name()),
         None => cli.get_name().to_string(),
     }
+}
+
+/// The first word of `args` that is neither a flag nor the value of one of `cli`'s own
+/// flags (`--root DIR` before the subcommand): where the subcommand is.
+fn first_word<'a>(cli: &clap::Command, args: &'a [OsString]) -> Option<&'a str> {
+    let mut words = args.iter().skip(1).filter_map(|a| a.to_str());
+    while let Some(word) = words.next() {
+        if !word.starts_with('-') {
+            return Some(word);
+        }
+        if takes_value(cli, word) {
+            words.next();
+        }
+    }
+    None
+}
+
+/// Whether `flag`, as typed (`--root` or `-r`; `--root=DIR` carries its value), is one
+/// of `cli`'s flags that takes a value.
+fn takes_value(cli: &clap::Command, flag: &str) -> bool {
+    let long = flag.strip_prefix("--");
+    let short = flag.strip_prefix('-').filter(|s| s.chars().count() == 1);
+    cli.get_arguments()
+        .filter(|a| a.get_action().takes_values())
+        .any(|a| match (long, short) {
+            (Some(long), _) => a.get_long() == Some(long),
+            (None, Some(short)) => short.chars().next() == a.get_short(),
+            (None, None) => false,
+        })
 }
 
 #[cfg(test)]
@@ -109,6 +133,8 @@ mod tests {
     #[derive(Debug, Parser)]
     #[command(name = "shootout")]
     struct Cli {
+        #[arg(long, global = true)]
+        root: Option<String>,
         #[command(subcommand)]
         command: Command,
     }
@@ -164,6 +190,26 @@ mod tests {
         assert_eq!(
             error(&["shootout", "zzz"]),
             "unrecognized subcommand 'zzz' (see shootout --help)"
+        );
+    }
+
+    #[test]
+    fn a_global_flags_value_is_not_taken_for_the_subcommand() {
+        assert_eq!(
+            error(&["shootout", "--root", "DIR", "load", "--conections", "1"]),
+            "unexpected argument '--conections' found \
+             (did you mean '--connections'? see shootout load --help)"
+        );
+        // A folder named like a subcommand is still the flag's value.
+        assert_eq!(
+            error(&["shootout", "--root", "run", "load", "--format", "x"]),
+            "invalid value 'x' for '--format <FORMAT>' \
+             (one of 'text', 'webbench'; see shootout load --help)"
+        );
+        assert_eq!(
+            error(&["shootout", "--root=run", "load", "--format", "x"]),
+            "invalid value 'x' for '--format <FORMAT>' \
+             (one of 'text', 'webbench'; see shootout load --help)"
         );
     }
 }

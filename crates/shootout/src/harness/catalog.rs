@@ -1,6 +1,8 @@
-//! Every contestant under `contestants/`, and whether each is ready to run.
+//! Every contestant the harness knows: the checkout's `contestants/`, other folders of
+//! contestant folders, and an experiment's inline ones; and whether each is ready to run.
 
-use super::manifest::Contestant;
+use super::manifest::{Contestant, Origin};
+use super::places::{self, PlacesError};
 use super::setup;
 use std::path::{Path, PathBuf};
 
@@ -33,11 +35,23 @@ impl Status {
     }
 }
 
+/// What to do when a name needs a catalog and there is none.
+pub const NO_CATALOG: &str = "there is no catalog here (not in a shootout checkout): point at \
+     one with --root DIR or SHOOTOUT_ROOT, or add a folder of contestants with --contestants DIR";
+
 /// Why the catalog, or a contestant in it, cannot be had.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
-    #[error("no contestants/ folder here or above (run inside a shootout checkout, or set SHOOTOUT_ROOT)")]
+    #[error("no shootout checkout here or above: point at one with --root DIR or SHOOTOUT_ROOT")]
     NoRoot,
+    #[error(transparent)]
+    Places(#[from] PlacesError),
+    #[error("contestant {name:?} is declared twice: in {} and in {}", first.display(), second.display())]
+    Twice {
+        name: String,
+        first: PathBuf,
+        second: PathBuf,
+    },
     #[error("{}: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -47,41 +61,122 @@ pub enum CatalogError {
     Broken { name: String, why: String },
     #[error("no contestant {name:?} (known: {})", known.join(", "))]
     Unknown { name: String, known: Vec<String> },
+    #[error("no contestant {name:?}: {NO_CATALOG}")]
+    NoCatalog { name: String },
 }
 
-/// The contestants of a checkout: `root/contestants/*` built into `root/target/contestants`.
+/// The contestants of a checkout (`root/contestants/*`, built into
+/// `root/target/contestants`), of other folders, and of an experiment.
 #[derive(Debug)]
 pub struct Catalog {
     pub contestants: Vec<Contestant>,
     /// Folders whose manifest could not be read: (folder, one-line reason).
     pub broken: Vec<(String, String)>,
+    /// The folders of contestant folders that were read (none: no catalog at all).
+    pub folders: Vec<PathBuf>,
+    /// Where each name was declared, to name both places of a name found twice.
+    declared: Vec<(String, PathBuf)>,
 }
 
 impl Catalog {
     /// Reads every `contestants/*/contestant.toml` under `root`, sorted by name.
     pub fn load(root: &Path) -> Result<Catalog, CatalogError> {
-        let dir = root.join("contestants");
-        let entries = std::fs::read_dir(&dir).map_err(|source| CatalogError::Read {
-            path: dir.clone(),
+        let mut catalog = Catalog::empty();
+        catalog.read_folder(
+            &root.join("contestants"),
+            &checkout_builds(root),
+            Origin::Checkout,
+        )?;
+        Ok(catalog)
+    }
+
+    /// The catalog of the checkout `checkout` (if any, and if it has a `contestants/`)
+    /// and of `folders`, whose contestants build under `builds`. A name found twice is an
+    /// error naming both manifests.
+    pub fn gather(
+        checkout: Option<&Path>,
+        folders: &[PathBuf],
+        builds: &Path,
+    ) -> Result<Catalog, CatalogError> {
+        let mut catalog = Catalog::empty();
+        if let Some(root) = checkout.filter(|r| r.join("contestants").is_dir()) {
+            let dir = root.join("contestants");
+            catalog.read_folder(&dir, &checkout_builds(root), Origin::Checkout)?;
+        }
+        for folder in folders {
+            catalog.read_folder(folder, builds, Origin::Folder)?;
+        }
+        Ok(catalog)
+    }
+
+    /// The catalog of the places this process was pointed at: the checkout (`--root`,
+    /// `SHOOTOUT_ROOT` or the current folder's) and `folders`.
+    pub fn here(folders: &[PathBuf]) -> Result<Catalog, CatalogError> {
+        let checkout = places::checkout()?;
+        let builds = places::builds(&places::results()?);
+        Catalog::gather(checkout.as_deref(), folders, &builds)
+    }
+
+    fn empty() -> Catalog {
+        Catalog {
+            contestants: Vec::new(),
+            broken: Vec::new(),
+            folders: Vec::new(),
+            declared: Vec::new(),
+        }
+    }
+
+    /// Reads every `dir/*/contestant.toml`, sorted by name.
+    fn read_folder(
+        &mut self,
+        dir: &Path,
+        builds: &Path,
+        origin: Origin,
+    ) -> Result<(), CatalogError> {
+        let entries = std::fs::read_dir(dir).map_err(|source| CatalogError::Read {
+            path: dir.to_path_buf(),
             source,
         })?;
-        let build_root = root.join("target").join("contestants");
         let mut folders: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.join("contestant.toml").is_file())
             .collect();
         folders.sort();
-        let mut catalog = Catalog {
-            contestants: Vec::new(),
-            broken: Vec::new(),
-        };
         for folder in folders {
-            match Contestant::load(&folder, &build_root) {
-                Ok(c) => catalog.contestants.push(c),
-                Err(e) => catalog.broken.push((folder_name(&folder), e.to_string())),
+            let manifest = folder.join("contestant.toml");
+            self.declare(&folder_name(&folder), &manifest)?;
+            match Contestant::load(&folder, builds) {
+                Ok(mut c) => {
+                    c.origin = origin;
+                    self.contestants.push(c);
+                }
+                Err(e) => self.broken.push((folder_name(&folder), e.to_string())),
             }
         }
-        Ok(catalog)
+        self.folders.push(dir.to_path_buf());
+        Ok(())
+    }
+
+    /// Adds contestants declared elsewhere (an experiment's inline ones).
+    pub fn add(&mut self, contestants: Vec<Contestant>) -> Result<(), CatalogError> {
+        for c in contestants {
+            self.declare(c.name(), &c.declared_in)?;
+            self.contestants.push(c);
+        }
+        Ok(())
+    }
+
+    /// Notes that `name` is declared in `file`; an error when it already was.
+    fn declare(&mut self, name: &str, file: &Path) -> Result<(), CatalogError> {
+        if let Some((_, first)) = self.declared.iter().find(|(n, _)| n == name) {
+            return Err(CatalogError::Twice {
+                name: name.to_string(),
+                first: first.clone(),
+                second: file.to_path_buf(),
+            });
+        }
+        self.declared.push((name.to_string(), file.to_path_buf()));
+        Ok(())
     }
 
     /// The contestant called `name`, or a one-line error listing the known names.
@@ -92,18 +187,26 @@ impl Catalog {
                 why: why.clone(),
             });
         }
-        self.contestants
-            .iter()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| CatalogError::Unknown {
+        let found = self.contestants.iter().find(|c| c.name() == name);
+        if found.is_none() && self.folders.is_empty() {
+            return Err(CatalogError::NoCatalog {
                 name: name.to_string(),
-                known: self
-                    .contestants
-                    .iter()
-                    .map(|c| c.name().to_string())
-                    .collect(),
-            })
+            });
+        }
+        found.ok_or_else(|| CatalogError::Unknown {
+            name: name.to_string(),
+            known: self
+                .contestants
+                .iter()
+                .map(|c| c.name().to_string())
+                .collect(),
+        })
     }
+}
+
+/// Where the checkout's own contestants build.
+fn checkout_builds(root: &Path) -> PathBuf {
+    root.join("target").join("contestants")
 }
 
 fn folder_name(p: &Path) -> String {
@@ -114,6 +217,9 @@ fn folder_name(p: &Path) -> String {
 
 /// Whether `c` is blocked, needs setup (and what), or is ready.
 pub fn status(c: &Contestant) -> Status {
+    if c.running.is_some() {
+        return Status::Ready;
+    }
     let m = &c.manifest;
     if !m.blocked.is_empty() {
         return Status::Blocked(m.blocked.clone());
@@ -141,18 +247,9 @@ pub fn status(c: &Contestant) -> Status {
     Status::Ready
 }
 
-/// The checkout root: `SHOOTOUT_ROOT`, else the nearest ancestor of the current folder
-/// that has a `contestants/` folder.
+/// The checkout root: `SHOOTOUT_ROOT` (which `--root` sets), else the nearest ancestor of
+/// the current folder that has a `contestants/` folder; an error saying how to point at
+/// one outside any.
 pub fn root() -> Result<PathBuf, CatalogError> {
-    if let Ok(r) = std::env::var("SHOOTOUT_ROOT") {
-        return Ok(PathBuf::from(r));
-    }
-    let cwd = std::env::current_dir().map_err(|source| CatalogError::Read {
-        path: ".".into(),
-        source,
-    })?;
-    cwd.ancestors()
-        .find(|d| d.join("contestants").is_dir())
-        .map(Path::to_path_buf)
-        .ok_or(CatalogError::NoRoot)
+    places::checkout()?.ok_or(CatalogError::NoRoot)
 }

@@ -1,8 +1,20 @@
-//! CPU time of a process group (a server and every process it forked), from /proc,
-//! in total and thread by thread. The one /proc walker of shootout: the monitor and
-//! `shootout verify --load` read server CPU through it.
+//! CPU time of a server's processes (the process group of a server shootout started, or
+//! the process tree of one already running), from /proc, in total and thread by thread.
+//! The one /proc walker of shootout: the monitor and `shootout verify --load` read server
+//! CPU through it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// Which processes are the server's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Members {
+    /// Every process of a process group (a server shootout started in its own group).
+    Group(u32),
+    /// A process and all its descendants (a server already running).
+    Tree(u32),
+    /// None known: the server's CPU counts among the others'.
+    Unknown,
+}
 
 /// CPU ticks (user, system) of every thread of a process group, keyed by (process,
 /// thread) id, the group's resident memory, and the CPU ticks of every other user
@@ -38,13 +50,32 @@ impl Sample {
     /// Reads every thread of every live process in process group `pgid`. Processes and
     /// threads that end while being read are left out.
     pub fn take(pgid: u32) -> Sample {
+        Sample::of(Members::Group(pgid))
+    }
+
+    /// Reads every thread of every live process of `members`. Processes and threads that
+    /// end while being read are left out.
+    pub fn of(members: Members) -> Sample {
         let mut threads = HashMap::new();
         let (mut rss_kb, mut others) = (0, 0);
         let me = std::process::id();
-        let processes = procfs::process::all_processes().into_iter().flatten();
-        for process in processes.flatten() {
-            let Ok(stat) = process.stat() else { continue };
-            if u32::try_from(stat.pgrp) != Ok(pgid) {
+        let processes: Vec<_> = procfs::process::all_processes()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|p| p.stat().ok().map(|stat| (p, stat)))
+            .collect();
+        let tree = match members {
+            Members::Tree(root) => descendants(root, &processes),
+            _ => HashSet::new(),
+        };
+        let member = |stat: &procfs::process::Stat| match members {
+            Members::Group(pgid) => u32::try_from(stat.pgrp) == Ok(pgid),
+            Members::Tree(_) => tree.contains(&stat.pid),
+            Members::Unknown => false,
+        };
+        for (process, stat) in processes {
+            if !member(&stat) {
                 let user_process = stat.flags & KERNEL_THREAD == 0;
                 if user_process && u32::try_from(stat.pid) != Ok(me) {
                     others += stat.utime + stat.stime;
@@ -100,6 +131,26 @@ impl Sample {
     }
 }
 
+/// `root` and every process below it, from one reading of every process's parent.
+fn descendants(
+    root: u32,
+    processes: &[(procfs::process::Process, procfs::process::Stat)],
+) -> HashSet<i32> {
+    let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+    for (_, stat) in processes {
+        children.entry(stat.ppid).or_default().push(stat.pid);
+    }
+    let mut tree = HashSet::new();
+    let mut next = vec![root as i32];
+    // Bounded: each process is entered once, and there are finitely many.
+    while let Some(pid) = next.pop() {
+        if tree.insert(pid) {
+            next.extend(children.get(&pid).into_iter().flatten());
+        }
+    }
+    tree
+}
+
 /// CPU seconds used so far by this process (all its threads).
 pub fn own_seconds() -> f64 {
     procfs::process::Process::myself()
@@ -124,5 +175,24 @@ mod tests {
             std::hint::black_box(0u64);
         }
         assert!(Sample::take(pgid).seconds() > 0.0);
+    }
+
+    #[test]
+    fn counts_a_process_tree_with_its_children() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let me = std::process::id();
+        let processes: Vec<_> = procfs::process::all_processes()
+            .unwrap()
+            .flatten()
+            .filter_map(|p| p.stat().ok().map(|stat| (p, stat)))
+            .collect();
+        let tree = descendants(me, &processes);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(tree.contains(&(me as i32)) && tree.contains(&(child.id() as i32)));
+        assert_eq!(Sample::of(Members::Unknown).seconds(), 0.0);
     }
 }

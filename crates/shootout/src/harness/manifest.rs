@@ -1,6 +1,7 @@
 //! `contestant.toml`: what a contestant is and how to install, build and start it
 //! (docs/manifest.md is the reference).
 
+use super::running::RunningServer;
 use super::verify_level::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -84,6 +85,23 @@ pub struct Contestant {
     pub dir: PathBuf,
     /// Its build output folder.
     pub build: PathBuf,
+    /// Where it was declared, and the file that declares it (named when a name is found
+    /// twice).
+    pub origin: Origin,
+    pub declared_in: PathBuf,
+    /// A server that is already running: shootout neither starts, stops nor pins it.
+    pub running: Option<RunningServer>,
+}
+
+/// Where a contestant was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The checkout's `contestants/`.
+    Checkout,
+    /// A folder of contestant folders given with `--contestants` or `SHOOTOUT_CONTESTANTS`.
+    Folder,
+    /// `[contestant.NAME]` in an experiment file.
+    Inline,
 }
 
 /// Values for the placeholders of commands.
@@ -131,7 +149,10 @@ impl Contestant {
         Ok(Contestant {
             build: build_root.join(&manifest.name),
             manifest,
+            declared_in: dir.join("contestant.toml"),
             dir,
+            origin: Origin::Checkout,
+            running: None,
         })
     }
 

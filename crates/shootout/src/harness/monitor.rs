@@ -1,8 +1,8 @@
-//! Watching a run every 100 ms: the server's process-group CPU (user, system) and memory,
+//! Watching a run every 100 ms: the server's CPU (user, system) and memory,
 //! the generator's CPU (this process, whose loops send the load), and each core's use.
 
 use super::cores::{CoreTicks, CoreUse};
-use super::group_cpu::{self, Sample};
+use super::group_cpu::{self, Members, Sample};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 pub struct Point {
     /// Milliseconds since the monitor started.
     pub t_ms: u64,
-    /// Cumulative CPU seconds of the server's process group (user + system).
+    /// Cumulative CPU seconds of the server's processes (user + system).
     pub cpu_s: f64,
     /// The user-mode part of `cpu_s`.
     pub user_s: f64,
     /// The kernel part of `cpu_s`.
     pub sys_s: f64,
-    /// Resident memory of the group, KiB.
+    /// Resident memory of the server's processes, KiB.
     pub rss_kb: u64,
     /// Cumulative CPU seconds of the generator (the shootout process).
     pub generator_cpu_s: f64,
@@ -40,8 +40,8 @@ pub struct Monitor {
 }
 
 impl Monitor {
-    /// Samples process group `pgid` every 100 ms until finished.
-    pub fn start(pgid: u32) -> Monitor {
+    /// Samples the server's processes, `members`, every 100 ms until finished.
+    pub fn start(members: Members) -> Monitor {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
@@ -52,7 +52,7 @@ impl Monitor {
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
                 let used = now.use_since(&cores);
-                points.push(point(pgid, t0, used));
+                points.push(point(members, t0, used));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -68,8 +68,8 @@ impl Monitor {
     }
 }
 
-fn point(pgid: u32, t0: Instant, used: CoreUse) -> Point {
-    let s = Sample::take(pgid);
+fn point(members: Members, t0: Instant, used: CoreUse) -> Point {
+    let s = Sample::of(members);
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
         cpu_s: s.seconds(),

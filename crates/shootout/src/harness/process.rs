@@ -32,8 +32,13 @@ pub enum ServerError {
     Pin(#[from] PinError),
     #[error("cannot run /bin/sh: {0}")]
     Spawn(io::Error),
-    #[error("exited during start ({status}); log: {}", log.display())]
-    Exited { status: ExitStatus, log: PathBuf },
+    /// `last` holds the log's last lines, which usually say why.
+    #[error("exited during start ({status}): {last}; log: {}", log.display())]
+    Exited {
+        status: ExitStatus,
+        last: String,
+        log: PathBuf,
+    },
     #[error("did not listen on 127.0.0.1:{port} within {timeout:?}; log: {}", log.display())]
     NotListening {
         port: u16,
@@ -123,6 +128,7 @@ impl Server {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(ServerError::Exited {
                     status,
+                    last: last_lines(&self.log),
                     log: self.log.clone(),
                 });
             }
@@ -169,6 +175,29 @@ impl Server {
             // then its mark is found on no process.
             let _ = started_servers::forget(&started_servers::path(), &server.mark);
         }
+    }
+}
+
+/// The last few non-empty lines of `log`, joined with ` | ` into one line (bounded), or
+/// `no output` when it has none.
+fn last_lines(log: &Path) -> String {
+    const LINES: usize = 5;
+    const MAX_CHARS: usize = 400;
+    let text = std::fs::read(log).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let last = lines[lines.len().saturating_sub(LINES)..].join(" | ");
+    match last.chars().count() {
+        0 => "no output".into(),
+        n if n > MAX_CHARS => {
+            let tail: String = last.chars().skip(n - MAX_CHARS).collect();
+            format!("...{tail}")
+        }
+        _ => last,
     }
 }
 

@@ -6,12 +6,14 @@
 use super::catalog::{self, Catalog, Status};
 use super::endpoint::Endpoint;
 use super::experiment::{Experiment, MatrixCell, Rounds, Stop};
+use super::group_cpu::Members;
 use super::idle::{self, Quiet};
 use super::launch::{launch, LaunchError, LaunchSpec};
 use super::layout::Pinned;
 use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
-use super::process::Server;
+use super::process::{Server, ServerError};
+use super::running::RunningServer;
 use super::toolchain;
 use super::verdict;
 use super::verify::{self, Check, Plan};
@@ -229,8 +231,9 @@ impl Measurement {
     }
 }
 
-/// Start, verify (once per contestant), load with monitoring, stop. A failure before
-/// the load is its label and reason.
+/// Start, verify (once per contestant), load with monitoring, stop; a server already
+/// running is verified and loaded as it is. A failure before the load is its label and
+/// reason.
 fn measure(
     c: &Contestant,
     cell: &MatrixCell,
@@ -238,34 +241,71 @@ fn measure(
     controls: &Controls,
     on_event: &mut impl FnMut(Event),
 ) -> Result<Measurement, (Label, String)> {
+    if let Some(running) = &c.running {
+        return measure_running(c, running, cell, known, controls, on_event);
+    }
     let spec = LaunchSpec {
         port: None,
         threads: cell.layout.server_threads(),
         cpus: cell.layout.server.as_deref(),
     };
     let mut server = launch(c, &spec).map_err(|e| match e {
-        LaunchError::Start(_) => (Label::ServerFailed, e.to_string()),
+        LaunchError::Start(_) | LaunchError::NotReady(ServerError::Exited { .. }) => {
+            (Label::ServerFailed, e.to_string())
+        }
         LaunchError::NotReady(_) => (Label::Timeout, e.to_string()),
     })?;
+    // A server shootout started listens on loopback at the port it was given.
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
     let endpoints = known.endpoints;
     let failed = known
         .verify_failures
         .entry(c.name().to_string())
-        .or_insert_with(|| verify_failure(addr, c, endpoints, on_event));
+        .or_insert_with(|| verify_failure(addr, &addr.to_string(), c, endpoints, on_event));
     if let Some(why) = failed {
         return Err((Label::VerifyFailed, why.clone()));
     }
     let config = config(cell, addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
-    let m = load(cell, &config, &mut server, controls);
+    let m = load(cell, &config, &mut Watched::Started(&mut server), controls);
     server.stop();
     Ok(m)
 }
 
-/// Verifies `c` at `addr` on the endpoints of `endpoints` it serves, at its level, and
-/// tells `on_event`; the checks it fails as one reason, None when it passes them all.
+/// Verify (once per contestant) and load a server that was already running, at its URL's
+/// address and with its URL's host; it is neither started, stopped nor pinned.
+fn measure_running(
+    c: &Contestant,
+    running: &RunningServer,
+    cell: &MatrixCell,
+    known: &mut Known,
+    controls: &Controls,
+    on_event: &mut impl FnMut(Event),
+) -> Result<Measurement, (Label, String)> {
+    let endpoints = known.endpoints;
+    let failed = known
+        .verify_failures
+        .entry(c.name().to_string())
+        .or_insert_with(|| verify_failure(running.addr, &running.host, c, endpoints, on_event));
+    if let Some(why) = failed {
+        return Err((Label::VerifyFailed, why.clone()));
+    }
+    let mut config =
+        config(cell, running.addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    config.target.host_header = running.host.clone();
+    Ok(load(
+        cell,
+        &config,
+        &mut Watched::Running(running),
+        controls,
+    ))
+}
+
+/// Verifies `c` at `addr` (named `host` in requests) on the endpoints of `endpoints` it
+/// serves, at its level, and tells `on_event`; the checks it fails as one reason, None
+/// when it passes them all.
 fn verify_failure(
     addr: SocketAddr,
+    host: &str,
     c: &Contestant,
     endpoints: &[Endpoint],
     on_event: &mut impl FnMut(Event),
@@ -278,7 +318,7 @@ fn verify_failure(
         endpoints: &served,
         parses_http: c.manifest.parses_http,
     };
-    let checks = verify::run(addr, &plan);
+    let checks = verify::run_as(addr, host, &plan);
     on_event(Event::Verified(c.name(), plan.level, &checks));
     let failed: Vec<String> = (checks.iter().filter(|k| !k.passed))
         .map(|k| format!("{}: {}", k.name, k.detail))
@@ -286,25 +326,66 @@ fn verify_failure(
     (!failed.is_empty()).then(|| failed.join("; "))
 }
 
+/// The server a load watches: one shootout started (its process group), or one that was
+/// already running (its process tree, when its process is known).
+enum Watched<'s> {
+    Started(&'s mut Server),
+    Running(&'s RunningServer),
+}
+
+impl Watched<'_> {
+    /// The processes whose CPU and memory are the server's.
+    fn members(&self) -> Members {
+        match self {
+            Watched::Started(server) => Members::Group(server.pid()),
+            Watched::Running(r) => r.pid.map_or(Members::Unknown, Members::Tree),
+        }
+    }
+
+    /// False when a server shootout started exited. A running server's process may
+    /// exit without the server going (a wrapper): its load's errors tell.
+    fn alive(&mut self) -> bool {
+        match self {
+            Watched::Started(server) => server.alive(),
+            Watched::Running(_) => true,
+        }
+    }
+
+    /// Why its CPU cannot be attributed to it, or None when it can.
+    fn unattributed(&self) -> Option<String> {
+        match self {
+            Watched::Started(_) => None,
+            Watched::Running(r) => r.unattributed(),
+        }
+    }
+}
+
 /// Loads the server from the generator's CPUs, watching it.
 fn load(
     cell: &MatrixCell,
     config: &engine::LoadConfig,
-    server: &mut Server,
+    server: &mut Watched,
     controls: &Controls,
 ) -> Measurement {
     // Best effort, as taskset: a kernel that refuses leaves the generator unpinned, and
     // the verdict's CPU samples show it.
     let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
-    let monitor = Monitor::start(server.pid());
+    let monitor = Monitor::start(server.members());
     let t0 = Instant::now();
     let result = engine::check(config)
         .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live));
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
     drop(pinned);
-    let outcome = judge(result, &series, cell, server.alive(), controls.interrupt);
-    let (server_cpu_s, peak_rss_kb) = server_usage(&series, cell.warmup);
+    let side = ServerSide {
+        alive: server.alive(),
+        unattributed: server.unattributed(),
+    };
+    let (server_cpu_s, peak_rss_kb) = match side.unattributed {
+        None => server_usage(&series, cell.warmup),
+        Some(_) => (0.0, 0),
+    };
+    let outcome = judge(result, &series, cell, side, controls.interrupt);
     Measurement {
         outcome,
         series,
@@ -351,12 +432,20 @@ fn server_usage(series: &[Point], warmup: Duration) -> (f64, u64) {
     (cpu_s, series.iter().map(|p| p.rss_kb).max().unwrap_or(0))
 }
 
+/// What the harness knows of the server after a load.
+struct ServerSide {
+    /// False when a server shootout started exited during the load.
+    alive: bool,
+    /// Why its CPU could not be attributed to it (a running server), or None.
+    unattributed: Option<String>,
+}
+
 /// What the load's result and both sides' CPU say of the server.
 fn judge(
     result: Result<LoadResult, engine::RunError>,
     series: &[Point],
     cell: &MatrixCell,
-    server_alive: bool,
+    server: ServerSide,
     interrupt: &AtomicBool,
 ) -> Outcome {
     let res = match result {
@@ -375,8 +464,12 @@ fn judge(
         }
     };
     let bound = res.generator.bound;
-    let v = verdict::judge(series, cell.warmup, &cell.layout, bound, &cell.thresholds);
-    let (label, reason) = if !server_alive {
+    let (warmup, layout, limits) = (cell.warmup, &cell.layout, &cell.thresholds);
+    let v = match server.unattributed {
+        None => verdict::judge(series, warmup, layout, bound, limits),
+        Some(why) => verdict::judge_unattributed(series, warmup, layout, bound, limits, why),
+    };
+    let (label, reason) = if !server.alive {
         (
             Label::ServerFailed,
             "the server exited during the load".into(),

@@ -2,7 +2,7 @@
 //! registry packages with the manifest's steps, then its build, skipped while nothing
 //! it depends on has changed.
 
-use super::manifest::{Contestant, Placeholders};
+use super::manifest::{Contestant, Origin, Placeholders};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -172,9 +172,14 @@ fn run(command: &str, dir: &Path, log: &Path) -> Result<(), CommandError> {
 /// A digest of everything the build depends on: the manifest and the declared inputs.
 fn fingerprint(c: &Contestant) -> String {
     let mut h = DefaultHasher::new();
-    std::fs::read(c.dir.join("contestant.toml"))
-        .unwrap_or_default()
-        .hash(&mut h);
+    match c.origin {
+        // An inline manifest is a part of its experiment file, whose other parts (loads,
+        // durations) do not change the build: the manifest as read stands for it.
+        Origin::Inline => format!("{:?}", c.manifest).hash(&mut h),
+        Origin::Checkout | Origin::Folder => std::fs::read(&c.declared_in)
+            .unwrap_or_default()
+            .hash(&mut h),
+    }
     for input in &c.manifest.setup.inputs {
         hash_path(&c.dir.join(input), &mut h);
     }

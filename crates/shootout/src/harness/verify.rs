@@ -125,12 +125,20 @@ impl Reply {
 /// request the framing checks go.
 struct Probe<'a> {
     addr: SocketAddr,
+    /// The Host header's value.
+    host: &'a str,
     strict: bool,
     endpoint: &'a Endpoint,
 }
 
 /// Runs the checks of `plan` against the server at `addr`.
 pub fn run(addr: SocketAddr, plan: &Plan) -> Vec<Check> {
+    run_as(addr, &addr.to_string(), plan)
+}
+
+/// Runs the checks of `plan` against the server at `addr`, naming it `host` (`host` or
+/// `host:port`) in the Host header: a server already running, known by its URL's name.
+pub fn run_as(addr: SocketAddr, host: &str, plan: &Plan) -> Vec<Check> {
     let strict = match plan.level {
         VerifyLevel::None => return Vec::new(),
         VerifyLevel::Strict => true,
@@ -141,6 +149,7 @@ pub fn run(addr: SocketAddr, plan: &Plan) -> Vec<Check> {
     };
     let probe = Probe {
         addr,
+        host,
         strict,
         endpoint,
     };
@@ -152,7 +161,7 @@ pub fn run(addr: SocketAddr, plan: &Plan) -> Vec<Check> {
     if strict {
         checks.push(whole_request(&probe, plan.parses_http));
     }
-    checks.extend(plan.endpoints.iter().filter(app).map(|_| app_delay(addr)));
+    checks.extend(plan.endpoints.iter().filter(app).map(|_| app_delay(&probe)));
     if !plan.parses_http {
         // A server declared not to parse HTTP (the 2009 MINA one) answers once and
         // closes: that is its declared nature, flagged rather than failed.
@@ -194,9 +203,9 @@ fn connect(addr: SocketAddr) -> Result<TcpStream, VerifyError> {
 }
 
 /// The request for `e` in `version`, as the load sends it (the user's Host header gives
-/// way to the address's); `extra` header lines go last.
-fn request(addr: SocketAddr, e: &Endpoint, version: &str, extra: &str) -> Vec<u8> {
-    let mut head = format!("{} {} {version}\r\nHost: {addr}\r\n", e.method, e.path);
+/// way to the server's `host`); `extra` header lines go last.
+fn request(host: &str, e: &Endpoint, version: &str, extra: &str) -> Vec<u8> {
+    let mut head = format!("{} {} {version}\r\nHost: {host}\r\n", e.method, e.path);
     let named = |name: &str| e.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
     for (k, v) in e
         .headers
@@ -225,7 +234,7 @@ impl Probe<'_> {
         extra: &str,
     ) -> Result<Reply, VerifyError> {
         let head = e.method.eq_ignore_ascii_case("HEAD");
-        exchange(s, &request(self.addr, e, version, extra), head)
+        exchange(s, &request(self.host, e, version, extra), head)
     }
 
     /// Asserts the reply is `e`'s expected answer, with a Date header when strict.
@@ -305,14 +314,14 @@ fn http10(p: &Probe) -> Check {
     )
 }
 
-fn app_delay(addr: SocketAddr) -> Check {
+fn app_delay(p: &Probe) -> Check {
     check(
         "app",
         (|| {
-            let mut s = connect(addr)?;
+            let mut s = connect(p.addr)?;
             let t0 = Instant::now();
             let app = Endpoint::builtin("app").expect("app is built in");
-            let r = exchange(&mut s, &request(addr, &app, "HTTP/1.1", ""), false)?;
+            let r = exchange(&mut s, &request(p.host, &app, "HTTP/1.1", ""), false)?;
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
             if r.status != 200 || r.body.len() != 1024 {
                 return Err(VerifyError::App {
@@ -333,7 +342,7 @@ fn app_delay(addr: SocketAddr) -> Check {
 fn whole_request(p: &Probe, parses_http: bool) -> Check {
     let result = (|| {
         let mut s = connect(p.addr)?;
-        let whole = request(p.addr, p.endpoint, "HTTP/1.1", "");
+        let whole = request(p.host, p.endpoint, "HTTP/1.1", "");
         let head_end = whole
             .windows(4)
             .position(|w| w == b"\r\n\r\n")
@@ -578,6 +587,23 @@ mod tests {
             .all(|c| c.passed || c.detail.ends_with("no Date header")));
         assert!(strict.iter().any(|c| c.name == "parses-http" && c.passed));
         assert!(at(VerifyLevel::None, &greet, dateless_server()).is_empty());
+    }
+
+    #[test]
+    fn a_server_known_by_name_is_asked_for_by_that_name() {
+        let request = request("app.test:8080", &greet("hi"), "HTTP/1.1", "");
+        let head = String::from_utf8(request).unwrap();
+        assert!(
+            head.starts_with("POST /greet HTTP/1.1\r\nHost: app.test:8080\r\n"),
+            "{head}"
+        );
+        let plan = Plan {
+            level: VerifyLevel::Http,
+            endpoints: &[greet("hi")],
+            parses_http: true,
+        };
+        let checks = run_as(dateless_server(), "app.test:8080", &plan);
+        assert!(checks.iter().all(|c| c.passed), "{checks:?}");
     }
 
     #[test]

@@ -69,4 +69,9 @@ pub struct Verdict {
     pub foreign: f64,
     /// Core time stolen by the hypervisor, over all cores.
     pub steal: f64,
+    /// Why the server's CPU and memory could not be told apart from the machine's other
+    /// work (a running server given without its process, or whose process exited): its
+    /// CPU columns are unknown and foreign CPU was not judged. None when they were known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unattributed: Option<String>,
 }

@@ -3,11 +3,13 @@
 
 use super::endpoints;
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
+use super::inline;
 use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
-use crate::harness::catalog::Catalog;
+use crate::harness::catalog::{Catalog, NO_CATALOG};
 use crate::harness::endpoint::Endpoint;
 use crate::harness::layout::Layout;
+use crate::harness::manifest::Contestant;
 use crate::harness::verdict::Thresholds;
 use crate::threshold::Gates;
 use crate::toml_file::{self, TomlFileError};
@@ -25,6 +27,8 @@ pub enum ExperimentError {
     Invalid { path: PathBuf, what: String },
     #[error("{}: contestants: unknown contestant {name:?} (see shootout list)", path.display())]
     UnknownContestant { path: PathBuf, name: String },
+    #[error("{}: contestants: {name:?} is not declared here ([contestant.{name}]), and {NO_CATALOG}", path.display())]
+    NoCatalog { path: PathBuf, name: String },
 }
 
 impl Experiment {
@@ -35,13 +39,30 @@ impl Experiment {
             cat.contestants.iter().any(|c| c.name() == name)
                 || cat.broken.iter().any(|(n, _)| n == name)
         };
-        match self.contestants.iter().find(|n| !known(n)) {
-            None => Ok(()),
-            Some(name) => Err(ExperimentError::UnknownContestant {
-                path: path.to_path_buf(),
-                name: name.clone(),
-            }),
-        }
+        let (path, name) = match self.contestants.iter().find(|n| !known(n)) {
+            None => return Ok(()),
+            Some(name) => (path.to_path_buf(), name.clone()),
+        };
+        Err(match cat.folders.is_empty() {
+            true => ExperimentError::NoCatalog { path, name },
+            false => ExperimentError::UnknownContestant { path, name },
+        })
+    }
+
+    /// The contestants this experiment declares itself and runs, built under `builds`:
+    /// a server already running must answer at its URL and its process must run.
+    pub fn inline_contestants(&self, builds: &Path) -> Result<Vec<Contestant>, ExperimentError> {
+        let named = self
+            .inline
+            .iter()
+            .filter(|i| self.contestants.contains(&i.manifest.name));
+        named
+            .map(|i| i.contestant(&self.file, builds))
+            .collect::<Result<_, _>>()
+            .map_err(|what| ExperimentError::Invalid {
+                path: self.file.clone(),
+                what,
+            })
     }
 }
 
@@ -64,10 +85,18 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
         let applied = file.clone().with_profile(name).map_err(invalid)?;
         check(applied, &declared).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
     }
-    match profile {
-        None => Ok(plain),
-        Some(name) => check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid),
-    }
+    let inline = inline::check_all(&file.contestant, path).map_err(invalid)?;
+    let exp = match profile {
+        None => plain,
+        Some(name) => {
+            check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid)?
+        }
+    };
+    Ok(Experiment {
+        inline,
+        file: path.to_path_buf(),
+        ..exp
+    })
 }
 
 /// The repeats an experiment ran with, from its file's text as stored and the name it
@@ -112,6 +141,8 @@ fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Exp
         repeats,
         seed: e.seed,
         loads,
+        inline: Vec::new(),
+        file: PathBuf::new(),
     })
 }
 

@@ -45,6 +45,9 @@ pub struct ExperimentFile {
     /// Named overrides, chosen with `shootout run --profile NAME`.
     #[serde(default)]
     pub profiles: BTreeMap<String, ProfileFile>,
+    /// Contestants declared here (`[contestant.NAME]`), checked by [`super::inline`].
+    #[serde(default)]
+    pub contestant: BTreeMap<String, toml::Table>,
 }
 
 /// The `[verdict]` table: percentages of the cores' time.

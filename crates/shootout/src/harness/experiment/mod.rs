@@ -6,11 +6,13 @@
 mod check;
 mod endpoints;
 mod file;
+mod inline;
 mod matrix;
 mod repeats;
 mod rounds;
 
 pub use check::ExperimentError;
+pub use inline::{Inline, Running};
 pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
@@ -20,7 +22,7 @@ use super::layout::Layout;
 use super::verdict::Thresholds;
 use crate::threshold::Gates;
 use engine::{DeviceScript, RateSchedule};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// One experiment, checked: every duration, layout, schedule and script parsed.
@@ -41,6 +43,10 @@ pub struct Experiment {
     pub loads: Vec<Load>,
     /// Where verdicts draw their lines (`[verdict]`; the measured defaults otherwise).
     pub thresholds: Thresholds,
+    /// Contestants the file declares itself (`[contestant.NAME]`).
+    pub inline: Vec<Inline>,
+    /// The experiment file.
+    pub file: PathBuf,
     /// What results must meet (`[thresholds]`): `shootout run` exits 99 when one is
     /// crossed.
     pub gates: Gates,

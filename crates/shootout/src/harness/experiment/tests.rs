@@ -228,6 +228,40 @@ fn a_rate_load_may_open_a_connection_per_request_and_a_device_load_may_not() {
 }
 
 #[test]
+fn inline_contestants_take_the_manifest_fields_with_paths_from_the_file() {
+    let text = "name = \"i\"\ncontestants = [\"mine\", \"up\"]\n[[loads]]\nname = \"k\"\n\
+                connections = [1]\n[contestant.mine]\ncommand = \"exec ./server {port}\"\n\
+                threads = \"WORKERS\"\nenv = { WORKERS = \"{threads}\" }\nverify = \"http\"\n\
+                [contestant.mine.setup]\nbuild = \"make\"\ninputs = [\"server.c\"]\n\
+                [contestant.up]\nurl = \"http://127.0.0.1:8080\"\nprocess = \"nginx\"\n";
+    let path = write("inline.toml", text);
+    let e = read(&path, None).unwrap();
+    assert_eq!(e.file, path);
+    let (mine, up) = (&e.inline[0], &e.inline[1]);
+    assert_eq!(mine.manifest.name, "mine");
+    assert_eq!(mine.dir, path.parent().unwrap().canonicalize().unwrap());
+    assert_eq!(mine.manifest.start.env["WORKERS"], "{threads}");
+    assert_eq!(mine.manifest.setup.build, "make");
+    assert_eq!(
+        mine.manifest.verify,
+        crate::harness::verify_level::VerifyLevel::Http
+    );
+    assert!(mine.manifest.endpoints.is_empty() && mine.running.is_none());
+    let running = up.running.as_ref().unwrap();
+    assert_eq!(running.addr.to_string(), "127.0.0.1:8080");
+    assert_eq!(
+        running.process,
+        crate::harness::running::Process::Named("nginx".into())
+    );
+    let env_on_running = text.replace("process = \"nginx\"", "env = { A = \"1\" }");
+    let msg = message(read(&write("inline-bad.toml", &env_on_running), None));
+    assert!(
+        msg.ends_with("inline-bad.toml: contestant.up: env: a server already running (url) is not set up or started by shootout"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn thresholds_are_parsed_once_and_name_contestants_of_the_experiment() {
     let base =
         "name = \"g\"\ncontestants = [\"a\", \"b\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n\

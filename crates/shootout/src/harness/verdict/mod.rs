@@ -63,16 +63,10 @@ pub fn judge(
         (false, true) => Bottleneck::Generator,
         (false, false) => Bottleneck::Neither,
     };
-    let over = |what: &str, share: f64, limit: f64| {
-        let (share, limit) = (share * 100.0, limit * 100.0);
-        Some(format!(
-            "{what} {share:.0}% of the cores (over {limit:.0}%)"
-        ))
-    };
     let disturbed = if foreign > limits.foreign {
-        over("foreign CPU", foreign, limits.foreign)
+        Some(over("foreign CPU", foreign, limits.foreign))
     } else if steal > limits.steal {
-        over("steal", steal, limits.steal)
+        Some(over("steal", steal, limits.steal))
     } else {
         None
     };
@@ -84,7 +78,32 @@ pub fn judge(
         generator_busy,
         foreign,
         steal,
+        unattributed: None,
     }
+}
+
+/// The verdict on a run whose server's CPU could not be attributed to it (`why`): its CPU
+/// counts among the other processes', so foreign CPU cannot be told from it and is not
+/// judged; steal still is.
+pub fn judge_unattributed(
+    series: &[Point],
+    warmup: Duration,
+    layout: &Layout,
+    engine_bound: bool,
+    limits: &Thresholds,
+    why: String,
+) -> Verdict {
+    let mut v = judge(series, warmup, layout, engine_bound, limits);
+    v.disturbed = (v.steal > limits.steal).then(|| over("steal", v.steal, limits.steal));
+    v.valid = v.bottleneck != Bottleneck::Generator && v.disturbed.is_none();
+    v.unattributed = Some(why);
+    v
+}
+
+/// `steal 12% of the cores (over 5%)`.
+fn over(what: &str, share: f64, limit: f64) -> String {
+    let (share, limit) = (share * 100.0, limit * 100.0);
+    format!("{what} {share:.0}% of the cores (over {limit:.0}%)")
 }
 
 /// The samples of the measured part: from the last sample at or before the end of the

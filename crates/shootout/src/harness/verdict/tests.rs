@@ -120,3 +120,35 @@ fn an_experiment_may_draw_its_own_lines() {
     let v = judge(&points, Duration::from_millis(500), &split(), false, &loose);
     assert_eq!((v.bottleneck, v.valid), (Bottleneck::Both, true));
 }
+
+#[test]
+fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
+    // The server's CPU is among the others' (no process known): 0.9 of 2 cores "foreign".
+    let points = series([0.5, 0.95], 0.0, 0.5, 1.4, 0.0);
+    let judged = verdict(&points, false);
+    assert!(judged.disturbed.is_some(), "{judged:?}");
+    let why = "no pid or process given".to_string();
+    let limits = Thresholds::default();
+    let layout = split();
+    let v = judge_unattributed(
+        &points,
+        Duration::from_millis(500),
+        &layout,
+        false,
+        &limits,
+        why,
+    );
+    assert_eq!((v.disturbed.as_deref(), v.valid), (None, true));
+    assert_eq!(v.unattributed.as_deref(), Some("no pid or process given"));
+    let stolen = series([0.5, 0.95], 0.0, 0.5, 1.4, 0.2);
+    let why = "x".to_string();
+    let v = judge_unattributed(
+        &stolen,
+        Duration::from_millis(500),
+        &layout,
+        false,
+        &limits,
+        why,
+    );
+    assert!(v.disturbed.is_some_and(|d| d.starts_with("steal")));
+}

@@ -54,7 +54,7 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
         ),
         Column::number("CPU-s/1k req", Row::cpu_or_bound_text)
             .meaning("CPU-s/1k req: server CPU seconds per 1,000 responses"),
-        Column::number("RSS MiB", of_ok(|r| format!("{:.1}", r.rss_mib()))).meaning("RSS: peak"),
+        Column::number("RSS MiB", of_ok(|r| r.rss_text())).meaning("RSS: peak"),
     ]
 }
 

@@ -159,8 +159,13 @@ fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
             e.rank.map_or("-".into(), |k| k.to_string())
         }),
         Column::name("contestant", |e: &Efficiency| e.row.contestant.into()),
-        Column::number("CPU µs/response", |e: &Efficiency| cpu_text(&e.us))
-            .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
+        Column::number("CPU µs/response", |e: &Efficiency| {
+            match (e.us.is_empty(), e.row.unattributed()) {
+                (true, Some(_)) => "unknown".into(),
+                _ => cpu_text(&e.us),
+            }
+        })
+        .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
         Column::number("projected req/s per core", |e: &Efficiency| {
             if e.us.is_empty() {
                 String::new()

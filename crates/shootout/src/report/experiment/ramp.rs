@@ -57,11 +57,13 @@ fn design<'c>(k: &CellKey) -> Design<'c, &'c RunRecord> {
             })
             .meaning("first timeout at: the device count in the first second with a timeout"),
             of_result("errors", |_, x| units::grouped(x.requests.errors() as f64)),
-            of_result("CPU-s/1k req", |r, _| {
-                measures::cpu_ms_per_response(r).map_or("-".into(), |v| format!("{v:.4}"))
+            of_result("CPU-s/1k req", |r, _| match measures::server_known(r) {
+                true => measures::cpu_ms_per_response(r).map_or("-".into(), |v| format!("{v:.4}")),
+                false => "unknown".into(),
             }),
-            of_result("RSS MiB", |r, _| {
-                format!("{:.1}", measures::peak_rss_mib(r))
+            of_result("RSS MiB", |r, _| match measures::server_known(r) {
+                true => format!("{:.1}", measures::peak_rss_mib(r)),
+                false => "unknown".into(),
             }),
             Column::name("notes", |r: &&RunRecord| match r.result() {
                 Some(_) => r.label().word().to_string(),

@@ -157,15 +157,20 @@ impl<'a> Row<'a> {
 
     /// The ok runs' CPU per 1,000 responses, or else the generator-bound runs' median
     /// marked `*` (the server's CPU per request is its own whatever saturated the
-    /// generator), or else blank.
+    /// generator), or else blank; `unknown` when the runs' server CPU was not its own (a
+    /// running server without its process).
     pub fn cpu_or_bound_text(&self) -> String {
-        if self.is_measured() {
+        let cpu = measures::cpu_ms_per_response;
+        if self.is_measured() && !self.values(cpu).is_empty() {
             return format!("{:.4}", self.cpu_per_1k());
         }
-        let bound = self.bound_values(measures::cpu_ms_per_response);
-        match bound.is_empty() {
-            true => String::new(),
-            false => format!("{:.4}*", median(&bound)),
+        let bound = self.bound_values(cpu);
+        if !bound.is_empty() && !self.is_measured() {
+            return format!("{:.4}*", median(&bound));
+        }
+        match self.unattributed().is_some() {
+            true => "unknown".into(),
+            false => String::new(),
         }
     }
 
@@ -175,6 +180,24 @@ impl<'a> Row<'a> {
             .filter(|r| r.result().is_some())
             .map(measures::peak_rss_mib)
             .fold(0.0, f64::max)
+    }
+
+    /// [`Row::rss_mib`] as the tables show it: `unknown` when no ok run's memory was the
+    /// server's own.
+    pub fn rss_text(&self) -> String {
+        let mut ok = self.labelled(Label::Ok).filter(|r| r.result().is_some());
+        match ok.any(measures::server_known) {
+            true => format!("{:.1}", self.rss_mib()),
+            false => "unknown".into(),
+        }
+    }
+
+    /// Why the server's CPU of some measured run was not its own, if one was not.
+    pub fn unattributed(&self) -> Option<&'a str> {
+        self.runs
+            .iter()
+            .filter_map(|r| r.verdict()?.unattributed.as_deref())
+            .next()
     }
 
     /// The runs that are not ok, counted by label, with the first reason of each.
@@ -191,6 +214,9 @@ impl<'a> Row<'a> {
                     _ => format!("{} {}: {why}", these.len(), label.word()),
                 });
             }
+        }
+        if let Some(why) = self.unattributed() {
+            out.push(format!("server CPU unknown: {why}"));
         }
         out.join("; ")
     }
@@ -347,6 +373,7 @@ mod tests {
                     generator_busy: 0.5,
                     foreign: 0.0,
                     steal: 0.0,
+                    unattributed: None,
                 });
             }
         }

@@ -40,7 +40,7 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
         .meaning("a shared rank is a tie"),
         Column::number("CPU-s/1k req", Row::cpu_or_bound_text),
         Column::number("RSS MiB", |r: &Row| match r.is_measured() {
-            true => format!("{:.1}", r.rss_mib()),
+            true => r.rss_text(),
             false => String::new(),
         }),
     ]

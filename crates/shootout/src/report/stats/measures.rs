@@ -32,9 +32,15 @@ pub fn errors(r: &RunRecord) -> Option<f64> {
 /// as CPU seconds per 1,000 responses (the tables' `CPU-s/1k req`). The one formula of
 /// the server's efficiency: every table, note and comparison uses it.
 pub fn cpu_ms_per_response(r: &RunRecord) -> Option<f64> {
-    let x = r.result()?;
+    let x = r.result().filter(|_| server_known(r))?;
     let served = (x.requests.ok + x.requests.status).max(1) as f64;
     Some(r.server_cpu_s * 1000.0 / served)
+}
+
+/// Whether the server's CPU and memory are its own: not a running server whose process
+/// was not known (its verdict says why), whose CPU columns read `unknown`.
+pub fn server_known(r: &RunRecord) -> bool {
+    r.verdict().is_none_or(|v| v.unattributed.is_none())
 }
 
 /// Peak resident memory of the server, MiB.
