@@ -96,10 +96,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         stored.map_err(|e| WorkFailed(anyhow::Error::new(e).context("results store")))?;
     name_holder(&mut lock, &exp.name, Some((&db_path, id)));
     interrupt::install();
+    let about = match exp.description.is_empty() {
+        true => String::new(),
+        false => format!("{} ", exp.description),
+    };
     println!(
-        "experiment {}: {} ({}), seed {seed}",
+        "experiment {}: {about}({}), seed {seed}",
         exp.name,
-        exp.description,
         path.display()
     );
     let (runs, out_of_budget) = run_with_progress(&exp, &cat, seed, args.budget, &mut store, id);
