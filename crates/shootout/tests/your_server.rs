@@ -92,5 +92,23 @@ fn the_guide_runs_as_written() {
     assert!(said[2].contains("mine"), "{}", said[2]);
     assert!(said[3].contains("mine-nodelay"), "{}", said[3]);
     assert!(said[4].contains("| rank |"), "{}", said[4]);
+    crossed_threshold_exits_99_with_its_table(&tmp);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The same server as a CI gate it fails: `mine` (Nagle's ~40 ms per response) against
+/// `p99<5ms`, one short run.
+fn crossed_threshold_exits_99_with_its_table(tmp: &Path) {
+    let gate = "name = \"gate\"\ncontestants = [\"mine\"]\nendpoints = [\"greet\"]\n\
+                layouts = [\"split\"]\nrepeats = 1\nwarmup = \"0.5s\"\nduration = \"1s\"\n\
+                [contestant.mine]\ncommand = \"python3 server.py {port}\"\nverify = \"http\"\n\
+                [endpoint.greet]\npath = \"/greet\"\nexpect = { status = 200, body = \"hi\" }\n\
+                [[loads]]\nname = \"keep-alive\"\nconnections = [8]\n\
+                [thresholds]\nmine = [\"p99<5ms\"]\n\
+                [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n";
+    std::fs::write(tmp.join("gate.toml"), gate).unwrap();
+    let (out, text) = shootout(tmp, &["run".into(), "gate.toml".into()]);
+    assert_eq!(out.status.code(), Some(99), "{text}");
+    assert!(text.contains("thresholds crossed: 1 of 1"), "{text}");
+    assert!(text.contains("p99<5ms"), "{text}");
 }
