@@ -36,19 +36,18 @@ pub enum RunError {
         fits: u64,
         threads: usize,
     },
-    #[error("cannot connect to {addr} ({url}): {source}")]
+    // `cause`, not `source`: the message says it once (a `source` would be printed again
+    // by every error chain that shows it).
+    #[error("cannot connect to {addr} ({url}): {cause}")]
     Unreachable {
         addr: std::net::SocketAddr,
         url: String,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("io_uring is not available here ({0}); use --io epoll")]
     UringUnavailable(std::io::Error),
-    #[error("event loop {index} failed to start: {source}")]
-    Loop {
-        index: usize,
-        source: std::io::Error,
-    },
+    #[error("event loop {index} failed to start: {cause}")]
+    Loop { index: usize, cause: std::io::Error },
 }
 
 /// Time allowed for the connect that checks the target answers at all.
@@ -173,11 +172,11 @@ pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
         });
     }
     let addr = config.target.addr;
-    TcpStream::connect_timeout(&addr, PREFLIGHT_TIMEOUT).map_err(|source| {
+    TcpStream::connect_timeout(&addr, PREFLIGHT_TIMEOUT).map_err(|cause| {
         RunError::Unreachable {
             addr,
             url: config.target.url.clone(),
-            source,
+            cause,
         }
     })?;
     let io = choose_io(config.io)?;
@@ -265,7 +264,7 @@ fn run_loops(specs: &[LoopSpec], io: Io) -> Result<Vec<LoopStats>, RunError> {
                 let joined = h
                     .join()
                     .unwrap_or_else(|_| Err(std::io::Error::other("the loop's thread panicked")));
-                joined.map_err(|source| RunError::Loop { index, source })
+                joined.map_err(|cause| RunError::Loop { index, cause })
             })
             .collect()
     })
