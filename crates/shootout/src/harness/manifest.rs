@@ -2,7 +2,7 @@
 //! (docs/manifest.md is the reference).
 
 use super::running::RunningServer;
-use super::verify_level::VerifyLevel;
+use crate::record::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -22,4 +22,3 @@ pub mod started_servers;
 pub mod toolchain;
 pub mod verdict;
 pub mod verify;
-pub mod verify_level;

@@ -17,7 +17,7 @@ use super::running::RunningServer;
 use super::toolchain;
 use super::verdict;
 use super::verify::{self, Check, Plan};
-use super::verify_level::VerifyLevel;
+use crate::record::VerifyLevel;
 use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
 use engine::LoadResult;
 use std::collections::HashMap;

@@ -13,7 +13,7 @@
 //! the load uses, so that verify and a load cannot judge one server's framing differently.
 
 use super::endpoint::{Builtin, Endpoint, Mismatch};
-use super::verify_level::VerifyLevel;
+use crate::record::VerifyLevel;
 use engine::{Framing, ResponseError, ResponseParser, ResponseSink};
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -1,7 +1,22 @@
-//! A run's verify level as tables, the store and JSON name it. The type itself is the
-//! harness's (`harness::verify_level`), kept to the text the helpers of issue 13 agreed.
+//! How strictly a contestant is checked for HTTP before it is loaded: read from
+//! manifests and experiments, kept with every run, named the same in tables, the store
+//! and JSON.
 
-pub use crate::harness::verify_level::VerifyLevel;
+use serde::Deserialize;
+
+/// The checks a contestant must pass before it is loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerifyLevel {
+    /// Every check, with the catalog's exact body and headers (the catalog's default).
+    #[default]
+    Strict,
+    /// HTTP framing, keep-alive, `Connection: close`, HTTP/1.0, and the endpoint's
+    /// expected status and body.
+    Http,
+    /// No checks: shown as a warning wherever its results appear.
+    None,
+}
 
 impl VerifyLevel {
     /// Every level, strictest first.

@@ -15,8 +15,8 @@ use crate::report::units;
 /// Requests started more than 1 ms after they were due, above this share of those
 /// scheduled: the generator did not keep the schedule (or, when they waited for a free
 /// connection, the server held them back). Measured here (docs/verdicts.md): runs the
-/// generator kept start 0.5–1.8% of requests over 1 ms late, with no bearing on the
-/// server's CPU per response; a server that fell behind held back 9–13%.
+/// generator kept started 0.03–1.8% of requests over 1 ms late, with no bearing on the
+/// server's CPU per response; a server that fell behind held back 8.7–13.2%.
 pub const LATE_LIMIT: f64 = 0.05;
 /// Requests answered (or still being answered at the end: a response takes its latency)
 /// below this share of those scheduled: the server did not keep up.
