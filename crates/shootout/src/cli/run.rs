@@ -70,7 +70,7 @@ one applies, the first of 130, 1, 99 is the exit status.";
 /// Runs the experiment: the exit code by [`EXIT_CODES`].
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let checkout = places::checkout().context("run")?;
-    let results = places::results().context("run")?;
+    let results = places::results_of(checkout.as_deref()).context("run")?;
     let name = args.experiment.as_deref().unwrap_or("quick");
     let path = experiment_path(checkout.as_deref(), name)?;
     let exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;

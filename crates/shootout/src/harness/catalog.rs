@@ -42,8 +42,6 @@ pub const NO_CATALOG: &str = "there is no catalog here (not in a shootout checko
 /// Why the catalog, or a contestant in it, cannot be had.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
-    #[error("no shootout checkout here or above: point at one with --root DIR or SHOOTOUT_ROOT")]
-    NoRoot,
     #[error(transparent)]
     Places(#[from] PlacesError),
     #[error("contestant {name:?} is declared twice: in {} and in {}", first.display(), second.display())]
@@ -79,17 +77,6 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Reads every `contestants/*/contestant.toml` under `root`, sorted by name.
-    pub fn load(root: &Path) -> Result<Catalog, CatalogError> {
-        let mut catalog = Catalog::empty();
-        catalog.read_folder(
-            &root.join("contestants"),
-            &checkout_builds(root),
-            Origin::Checkout,
-        )?;
-        Ok(catalog)
-    }
-
     /// The catalog of the checkout `checkout` (if any, and if it has a `contestants/`)
     /// and of `folders`, whose contestants build under `builds`. A name found twice is an
     /// error naming both manifests.
@@ -113,7 +100,7 @@ impl Catalog {
     /// `SHOOTOUT_ROOT` or the current folder's) and `folders`.
     pub fn here(folders: &[PathBuf]) -> Result<Catalog, CatalogError> {
         let checkout = places::checkout()?;
-        let builds = places::builds(&places::results()?);
+        let builds = places::builds(&places::results_of(checkout.as_deref())?);
         Catalog::gather(checkout.as_deref(), folders, &builds)
     }
 
@@ -245,11 +232,4 @@ pub fn status(c: &Contestant) -> Status {
         return Status::NeedsSetup("not built yet".into());
     }
     Status::Ready
-}
-
-/// The checkout root: `SHOOTOUT_ROOT` (which `--root` sets), else the nearest ancestor of
-/// the current folder that has a `contestants/` folder; an error saying how to point at
-/// one outside any.
-pub fn root() -> Result<PathBuf, CatalogError> {
-    places::checkout()?.ok_or(CatalogError::NoRoot)
 }

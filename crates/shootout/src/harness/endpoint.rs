@@ -2,7 +2,9 @@
 //! `app` are built in (every catalog server has them); an experiment declares its own as
 //! `[endpoint.NAME]` tables, checked once into this type (`experiment::endpoints`).
 
+use engine::{ConfigError, LoadConfig};
 use regex::bytes::Regex;
+use std::net::SocketAddr;
 
 /// One endpoint, ready to request and to judge answers by.
 #[derive(Debug, Clone)]
@@ -61,8 +63,16 @@ pub enum Mismatch {
 const QUOTED: usize = 80;
 
 impl Endpoint {
-    /// The names of the built-in endpoints.
-    pub const BUILT_IN: [&'static str; 2] = ["hello", "app"];
+    /// The engine's load of this endpoint's request against the server at `addr`, with
+    /// the engine's defaults for everything else.
+    pub fn load_config(&self, addr: SocketAddr) -> Result<LoadConfig, ConfigError> {
+        let target = engine::Target::parse(&format!("http://{addr}{}", self.path))?;
+        let mut config = LoadConfig::new(target);
+        config.method = self.method.clone();
+        config.headers = self.headers.clone();
+        config.body = self.body.clone();
+        Ok(config)
+    }
 
     /// The built-in endpoint called `name`.
     pub fn builtin(name: &str) -> Option<Endpoint> {

@@ -38,14 +38,6 @@ pub fn launch(c: &Contestant, spec: &LaunchSpec) -> Result<Server, LaunchError> 
         Some(p) => p,
         None => free_port().map_err(LaunchError::Start)?,
     };
-    // Its log goes in its build folder, which a contestant with nothing to build may not
-    // have yet.
-    std::fs::create_dir_all(&c.build).map_err(|source| {
-        LaunchError::Start(ServerError::Log {
-            path: c.build.clone(),
-            source,
-        })
-    })?;
     let log = c.build.join("server.log");
     let mut server =
         Server::start(c, port, spec.threads, spec.cpus, &log).map_err(LaunchError::Start)?;

@@ -41,7 +41,12 @@ pub fn checkout() -> Result<Option<PathBuf>, PlacesError> {
 /// Where results go: the checkout's `results/`, else `$XDG_DATA_HOME/shootout` (by
 /// default `~/.local/share/shootout`).
 pub fn results() -> Result<PathBuf, PlacesError> {
-    match checkout()? {
+    results_of(checkout()?.as_deref())
+}
+
+/// Where results go for `checkout` (as [`checkout`] found it).
+pub fn results_of(checkout: Option<&Path>) -> Result<PathBuf, PlacesError> {
+    match checkout {
         Some(root) => Ok(root.join("results")),
         None => outside(),
     }

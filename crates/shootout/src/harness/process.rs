@@ -81,6 +81,11 @@ impl Server {
             path: log.to_path_buf(),
             source,
         };
+        // The log's folder is the build folder, which a contestant with nothing to build
+        // may not have yet.
+        if let Some(folder) = log.parent() {
+            std::fs::create_dir_all(folder).map_err(log_error)?;
+        }
         let out = std::fs::File::create(log).map_err(log_error)?;
         let err = out.try_clone().map_err(log_error)?;
         let mark = started_servers::new_mark();
@@ -156,9 +161,8 @@ impl Server {
 
     /// Stops the whole process group: TERM, then KILL after the grace period.
     pub fn stop(&mut self) {
-        if let Some(mut guard) = self.guard.take() {
-            guard.dismiss();
-        }
+        // Dropping the guard dismisses it: this stop is the orderly one.
+        self.guard = None;
         // The leader's pid is the group's id (process_group(0) at start).
         let group = Pid::from_raw(self.child.id() as i32);
         let _ = killpg(group, Signal::SIGTERM);

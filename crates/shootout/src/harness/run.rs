@@ -398,13 +398,7 @@ fn load(
 /// The engine's configuration for one run of `cell` against the server at `addr`: its
 /// endpoint's request, its load's pace.
 fn config(cell: &MatrixCell, addr: SocketAddr) -> Result<engine::LoadConfig, engine::ConfigError> {
-    let endpoint = &cell.endpoint;
-    let url = format!("http://{addr}{}", endpoint.path);
-    let target = engine::Target::parse(&url)?;
-    let mut config = engine::LoadConfig::new(target);
-    config.method = endpoint.method.clone();
-    config.headers = endpoint.headers.clone();
-    config.body = endpoint.body.clone();
+    let mut config = cell.endpoint.load_config(addr)?;
     config.connections = cell.connections;
     config.threads = cell
         .layout
@@ -465,10 +459,7 @@ fn judge(
     };
     let bound = res.generator.bound;
     let (warmup, layout, limits) = (cell.warmup, &cell.layout, &cell.thresholds);
-    let v = match server.unattributed {
-        None => verdict::judge(series, warmup, layout, bound, limits),
-        Some(why) => verdict::judge_unattributed(series, warmup, layout, bound, limits, why),
-    };
+    let v = verdict::judge(series, warmup, layout, bound, limits, server.unattributed);
     let (label, reason) = if !server.alive {
         (
             Label::ServerFailed,

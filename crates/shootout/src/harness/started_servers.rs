@@ -75,8 +75,13 @@ pub fn forget(path: &Path, mark: &str) -> io::Result<()> {
 pub fn stop_leftovers(path: &Path) -> io::Result<Vec<Leftover>> {
     let mut orphans = Vec::new();
     edit(path, |all| {
-        orphans = all.iter().filter(|s| !s.harness.alive()).cloned().collect();
-        all.retain(|s| s.harness.alive());
+        // One look at each harness: a harness that died between two looks would have its
+        // server dropped from the file without being stopped.
+        let (dead, live) = std::mem::take(all)
+            .into_iter()
+            .partition(|s| !s.harness.alive());
+        orphans = dead;
+        *all = live;
     })?;
     if orphans.is_empty() {
         return Ok(Vec::new());

@@ -161,7 +161,12 @@ pub fn run_as(addr: SocketAddr, host: &str, plan: &Plan) -> Vec<Check> {
     if strict {
         checks.push(whole_request(&probe, plan.parses_http));
     }
-    checks.extend(plan.endpoints.iter().filter(app).map(|_| app_delay(&probe)));
+    checks.extend(
+        plan.endpoints
+            .iter()
+            .filter(app)
+            .map(|e| app_delay(&probe, e)),
+    );
     if !plan.parses_http {
         // A server declared not to parse HTTP (the 2009 MINA one) answers once and
         // closes: that is its declared nature, flagged rather than failed.
@@ -314,14 +319,13 @@ fn http10(p: &Probe) -> Check {
     )
 }
 
-fn app_delay(p: &Probe) -> Check {
+fn app_delay(p: &Probe, app: &Endpoint) -> Check {
     check(
         "app",
         (|| {
             let mut s = connect(p.addr)?;
             let t0 = Instant::now();
-            let app = Endpoint::builtin("app").expect("app is built in");
-            let r = exchange(&mut s, &request(p.host, &app, "HTTP/1.1", ""), false)?;
+            let r = exchange(&mut s, &request(p.host, app, "HTTP/1.1", ""), false)?;
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
             if r.status != 200 || r.body.len() != 1024 {
                 return Err(VerifyError::App {

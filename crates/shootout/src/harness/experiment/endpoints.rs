@@ -42,7 +42,7 @@ pub(super) fn named(
 }
 
 fn check(name: &str, f: &EndpointFile, dir: &Path) -> Result<Endpoint, String> {
-    if Endpoint::BUILT_IN.contains(&name) {
+    if Endpoint::builtin(name).is_some() {
         return Err(format!("{name} is built in: give yours another name"));
     }
     if !f.path.starts_with('/') {
@@ -122,12 +122,8 @@ fn regex_reason(e: &regex::Error) -> String {
 /// The method and headers as the engine will send them: `LoadConfig::validate` is the
 /// one judge of what makes a well-formed request.
 fn request_is_valid(e: &Endpoint) -> Result<(), String> {
-    let url = format!("http://127.0.0.1:1{}", e.path);
-    let target = engine::Target::parse(&url).map_err(|w| format!("path: {w}"))?;
-    let mut config = engine::LoadConfig::new(target);
-    config.method = e.method.clone();
-    config.headers = e.headers.clone();
-    config.body = e.body.clone();
+    let somewhere = std::net::SocketAddr::from(([127, 0, 0, 1], 1));
+    let config = e.load_config(somewhere).map_err(|w| format!("path: {w}"))?;
     config.validate().map_err(|w| match w {
         engine::ConfigError::Method(_) => format!("method: {w}"),
         engine::ConfigError::Header { .. } => format!("headers: {w}"),

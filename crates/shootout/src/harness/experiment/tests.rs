@@ -174,7 +174,7 @@ fn stored_definitions_give_back_their_repeats() {
 #[test]
 fn every_shipped_experiment_and_profile_reads_and_names_known_contestants() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cat = crate::harness::catalog::Catalog::load(&root).unwrap();
+    let cat = crate::harness::catalog::Catalog::gather(Some(&root), &[], &root).unwrap();
     let mut seen = 0;
     for entry in std::fs::read_dir(root.join("experiments")).unwrap() {
         let path = entry.unwrap().path();

@@ -36,12 +36,15 @@ impl Default for Thresholds {
 
 /// The verdict on a run whose load was measured from `warmup` on, on `layout`;
 /// `engine_bound` is the generator's own account of its loops (busy over 90%).
+/// `unattributed` says why the server's CPU could not be told apart, when it could not:
+/// it then counts among the other processes', so foreign CPU is not judged (steal is).
 pub fn judge(
     series: &[Point],
     warmup: Duration,
     layout: &Layout,
     engine_bound: bool,
     limits: &Thresholds,
+    unattributed: Option<String>,
 ) -> Verdict {
     let window = measured(series, warmup);
     let cores = window.first().map_or(0, |p| p.cores.len());
@@ -63,7 +66,7 @@ pub fn judge(
         (false, true) => Bottleneck::Generator,
         (false, false) => Bottleneck::Neither,
     };
-    let disturbed = if foreign > limits.foreign {
+    let disturbed = if foreign > limits.foreign && unattributed.is_none() {
         Some(over("foreign CPU", foreign, limits.foreign))
     } else if steal > limits.steal {
         Some(over("steal", steal, limits.steal))
@@ -78,26 +81,8 @@ pub fn judge(
         generator_busy,
         foreign,
         steal,
-        unattributed: None,
+        unattributed,
     }
-}
-
-/// The verdict on a run whose server's CPU could not be attributed to it (`why`): its CPU
-/// counts among the other processes', so foreign CPU cannot be told from it and is not
-/// judged; steal still is.
-pub fn judge_unattributed(
-    series: &[Point],
-    warmup: Duration,
-    layout: &Layout,
-    engine_bound: bool,
-    limits: &Thresholds,
-    why: String,
-) -> Verdict {
-    let mut v = judge(series, warmup, layout, engine_bound, limits);
-    v.disturbed = (v.steal > limits.steal).then(|| over("steal", v.steal, limits.steal));
-    v.valid = v.bottleneck != Bottleneck::Generator && v.disturbed.is_none();
-    v.unattributed = Some(why);
-    v
 }
 
 /// `steal 12% of the cores (over 5%)`.

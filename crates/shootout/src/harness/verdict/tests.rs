@@ -36,6 +36,7 @@ fn verdict(points: &[Point], engine_bound: bool) -> Verdict {
         &split(),
         engine_bound,
         &Thresholds::default(),
+        None,
     )
 }
 
@@ -117,7 +118,14 @@ fn an_experiment_may_draw_its_own_lines() {
         foreign: 0.5,
         ..Thresholds::default()
     };
-    let v = judge(&points, Duration::from_millis(500), &split(), false, &loose);
+    let v = judge(
+        &points,
+        Duration::from_millis(500),
+        &split(),
+        false,
+        &loose,
+        None,
+    );
     assert_eq!((v.bottleneck, v.valid), (Bottleneck::Both, true));
 }
 
@@ -130,25 +138,25 @@ fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
     let why = "no pid or process given".to_string();
     let limits = Thresholds::default();
     let layout = split();
-    let v = judge_unattributed(
+    let v = judge(
         &points,
         Duration::from_millis(500),
         &layout,
         false,
         &limits,
-        why,
+        Some(why),
     );
     assert_eq!((v.disturbed.as_deref(), v.valid), (None, true));
     assert_eq!(v.unattributed.as_deref(), Some("no pid or process given"));
     let stolen = series([0.5, 0.95], 0.0, 0.5, 1.4, 0.2);
     let why = "x".to_string();
-    let v = judge_unattributed(
+    let v = judge(
         &stolen,
         Duration::from_millis(500),
         &layout,
         false,
         &limits,
-        why,
+        Some(why),
     );
     assert!(v.disturbed.is_some_and(|d| d.starts_with("steal")));
 }
