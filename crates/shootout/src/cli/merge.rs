@@ -38,7 +38,5 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 
 fn read(path: &Path) -> anyhow::Result<LoadResult> {
     let text = std::fs::read_to_string(path)?;
-    let mut r: LoadResult = serde_json::from_str(&text).context("not a shootout.load result")?;
-    r.latency = engine::decode_histogram(&r.histograms.latency)?;
-    Ok(r)
+    shootout::record::read_load_result(&text).context("not a shootout.load result")
 }

@@ -4,6 +4,7 @@
 
 mod cell;
 mod label;
+mod load_json;
 mod load_kind;
 mod machine;
 mod outcome;
@@ -13,6 +14,7 @@ mod verify_level;
 pub use crate::harness::monitor::Point;
 pub use cell::Cell;
 pub use label::Label;
+pub use load_json::{read_load_result, LoadJsonError};
 pub use load_kind::LoadKind;
 pub use machine::Machine;
 pub use outcome::Outcome;

@@ -2,10 +2,10 @@
 //! manifests and experiments, kept with every run, named the same in tables, the store
 //! and JSON.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The checks a contestant must pass before it is loaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum VerifyLevel {
     /// Every check, with the catalog's exact body and headers (the catalog's default).
@@ -45,12 +45,6 @@ impl VerifyLevel {
     /// The level a word names.
     pub fn from_word(word: &str) -> Option<VerifyLevel> {
         VerifyLevel::ALL.into_iter().find(|l| l.word() == word)
-    }
-}
-
-impl serde::Serialize for VerifyLevel {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.word())
     }
 }
 

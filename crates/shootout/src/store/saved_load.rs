@@ -106,14 +106,9 @@ impl Store {
             id,
             what,
         };
-        let mut result: LoadResult =
-            serde_json::from_str(&text).map_err(|e| bad(format!("result: {e}")))?;
-        // The histogram the summary's `+/- Stdev` reads, as `load` had it (none in a
-        // result made by hand).
-        if !result.histograms.latency.is_empty() {
-            result.latency = engine::decode_histogram(&result.histograms.latency)
-                .map_err(|e| bad(format!("result: histograms.latency: {e}")))?;
-        }
+        // With the histogram the summary's `+/- Stdev` reads, as `load` had it.
+        let result =
+            crate::record::read_load_result(&text).map_err(|e| bad(format!("result: {e}")))?;
         Ok(SavedLoad { row, result })
     }
 

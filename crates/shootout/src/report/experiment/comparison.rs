@@ -40,6 +40,11 @@ impl Change {
         mann_whitney(&self.before, &self.after)
     }
 
+    /// Whether the change is significant at 5% (the one place that asks).
+    pub fn significant(&self) -> bool {
+        self.p() < ALPHA
+    }
+
     /// Whether both sides have values (a file or saved load has no server CPU).
     pub fn is_known(&self) -> bool {
         !self.before.is_empty() && !self.after.is_empty()
@@ -52,15 +57,16 @@ impl Change {
         } else {
             self.percent()
         };
-        worse > pct && self.p() < ALPHA
+        worse > pct && self.significant()
     }
 
     fn text(&self) -> String {
         if !self.is_known() {
             return "-".into();
         }
-        let mark = if self.p() < ALPHA { " *" } else { "" };
-        format!("{:+.1}% (p={:.3}){mark}", self.percent(), self.p())
+        let p = self.p();
+        let mark = if p < ALPHA { " *" } else { "" };
+        format!("{:+.1}% (p={p:.3}){mark}", self.percent())
     }
 }
 

@@ -86,14 +86,15 @@ impl<'a> MeasureChange<'a> {
     fn of(c: &'a Change) -> MeasureChange<'a> {
         let of_side = |xs: &[f64]| (!xs.is_empty()).then(|| median(xs));
         let known = c.is_known();
+        let p = known.then(|| c.p());
         MeasureChange {
             before: &c.before,
             after: &c.after,
             median_before: of_side(&c.before),
             median_after: of_side(&c.after),
             change_pct: known.then(|| c.percent()),
-            p: known.then(|| c.p()),
-            significant: known && c.p() < ALPHA,
+            p,
+            significant: p.is_some_and(|p| p < ALPHA),
             higher_is_better: c.higher_is_better,
         }
     }

@@ -86,7 +86,7 @@ pub fn off_rate(r: &RunRecord) -> Option<OffRate> {
 /// A valid run at its rate: its server CPU µs per response.
 fn efficient_us(r: &RunRecord) -> Option<f64> {
     let valid = r.label() == Label::Ok && off_rate(r).is_none();
-    valid.then(|| measures::cpu_ms_per_response(r).map(|ms| ms * 1000.0))?
+    valid.then(|| measures::cpu_us_per_response(r))?
 }
 
 /// One table per open-loop cell of `runs`, rows ranked by CPU per response (lowest first;
@@ -175,16 +175,10 @@ fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
         })
         .meaning("projected: one core's second over that CPU, not measured"),
         Column::number("responses/s", |e: &Efficiency| {
-            units::grouped(median(
-                &e.row
-                    .runs
-                    .iter()
-                    .filter_map(|r| measures::rps(r))
-                    .collect::<Vec<_>>(),
-            ))
+            units::grouped(median(&e.row.values(measures::rps)))
         }),
-        Column::number("p50 ms", |e: &Efficiency| latency(e, |p| p.p50)),
-        Column::number("p99 ms", |e: &Efficiency| latency(e, |p| p.p99))
+        Column::number("p50 ms", |e: &Efficiency| latency(e, measures::p50_ms)),
+        Column::number("p99 ms", |e: &Efficiency| latency(e, measures::p99_ms))
             .meaning("p50, p99: from the intended send time"),
         Column::name("notes", notes),
     ]
@@ -194,23 +188,12 @@ fn cpu_text(us: &[f64]) -> String {
     if us.is_empty() {
         return "-".into();
     }
-    let m = format!("{:.2}", median(us));
-    match stats::spread(us) {
-        Some(s) if s.reaches_wanted() => format!("{m} ±{:.1}%", s.percent),
-        Some(s) => format!("{m} ±{:.1}% ({:.0}%)", s.percent, 100.0 * s.coverage),
-        None => m,
-    }
+    stats::with_spread(format!("{:.2}", median(us)), us)
 }
 
-/// The median over the row's measured runs of a latency percentile, in ms.
-fn latency(e: &Efficiency, pick: fn(&engine::Percentiles) -> f64) -> String {
-    let ms: Vec<f64> = e
-        .row
-        .runs
-        .iter()
-        .filter_map(|r| r.result())
-        .map(|x| pick(&x.latency_us) / 1000.0)
-        .collect();
+/// The median over the row's ok runs of a latency percentile, in ms.
+fn latency(e: &Efficiency, m: measures::Measure) -> String {
+    let ms = e.row.values(m);
     match ms.is_empty() {
         true => String::new(),
         false => format!("{:.2}", median(&ms)),
@@ -220,10 +203,7 @@ fn latency(e: &Efficiency, pick: fn(&engine::Percentiles) -> f64) -> String {
 /// Runs that did not count, and why: valid runs off the rate, counted per kind of reason
 /// with the first of each, then the runs that were not valid (their labels).
 fn notes(e: &Efficiency) -> String {
-    let off: Vec<OffRate> = (e.row.runs.iter())
-        .filter(|r| r.label() == Label::Ok)
-        .filter_map(|r| off_rate(r))
-        .collect();
+    let off: Vec<OffRate> = e.row.ok_runs().filter_map(off_rate).collect();
     let mut out = Vec::new();
     for kind in 0..3 {
         let mut these = off.iter().filter(|o| o.kind() == kind);

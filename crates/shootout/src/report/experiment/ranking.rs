@@ -126,12 +126,7 @@ impl<'a> Row<'a> {
         if rps.is_empty() {
             return "-".into();
         }
-        let m = units::grouped(median(&rps));
-        match stats::spread(&rps) {
-            Some(s) if s.reaches_wanted() => format!("{m} ±{:.1}%", s.percent),
-            Some(s) => format!("{m} ±{:.1}% ({:.0}%)", s.percent, 100.0 * s.coverage),
-            None => m,
-        }
+        stats::with_spread(units::grouped(median(&rps)), &rps)
     }
 
     /// The ok runs' requests/s with spread, or else the generator-bound runs' median

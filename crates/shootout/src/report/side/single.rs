@@ -46,7 +46,7 @@ impl Single {
             why,
         };
         let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
-        let result: LoadResult = serde_json::from_str(&text).map_err(|e| {
+        let result = crate::record::read_load_result(&text).map_err(|e| {
             bad(format!(
                 "not a shootout.load result (as load --json or --out write): {e}"
             ))

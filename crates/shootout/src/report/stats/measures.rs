@@ -18,6 +18,11 @@ pub fn rps(r: &RunRecord) -> Option<f64> {
     r.result().map(|x| x.rps)
 }
 
+/// Half of the requests within, milliseconds.
+pub fn p50_ms(r: &RunRecord) -> Option<f64> {
+    r.result().map(|x| x.latency_us.p50 / 1000.0)
+}
+
 /// 99% of requests within, milliseconds.
 pub fn p99_ms(r: &RunRecord) -> Option<f64> {
     r.result().map(|x| x.latency_us.p99 / 1000.0)
@@ -35,6 +40,11 @@ pub fn cpu_ms_per_response(r: &RunRecord) -> Option<f64> {
     let x = r.result().filter(|_| server_known(r))?;
     let served = (x.requests.ok + x.requests.status).max(1) as f64;
     Some(r.server_cpu_s * 1000.0 / served)
+}
+
+/// The same, in microseconds (efficiency tables and thresholds).
+pub fn cpu_us_per_response(r: &RunRecord) -> Option<f64> {
+    cpu_ms_per_response(r).map(|ms| ms * 1000.0)
 }
 
 /// Whether the server's CPU and memory are its own: not a running server whose process

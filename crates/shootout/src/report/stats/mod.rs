@@ -47,6 +47,17 @@ pub fn spread(xs: &[f64]) -> Option<Spread> {
     })
 }
 
+/// `median` (the median of `xs`, as the table writes it) with the spread of `xs`:
+/// `25,809 ±1.2%`, `25,809 ±3.4% (88%)` for fewer than 6 values (their range, and how
+/// likely it holds the median), the median alone without a spread to tell.
+pub fn with_spread(median: String, xs: &[f64]) -> String {
+    match spread(xs) {
+        Some(s) if s.reaches_wanted() => format!("{median} ±{:.1}%", s.percent),
+        Some(s) => format!("{median} ±{:.1}% ({:.0}%)", s.percent, 100.0 * s.coverage),
+        None => median,
+    }
+}
+
 /// The interval's half-width in percent of the median of `xs` (see [`spread`]).
 pub fn spread_percent(xs: &[f64]) -> Option<f64> {
     spread(xs).map(|s| s.percent)
