@@ -8,10 +8,10 @@
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
-use checkout::HELLO_SERVER;
+use checkout::{assert_one_line_error, outside, run_to_end, HELLO_SERVER};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A fresh temporary folder outside the repository, with a user's server in `srv/`.
@@ -22,30 +22,6 @@ fn user_folder(tag: &str) -> PathBuf {
     std::fs::create_dir_all(tmp.join("home")).unwrap();
     std::fs::write(tmp.join("srv/server.py"), HELLO_SERVER).unwrap();
     tmp
-}
-
-/// `shootout ARGS` run from `tmp`, outside any checkout, with its results in
-/// `tmp/data/shootout` and its own machine lock.
-fn outside(tmp: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shootout"));
-    cmd.args(args)
-        .current_dir(tmp)
-        .env_remove("SHOOTOUT_ROOT")
-        .env_remove("SHOOTOUT_CONTESTANTS")
-        .env("HOME", tmp.join("home"))
-        .env("XDG_DATA_HOME", tmp.join("data"))
-        .env("SHOOTOUT_LOCK", tmp.join("shootout.lock"));
-    cmd
-}
-
-fn run(cmd: &mut Command) -> (Output, String) {
-    let out = cmd.output().expect("the shootout binary runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out, text)
 }
 
 /// An experiment of `contestants` at 4 connections, ~1 s a run, any foreign CPU let
@@ -63,27 +39,13 @@ fn experiment(name: &str, contestants: &[&str], repeats: usize, tables: &str) ->
 
 /// Stored experiment `id`, through `shootout export`.
 fn export(tmp: &Path, id: i64) -> serde_json::Value {
-    let (out, text) = run(&mut outside(tmp, &["export", &id.to_string()]));
+    let (out, text) = run_to_end(&mut outside(tmp, &["export", &id.to_string()]));
     assert!(out.status.success(), "{text}");
     serde_json::from_slice(&out.stdout).expect("export prints JSON")
 }
 
 fn runs(doc: &serde_json::Value) -> &[serde_json::Value] {
     doc["runs"].as_array().unwrap()
-}
-
-/// Asserts a failed command: exit 2, one line on stderr holding `expected`, nothing on
-/// stdout.
-fn one_line_error(out: &Output, expected: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains(expected), "want {expected:?} in: {err}");
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
 }
 
 #[test]
@@ -94,7 +56,7 @@ fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder(
     let file = tmp.join("srv/mine.toml");
     std::fs::write(&file, experiment("mine", &["mine"], 3, tables)).unwrap();
     // From the temporary folder: `dir` is relative to the experiment file, not here.
-    let (out, text) = run(&mut outside(&tmp, &["run", "srv/mine.toml"]));
+    let (out, text) = run_to_end(&mut outside(&tmp, &["run", "srv/mine.toml"]));
     assert!(out.status.success(), "{text}");
     let db = tmp.join("data/shootout/shootout.db");
     assert!(
@@ -124,7 +86,7 @@ fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder(
     left.sort();
     assert_eq!(left, ["mine.toml", "server.py"]);
     // Without XDG_DATA_HOME, ~/.local/share/shootout.
-    let (out, text) = run(outside(&tmp, &["results"]).env_remove("XDG_DATA_HOME"));
+    let (out, text) = run_to_end(outside(&tmp, &["results"]).env_remove("XDG_DATA_HOME"));
     assert!(out.status.success(), "{text}");
     assert!(tmp.join("home/.local/share/shootout/shootout.db").is_file());
     // A catalog contestant without a catalog: how to point at one.
@@ -133,7 +95,7 @@ fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder(
     let out = outside(&tmp, &["run", "srv/catalog.toml"])
         .output()
         .unwrap();
-    one_line_error(&out, "--root DIR or SHOOTOUT_ROOT");
+    assert_one_line_error(&out, "--root DIR or SHOOTOUT_ROOT");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -186,7 +148,7 @@ fn a_mistake_in_an_inline_contestant_is_one_line_and_nothing_starts() {
         let out = outside(&tmp, &["run", &format!("srv/{name}")])
             .output()
             .unwrap();
-        one_line_error(&out, &format!("{name}: {expected}"));
+        assert_one_line_error(&out, &format!("{name}: {expected}"));
     }
     assert!(!tmp.join("data").exists(), "nothing was stored or built");
     let _ = std::fs::remove_dir_all(&tmp);
@@ -201,7 +163,7 @@ fn a_command_that_exits_at_once_is_server_failed_with_the_last_lines_of_its_log(
         experiment("quits", &["quits"], 1, tables),
     )
     .unwrap();
-    let (out, text) = run(&mut outside(&tmp, &["run", "srv/quits.toml"]));
+    let (out, text) = run_to_end(&mut outside(&tmp, &["run", "srv/quits.toml"]));
     assert_ne!(out.status.code(), Some(2), "{text}");
     let doc = export(&tmp, 1);
     let r = &runs(&doc)[0];
@@ -233,14 +195,16 @@ fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
     contestant_folder(&tmp.join("more"), "pyother");
     let mine = tmp.join("mine");
     let mine = mine.to_str().unwrap();
-    let (out, text) = run(outside(&tmp, &["list", "--contestants", mine])
-        .env("SHOOTOUT_CONTESTANTS", tmp.join("more")));
+    let (out, text) = run_to_end(
+        outside(&tmp, &["list", "--contestants", mine])
+            .env("SHOOTOUT_CONTESTANTS", tmp.join("more")),
+    );
     assert!(out.status.success(), "{text}");
     assert!(
         text.contains("pyhello") && text.contains("pyother"),
         "{text}"
     );
-    let (out, text) = run(&mut outside(
+    let (out, text) = run_to_end(&mut outside(
         &tmp,
         &["verify", "--contestants", mine, "pyhello", "--setup"],
     ));
@@ -249,7 +213,7 @@ fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
         .join("data/shootout/contestants/pyhello/server.log")
         .is_file());
     std::fs::write(tmp.join("srv/f.toml"), experiment("f", &["pyhello"], 1, "")).unwrap();
-    let (out, text) = run(&mut outside(
+    let (out, text) = run_to_end(&mut outside(
         &tmp,
         &["run", "srv/f.toml", "--contestants", mine],
     ));
@@ -262,17 +226,17 @@ fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
     let out = outside(&tmp, &["--root", root, "list", "--contestants", mine])
         .output()
         .unwrap();
-    one_line_error(&out, "contestant \"pyhello\" is declared twice: in ");
+    assert_one_line_error(&out, "contestant \"pyhello\" is declared twice: in ");
     let out = outside(&tmp, &["list", "--contestants", "nowhere"])
         .output()
         .unwrap();
-    one_line_error(&out, "--contestants nowhere: no such folder");
+    assert_one_line_error(&out, "--contestants nowhere: no such folder");
     let out = outside(&tmp, &["list"]).output().unwrap();
-    one_line_error(&out, "--root DIR or SHOOTOUT_ROOT");
+    assert_one_line_error(&out, "--root DIR or SHOOTOUT_ROOT");
     let out = outside(&tmp, &["--root", "nowhere", "list"])
         .output()
         .unwrap();
-    one_line_error(&out, "--root / SHOOTOUT_ROOT nowhere: no such folder");
+    assert_one_line_error(&out, "--root / SHOOTOUT_ROOT nowhere: no such folder");
     let help = outside(&tmp, &["--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("SHOOTOUT_ROOT"));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -339,7 +303,7 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
         experiment("up", &names, 1, &tables),
     )
     .unwrap();
-    let (out, text) = run(&mut outside(&tmp, &["run", "srv/up.toml"]));
+    let (out, text) = run_to_end(&mut outside(&tmp, &["run", "srv/up.toml"]));
     assert!(out.status.success(), "{text}");
     assert!(
         text.contains("not started, stopped or pinned by shootout"),
@@ -349,7 +313,6 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
         text.contains("server CPU unknown: no pid or process given"),
         "{text}"
     );
-    assert!(text.contains("unknown"), "{text}");
     let doc = export(&tmp, 1);
     for r in runs(&doc) {
         let label = r["label"].as_str().unwrap();
@@ -386,7 +349,7 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
     drop(server);
     // With nothing behind the URL any more: one line, nothing starts.
     let out = outside(&tmp, &["run", "srv/up.toml"]).output().unwrap();
-    one_line_error(&out, "up.toml: contestant.by-name: url: nothing answers at");
+    assert_one_line_error(&out, "up.toml: contestant.by-name: url: nothing answers at");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -436,7 +399,7 @@ fn the_issues_example_runs_exactly_as_written() {
     std::fs::write(tmp.join("srv/server.py"), GREET_SERVER).unwrap();
     std::fs::write(tmp.join("srv/mine.toml"), ISSUE_EXAMPLE).unwrap();
     // From the server's own folder, as the issue's user would.
-    let (out, text) = run(outside(&tmp, &["run", "mine.toml"]).current_dir(tmp.join("srv")));
+    let (out, text) = run_to_end(outside(&tmp, &["run", "mine.toml"]).current_dir(tmp.join("srv")));
     assert!(text.contains("stored as experiment 1 in "), "{text}");
     let doc = export(&tmp, 1);
     let runs = runs(&doc);

@@ -1,6 +1,10 @@
 //! `shootout load` as a user runs it: output formats, JSON schema, and one-line errors
 //! with exit code 2 for bad input. Loads go to a local test server only.
 
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
+use checkout::assert_one_line_error;
 use std::process::{Command, Output};
 use testserver::{Behavior, TestServer};
 
@@ -9,19 +13,6 @@ fn shootout(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the shootout binary runs")
-}
-
-/// Asserts a bad-input failure: exit 2, one line on stderr containing `needle`.
-fn assert_one_line_error(out: &Output, needle: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
-    assert!(err.contains(needle), "stderr: {err}");
-    assert!(
-        out.stdout.is_empty(),
-        "stdout: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
-use checkout::shootout;
+use checkout::{assert_one_line_error, shootout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -45,15 +45,6 @@ fn stderr(out: &Output) -> String {
 fn ok(out: Output) -> String {
     assert!(out.status.success(), "stderr: {}", stderr(&out));
     stdout(&out)
-}
-
-/// Asserts a bad-input failure: exit 2, nothing on stdout, one line on stderr with `needle`.
-fn one_line_error(out: Output, needle: &str) {
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
-    assert!(err.contains(needle), "stderr: {err}");
-    assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
 }
 
 /// A small bounded load of `url` with `extra` flags.
@@ -195,36 +186,36 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
     let machine = shootout::record::Machine::default();
     let id = store.begin("quick", 1, "", &machine).unwrap();
     drop(store);
-    one_line_error(
-        shootout(&root.0, &["compare", "quick", "b"]),
+    assert_one_line_error(
+        &shootout(&root.0, &["compare", "quick", "b"]),
         &format!(
             "names both experiment quick (#{id}) and saved load quick (load:1): say {id} or load:1"
         ),
     );
     ok(shootout(&root.0, &["compare", "load:1", "b"]));
-    one_line_error(
-        shootout(&root.0, &["compare", &id.to_string(), "b"]),
+    assert_one_line_error(
+        &shootout(&root.0, &["compare", &id.to_string(), "b"]),
         &format!("b is a single load and {id} an experiment"),
     );
-    one_line_error(
-        shootout(&root.0, &["compare", "nothing", "b"]),
+    assert_one_line_error(
+        &shootout(&root.0, &["compare", "nothing", "b"]),
         "\"nothing\" is none of: an experiment (id or name), a saved load (label or load:ID), \
          a run (run:ID), a JSON file",
     );
-    one_line_error(
-        shootout(&root.0, &["compare", "gone.json", "b"]),
+    assert_one_line_error(
+        &shootout(&root.0, &["compare", "gone.json", "b"]),
         "(no such file)",
     );
-    one_line_error(
-        shootout(&root.0, &["results", "nothing"]),
+    assert_one_line_error(
+        &shootout(&root.0, &["results", "nothing"]),
         "names no experiment",
     );
-    one_line_error(
-        load(&root.0, &url, &["--save", "--label", "12"]),
+    assert_one_line_error(
+        &load(&root.0, &url, &["--save", "--label", "12"]),
         "--label \"12\": a number",
     );
-    one_line_error(
-        load(&root.0, &url, &["--label", "x"]),
+    assert_one_line_error(
+        &load(&root.0, &url, &["--label", "x"]),
         "--label names a saved load: add --save",
     );
     server.stop();
@@ -249,8 +240,8 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
         "files compare without opening the store"
     );
     let sent = server.requests();
-    one_line_error(
-        load(
+    assert_one_line_error(
+        &load(
             &root.0,
             &url,
             &["--out", &root.path("no/such/folder/z.json")],
@@ -259,8 +250,8 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
     );
     assert_eq!(server.requests(), sent, "a bad --out starts nothing");
     std::fs::write(root.path("bad.json"), "{}").unwrap();
-    one_line_error(
-        shootout(&root.0, &["compare", &x, &root.path("bad.json")]),
+    assert_one_line_error(
+        &shootout(&root.0, &["compare", &x, &root.path("bad.json")]),
         "not a shootout.load result",
     );
     server.stop();

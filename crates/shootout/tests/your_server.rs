@@ -4,8 +4,12 @@
 //! land there). The one change: `[verdict]` lets foreign CPU through, since the tests
 //! of the suite run side by side and load the same two cores.
 
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
+use checkout::{outside, run_to_end};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The repository's docs/your-server* files.
 fn docs() -> PathBuf {
@@ -43,24 +47,10 @@ fn user_folder() -> PathBuf {
     tmp
 }
 
-/// `shootout ARGS` from `tmp`, as a user outside a checkout, with its own machine lock.
+/// `shootout ARGS` from `tmp`, as a user outside a checkout.
 fn shootout(tmp: &Path, args: &[String]) -> (Output, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .current_dir(tmp)
-        .env_remove("SHOOTOUT_ROOT")
-        .env_remove("SHOOTOUT_CONTESTANTS")
-        .env("HOME", tmp.join("home"))
-        .env("XDG_DATA_HOME", tmp.join("data"))
-        .env("SHOOTOUT_LOCK", tmp.join("shootout.lock"))
-        .output()
-        .expect("the shootout binary runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out, text)
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_to_end(&mut outside(tmp, &args))
 }
 
 #[test]

@@ -4,7 +4,7 @@ use super::borrowed_flags::BorrowedFlags;
 use super::keep::Keep;
 use super::load_progress::{self, ProgressArgs};
 use super::scenario::{self, Scenario};
-use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
+use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 
@@ -190,15 +190,7 @@ fn exit_status(result: &LoadResult, args: &LoadArgs) -> ExitCode {
     if !succeeded {
         eprintln!("{}", nothing_succeeded(&result.requests));
     }
-    if interrupt::requested() {
-        ExitCode::from(EXIT_INTERRUPTED)
-    } else if !succeeded {
-        ExitCode::FAILURE
-    } else if !held {
-        ExitCode::from(EXIT_THRESHOLD_CROSSED)
-    } else {
-        ExitCode::SUCCESS
-    }
+    super::ending(succeeded, held)
 }
 
 /// Judges `thresholds` on `result` and prints what they came to (on stderr beside JSON,

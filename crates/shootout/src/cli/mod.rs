@@ -37,6 +37,21 @@ pub const EXIT_THRESHOLD_CROSSED: u8 = 99;
 #[error("{0:#}")]
 pub struct WorkFailed(pub anyhow::Error);
 
+/// How `load` and `run` end once their work is printed: interrupted 130, nothing
+/// measured (`measured` false: no request succeeded, no run was valid) 1, a threshold
+/// crossed 99, else 0; the first that applies.
+pub fn ending(measured: bool, held: bool) -> ExitCode {
+    if interrupt::requested() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if !measured {
+        ExitCode::FAILURE
+    } else if !held {
+        ExitCode::from(EXIT_THRESHOLD_CROSSED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// The exit code for an error that reached `main`.
 pub fn exit_code(e: &anyhow::Error) -> ExitCode {
     match e.downcast_ref::<WorkFailed>() {

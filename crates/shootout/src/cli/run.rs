@@ -1,7 +1,7 @@
 //! `shootout run [EXPERIMENT]`: an experiment end to end, with a table at the end.
 
 use super::catalog::Folders;
-use super::{interrupt, WorkFailed, EXIT_INTERRUPTED, EXIT_THRESHOLD_CROSSED};
+use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -44,14 +44,10 @@ pub struct RunArgs {
     #[arg(long)]
     wait: bool,
     /// Start no round after this much time, e.g. `10m` (the round in progress finishes)
-    #[arg(long, value_parser = budget)]
+    #[arg(long, value_parser = engine::parse_duration)]
     budget: Option<Duration>,
     #[command(flatten)]
     folders: Folders,
-}
-
-fn budget(text: &str) -> Result<Duration, String> {
-    engine::parse_duration(text).map_err(|e| e.to_string())
 }
 
 /// What `shootout run` exits with, for `--help`.
@@ -143,15 +139,7 @@ fn exit_status(exp: &Experiment, runs: &[RunRecord]) -> ExitCode {
             runs.len()
         );
     }
-    if interrupt::requested() {
-        ExitCode::from(EXIT_INTERRUPTED)
-    } else if !valid {
-        ExitCode::FAILURE
-    } else if !held {
-        ExitCode::from(EXIT_THRESHOLD_CROSSED)
-    } else {
-        ExitCode::SUCCESS
-    }
+    super::ending(valid, held)
 }
 
 /// Judges the experiment's `[thresholds]` per contestant and cell and prints what they

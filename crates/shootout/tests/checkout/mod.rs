@@ -31,6 +31,43 @@ pub fn command(root: &Path, args: &[&str]) -> Command {
     cmd
 }
 
+/// A bad input's answer: exit 2, one line on stderr that contains `needle`, nothing on
+/// stdout.
+pub fn assert_one_line_error(out: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains(needle), "want {needle:?} in stderr: {err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.is_empty(), "stdout: {stdout}");
+}
+
+/// `shootout ARGS` run from `tmp` as a user outside any checkout: SHOOTOUT_ROOT and
+/// SHOOTOUT_CONTESTANTS unset, HOME in `tmp/home`, results in `tmp/data/shootout`, its
+/// own machine lock.
+pub fn outside(tmp: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shootout"));
+    cmd.args(args)
+        .current_dir(tmp)
+        .env_remove("SHOOTOUT_ROOT")
+        .env_remove("SHOOTOUT_CONTESTANTS")
+        .env("HOME", tmp.join("home"))
+        .env("XDG_DATA_HOME", tmp.join("data"))
+        .env("SHOOTOUT_LOCK", tmp.join("shootout.lock"));
+    cmd
+}
+
+/// `cmd` run to its end: its output, and its stdout and stderr as one text.
+pub fn run_to_end(cmd: &mut Command) -> (Output, String) {
+    let out = cmd.output().expect("the shootout binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, text)
+}
+
 /// `shootout ARGS` in the checkout at `root`, run to its end.
 pub fn shootout(root: &Path, args: &[&str]) -> Output {
     command(root, args)
