@@ -103,6 +103,22 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
         .collect()
 }
 
+/// Each open-loop cell of `runs` with every contestant's server CPU µs per response over
+/// its runs that count (none when none did): what the tables rank, for the charts.
+pub fn costs(runs: &[RunRecord]) -> Vec<(CellKey, Vec<(String, Vec<f64>)>)> {
+    let rated: Vec<RunRecord> = (runs.iter().filter(|r| r.rate().is_some()))
+        .cloned()
+        .collect();
+    ranking::cells(&rated)
+        .into_iter()
+        .map(|(key, rows)| {
+            let us = |row: &Row| row.runs.iter().filter_map(|r| efficient_us(r)).collect();
+            let costs = rows.iter().map(|row| (row.contestant.to_string(), us(row)));
+            (key, costs.collect())
+        })
+        .collect()
+}
+
 /// A row's numbers at the rate, ranked.
 struct Efficiency<'r, 'a> {
     row: &'r Row<'a>,

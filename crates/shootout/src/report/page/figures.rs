@@ -1,11 +1,13 @@
-//! The charts of one experiment: requests/s by concurrency, latency percentiles, the
-//! 2019 ramp graphs, and per-core CPU over a run (the 2012 article's screenshots).
+//! The charts of one experiment: requests/s by concurrency, the server's CPU per response
+//! at a fixed rate, latency percentiles, the 2019 ramp graphs, and per-core CPU over a run
+//! (the 2012 article's screenshots).
 
 use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
+use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{self, RankedCell, Row};
-use crate::report::page::svg::{self, Chart, Series};
-use crate::report::stats::median;
+use crate::report::page::svg::{self, Bar, Chart, Series};
+use crate::report::stats::{self, median};
 use engine::LoadResult;
 use engine::SecondSummary;
 
@@ -18,7 +20,11 @@ pub struct Figure {
 /// Every chart of `d`, in page order.
 pub fn figures(d: &Document) -> Vec<Figure> {
     let (ramps, others) = d.split();
-    let mut out = throughput(&others);
+    // At a fixed rate every server does the rate: what tells them apart is their cost.
+    let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
+        others.iter().cloned().partition(|r| r.rate().is_some());
+    let mut out = throughput(&closed);
+    out.extend(efficiency(&rated));
     out.extend(percentiles(&others));
     out.extend(ramp_graphs(&ramps));
     out.extend(cpu(&d.runs));
@@ -119,7 +125,39 @@ fn bars_at(title: &str, names: &[&str], at: impl Fn(&str) -> Option<f64>) -> Str
         .filter_map(|n| at(n).map(|v| (n.to_string(), v)))
         .collect();
     items.sort_by(|a, b| b.1.total_cmp(&a.1));
-    svg::bars(title, "req/s", &items)
+    let bars: Vec<Bar> = (items.into_iter())
+        .map(|(name, value)| Bar {
+            name,
+            value,
+            interval: None,
+        })
+        .collect();
+    svg::bars(title, "req/s", &bars)
+}
+
+/// The server's CPU per response in each fixed-rate cell, cheapest first: the efficiency
+/// table's medians with their intervals as whiskers.
+fn efficiency(runs: &[RunRecord]) -> Vec<Figure> {
+    efficiency::costs(runs)
+        .into_iter()
+        .map(|(key, costs)| {
+            let mut bars: Vec<Bar> = (costs.into_iter())
+                .filter(|(_, us)| !us.is_empty())
+                .map(|(name, us)| Bar {
+                    name,
+                    value: median(&us),
+                    interval: (us.len() > 1).then(|| stats::interval(&us)),
+                })
+                .collect();
+            bars.sort_by(|a, b| a.value.total_cmp(&b.value));
+            let cell = format!("/{}, {}, {}", key.endpoint, key.layout, key.load);
+            let title = format!("Server CPU per response — {cell}");
+            Figure {
+                id: slug(&format!("cpu per response {cell}")),
+                svg: svg::bars(&title, "µs", &bars),
+            }
+        })
+        .collect()
 }
 
 /// The percentiles of the latency charts, and where each sits on the x axis: the

@@ -350,12 +350,21 @@ fn legend(series: &[Series], top: f64) -> String {
     out
 }
 
-/// Horizontal bars, one per name, longest first: a single-level cell's requests/s.
-pub fn bars(title: &str, unit: &str, items: &[(String, f64)]) -> String {
+/// One bar of [`bars`]: a name, its value, and the interval around it when there is one.
+pub struct Bar {
+    pub name: String,
+    pub value: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+/// Horizontal bars in the order given, each with its interval as a whisker when it has
+/// one: a single-level cell's requests/s, or a fixed rate's CPU per response.
+pub fn bars(title: &str, unit: &str, items: &[Bar]) -> String {
     let row_h = 24.0;
     let height = TOP + row_h * items.len() as f64 + 30.0;
     let label_w = 200.0;
-    let max = nice(items.iter().map(|i| i.1).fold(0.0, f64::max));
+    let highest = |b: &Bar| b.interval.map_or(b.value, |(_, hi)| hi.max(b.value));
+    let max = nice(items.iter().map(highest).fold(0.0, f64::max));
     let scale = (WIDTH - label_w - 90.0) / max;
     let mut out = format!(
         "<svg class=\"chart\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\"><title>{}</title>\n\
@@ -363,18 +372,33 @@ pub fn bars(title: &str, unit: &str, items: &[(String, f64)]) -> String {
         escape(title),
         escape(title)
     );
-    for (i, (name, v)) in items.iter().enumerate() {
+    for (i, bar) in items.iter().enumerate() {
         let y = TOP + row_h * i as f64;
-        let w = (v * scale).max(1.0);
+        let w = (bar.value * scale).max(1.0);
+        let end = label_w + highest(bar) * scale;
         let _ = writeln!(
             out,
             "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
              <rect class=\"series\" data-points=\"1\" x=\"{label_w}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"{}\"/>\
-             <text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\">{} {unit}</text>",
-            label_w - 6.0, y + 16.0, escape(name), row_h - 6.0, PALETTE[0], label_w + w + 6.0, y + 16.0, short(*v)
+             {}<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\">{} {unit}</text>",
+            label_w - 6.0, y + 16.0, escape(&bar.name), row_h - 6.0, PALETTE[0],
+            whisker(bar.interval, label_w, scale, y + (row_h - 6.0) / 2.0),
+            end.max(label_w + w) + 6.0, y + 16.0, short(bar.value)
         );
     }
     out + "</svg>\n"
+}
+
+/// An interval drawn across a bar at height `y`: a line from low to high with end caps.
+fn whisker(interval: Option<(f64, f64)>, x0: f64, scale: f64, y: f64) -> String {
+    let Some((lo, hi)) = interval else {
+        return String::new();
+    };
+    let (a, b) = (x0 + lo * scale, x0 + hi * scale);
+    format!(
+        "<path class=\"interval\" d=\"M{a:.1} {:.1}V{:.1}M{a:.1} {y:.1}H{b:.1}M{b:.1} {:.1}V{:.1}\" stroke=\"#222\" fill=\"none\"/>",
+        y - 5.0, y + 5.0, y - 5.0, y + 5.0
+    )
 }
 
 #[cfg(test)]
@@ -418,10 +442,29 @@ mod tests {
             "the right-axis series is dashed"
         );
         assert_eq!(
-            bars("t", "req/s", &[("x".into(), 5.0)])
+            bars("t", "req/s", &[bar("x", 5.0, None)])
                 .matches("<rect")
                 .count(),
             1
         );
+    }
+
+    fn bar(name: &str, value: f64, interval: Option<(f64, f64)>) -> Bar {
+        Bar {
+            name: name.into(),
+            value,
+            interval,
+        }
+    }
+
+    #[test]
+    fn bars_draw_their_intervals_and_the_scale_holds_the_highest_end() {
+        let svg = bars(
+            "t",
+            "µs",
+            &[bar("a", 10.0, Some((8.0, 12.0))), bar("b", 20.0, None)],
+        );
+        assert_eq!(svg.matches("class=\"interval\"").count(), 1);
+        assert_eq!(svg.matches("<rect").count(), 2);
     }
 }
