@@ -103,9 +103,13 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
         .collect()
 }
 
-/// Each open-loop cell of `runs` with every contestant's server CPU µs per response over
-/// its runs that count (none when none did): what the tables rank, for the charts.
-pub fn costs(runs: &[RunRecord]) -> Vec<(CellKey, Vec<(String, Vec<f64>)>)> {
+/// A contestant and its server CPU µs per response over its runs that count (none when
+/// none did).
+pub type Costs = (String, Vec<f64>);
+
+/// Each open-loop cell of `runs` with every contestant's costs: what the tables rank, for
+/// the charts.
+pub fn costs(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Costs>)> {
     let rated: Vec<RunRecord> = (runs.iter().filter(|r| r.rate().is_some()))
         .cloned()
         .collect();
