@@ -222,3 +222,24 @@ fn image(args: &JobArgs) -> anyhow::Result<String> {
     }
     Ok(image)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `value_source` knows an argument by its id: each refused one must be a load flag
+    /// of that name, and `threads` its -t.
+    #[test]
+    fn every_flag_looked_at_is_a_load_flag() {
+        let cli = Cli::command();
+        let load = cli.find_subcommand("load").expect("a load command");
+        let long = |id: &str| {
+            let arg = load.get_arguments().find(|a| a.get_id() == id);
+            arg.and_then(|a| a.get_long()).map(|l| format!("--{l}"))
+        };
+        for (id, flag, _) in REFUSED {
+            assert_eq!(long(id).as_deref(), Some(flag), "{id}");
+        }
+        assert_eq!(long("threads").as_deref(), Some("--threads"));
+    }
+}
