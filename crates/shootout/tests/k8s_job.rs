@@ -147,6 +147,41 @@ fn without_t_each_pod_runs_one_loop_per_core_it_is_given() {
     assert_eq!((spec.completions, spec.parallelism), (Some(2), Some(2)));
 }
 
+/// kubectl reads YAML 1.1, where a bare `on`, `no` or `yes` is a boolean: it refused a
+/// Job whose flag `--body on` was printed bare ("cannot unmarshal bool into ... args").
+#[test]
+fn strings_that_yaml_1_1_takes_for_booleans_are_quoted() {
+    let out = shootout(&[
+        "k8s",
+        "job",
+        "--name",
+        "no",
+        "--",
+        "http://a:80/",
+        "-m",
+        "POST",
+        "--body",
+        "on",
+        "-H",
+        "X: yes",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = String::from_utf8(out.stdout).unwrap();
+    for quoted in [
+        "\n  name: \"no\"\n",
+        "\n        - \"on\"\n",
+        "- \"X: yes\"\n",
+    ] {
+        assert!(yaml.contains(quoted), "{quoted:?} in {yaml}");
+    }
+    let job = shootout::k8s::from_yaml(&yaml).unwrap();
+    assert_eq!(container(&job).args.as_ref().unwrap()[4], "on");
+}
+
 /// Runs pod `index`'s container command here as the kubelet would: the image's PATH
 /// holding this shootout, the index in the environment, stderr to the termination
 /// message file (here one in `dir`). Its stdout, which is the pod's log.
