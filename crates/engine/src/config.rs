@@ -44,6 +44,20 @@ pub struct Target {
 impl Target {
     /// Parses an `http://host[:port][/path]` URL and resolves its host.
     pub fn parse(url: &str) -> Result<Target, ConfigError> {
+        Target::parse_with(url, resolve)
+    }
+
+    /// Parses a URL as [`Target::parse`] does, without resolving its host: for a load
+    /// that runs on another network (a Kubernetes pod), whose names this machine may not
+    /// know. The address is the unspecified one, with the URL's port.
+    pub fn parse_unresolved(url: &str) -> Result<Target, ConfigError> {
+        Target::parse_with(url, |_, port| Ok(SocketAddr::from(([0, 0, 0, 0], port))))
+    }
+
+    fn parse_with(
+        url: &str,
+        resolve: impl FnOnce(&str, u16) -> Result<SocketAddr, String>,
+    ) -> Result<Target, ConfigError> {
         let bad = |reason: &str| ConfigError::Url {
             url: url.to_string(),
             reason: reason.to_string(),
@@ -311,6 +325,15 @@ mod tests {
         assert_eq!(t.host_header, "127.0.0.1:8080");
         assert_eq!(t.path, "/hello?x=1");
         assert!(t.is_loopback());
+    }
+
+    #[test]
+    fn an_unresolved_target_keeps_its_port_and_is_checked_alike() {
+        let t = Target::parse_unresolved("http://nginx.bench.svc:8080/hello").unwrap();
+        assert_eq!(t.addr, "0.0.0.0:8080".parse().unwrap());
+        assert_eq!(t.host_header, "nginx.bench.svc:8080");
+        assert!(Target::parse_unresolved("https://a/").is_err());
+        assert!(Target::parse_unresolved("http://:80/").is_err());
     }
 
     #[test]

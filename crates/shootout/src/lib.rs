@@ -5,6 +5,7 @@
 
 pub mod generators;
 pub mod harness;
+pub mod k8s;
 pub mod record;
 pub mod report;
 pub mod store;

@@ -270,6 +270,19 @@ pub fn print(
 
 /// Turns the flags into an engine load, with one-line errors for bad input.
 fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
+    config_with(args, Target::parse)
+}
+
+/// The load these flags describe, for processes that run it on another network (the
+/// pods of `shootout k8s job`): read as [`config`] reads it, the URL's host unresolved.
+pub fn config_elsewhere(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
+    config_with(args, Target::parse_unresolved)
+}
+
+fn config_with(
+    args: &LoadArgs,
+    target: fn(&str) -> Result<Target, engine::ConfigError>,
+) -> anyhow::Result<LoadConfig> {
     let file = match &args.scenario {
         Some(path) => scenario::read(path)?,
         None => Scenario::default(),
@@ -278,7 +291,7 @@ fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
     let Some(url) = &args.url else {
         bail!("no URL: give one, or a --scenario with url = \"...\"");
     };
-    let target = Target::parse(url)?;
+    let target = target(url)?;
     let mut c = LoadConfig::new(target);
     c.method = args.method.clone();
     c.headers = args

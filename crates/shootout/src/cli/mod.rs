@@ -7,6 +7,7 @@ mod completions;
 mod contestants;
 
 mod interrupt;
+mod k8s;
 mod keep;
 mod load;
 mod load_progress;
@@ -83,6 +84,8 @@ enum Command {
     Load(Box<load::LoadArgs>),
     /// Merge the JSON results of a load's shards (--shard) into one, exactly
     Merge(merge::MergeArgs),
+    /// Kubernetes: print an Indexed Job whose pods run a load's shards on one start
+    K8s(k8s::K8sArgs),
     /// Run an experiment: every contestant × endpoint × layout × load, repeated
     #[command(after_help = run::EXIT_CODES)]
     Run(run::RunArgs),
@@ -133,6 +136,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Load(args) => load::run(*args),
         Command::Merge(args) => merge::run(args),
+        Command::K8s(args) => k8s::run(args),
         Command::Run(args) => run::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),

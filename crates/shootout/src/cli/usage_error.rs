@@ -90,8 +90,19 @@ fn command_path(e: &clap::Error, cli: &clap::Command, args: &[OsString]) -> Stri
         }
     }
     // Errors about a value quote no usage: the subcommand is the first word that is no flag.
-    match first_word(cli, args).filter(|w| cli.find_subcommand(w).is_some()) {
-        Some(sub) => format!("{} {sub}", cli.get_name()),
+    named_path(cli, args)
+}
+
+/// `cli`'s name and the subcommands `args` name after it, nested ones too (`k8s job`).
+fn named_path(cli: &clap::Command, args: &[OsString]) -> String {
+    let word = first_word(cli, args);
+    match word.and_then(|w| cli.find_subcommand(w)) {
+        Some(sub) => {
+            // The subcommand's word stands for its program name in what follows.
+            let at = args.iter().skip(1).position(|a| a.to_str() == word);
+            let rest = &args[at.map_or(args.len(), |i| i + 1)..];
+            format!("{} {}", cli.get_name(), named_path(sub, rest))
+        }
         None => cli.get_name().to_string(),
     }
 }

@@ -1,0 +1,183 @@
+//! The Indexed Job itself, from a [`JobPlan`]: N pods at once, pod I running shard I+1.
+
+use super::memory::Memory;
+use super::name::ObjectName;
+use super::shard_command::{shard_script, INDEX_VAR, SHELL, STDERR_PATH};
+use k8s_openapi::api::batch::v1::{Job, JobSpec};
+use k8s_openapi::api::core::v1::{
+    Affinity, Capabilities, Container, EnvVar, EnvVarSource, ObjectFieldSelector, PodAffinityTerm,
+    PodAntiAffinity, PodSpec, PodTemplateSpec, ResourceRequirements, SecurityContext,
+    WeightedPodAffinityTerm,
+};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use std::collections::BTreeMap;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+/// The labels every object of the Job carries, beside `app.kubernetes.io/instance`
+/// (the Job's name).
+pub const APP_LABELS: [(&str, &str); 2] = [
+    ("app.kubernetes.io/name", "shootout"),
+    ("app.kubernetes.io/component", "load-generator"),
+];
+
+/// Where the pod's completion index is, for the downward API.
+const INDEX_FIELD: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+
+/// Everything a Job is made of, checked: what `shootout k8s job` read from its flags.
+#[derive(Debug, Clone)]
+pub struct JobPlan {
+    pub name: ObjectName,
+    /// None: kubectl's current namespace.
+    pub namespace: Option<ObjectName>,
+    /// An image with `shootout` on its PATH and `/bin/sh` (deploy/Containerfile).
+    pub image: String,
+    /// Pods, all at once: one shard each.
+    pub shards: NonZeroU32,
+    /// The shared start, Unix milliseconds (each pod reads its node's clock).
+    pub start_at_unix_ms: u64,
+    /// Whole cores per pod, requested and limited alike (the load's event loops).
+    pub cpus: NonZeroU32,
+    pub memory: Memory,
+    /// The `shootout load` flags, URL included, as each pod passes them on.
+    pub load_flags: Vec<String>,
+    /// When the Job gives up (see [`super::deadline`]); None: never.
+    pub deadline: Option<Duration>,
+}
+
+/// The Job: completion mode Indexed, completions = parallelism = shards, no retries
+/// (a retried shard would start after the barrier and be merged as if it had not).
+pub fn job(plan: &JobPlan) -> Job {
+    let shards = i32::try_from(plan.shards.get()).unwrap_or(i32::MAX);
+    Job {
+        metadata: ObjectMeta {
+            name: Some(plan.name.to_string()),
+            namespace: plan.namespace.as_ref().map(ObjectName::to_string),
+            labels: Some(labels(&plan.name)),
+            ..ObjectMeta::default()
+        },
+        spec: Some(JobSpec {
+            completion_mode: Some("Indexed".into()),
+            completions: Some(shards),
+            parallelism: Some(shards),
+            backoff_limit: Some(0),
+            active_deadline_seconds: plan.deadline.map(|d| d.as_secs() as i64),
+            template: pod_template(plan),
+            ..JobSpec::default()
+        }),
+        status: None,
+    }
+}
+
+fn labels(name: &ObjectName) -> BTreeMap<String, String> {
+    let mut labels: BTreeMap<String, String> = APP_LABELS
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    labels.insert("app.kubernetes.io/instance".into(), name.to_string());
+    labels
+}
+
+fn pod_template(plan: &JobPlan) -> PodTemplateSpec {
+    PodTemplateSpec {
+        metadata: Some(ObjectMeta {
+            labels: Some(labels(&plan.name)),
+            ..ObjectMeta::default()
+        }),
+        spec: Some(PodSpec {
+            restart_policy: Some("Never".into()),
+            affinity: Some(one_pod_per_node(&plan.name)),
+            containers: vec![container(plan)],
+            ..PodSpec::default()
+        }),
+    }
+}
+
+/// Shards on different nodes where the cluster has room: a generator's point is cores
+/// and a network card of its own (the articles' separate load machines).
+fn one_pod_per_node(name: &ObjectName) -> Affinity {
+    let instance = BTreeMap::from([("app.kubernetes.io/instance".into(), name.to_string())]);
+    Affinity {
+        pod_anti_affinity: Some(PodAntiAffinity {
+            preferred_during_scheduling_ignored_during_execution: Some(vec![
+                WeightedPodAffinityTerm {
+                    weight: 100,
+                    pod_affinity_term: PodAffinityTerm {
+                        label_selector: Some(LabelSelector {
+                            match_labels: Some(instance),
+                            ..LabelSelector::default()
+                        }),
+                        topology_key: "kubernetes.io/hostname".into(),
+                        ..PodAffinityTerm::default()
+                    },
+                },
+            ]),
+            ..PodAntiAffinity::default()
+        }),
+        ..Affinity::default()
+    }
+}
+
+/// `/bin/sh -c SCRIPT shootout FLAGS...`: the flags are the script's "$@".
+fn container(plan: &JobPlan) -> Container {
+    Container {
+        name: "shootout".into(),
+        image: Some(plan.image.clone()),
+        command: Some(vec![
+            SHELL.into(),
+            "-c".into(),
+            shard_script(plan.shards, plan.start_at_unix_ms),
+            "shootout".into(),
+        ]),
+        args: Some(plan.load_flags.clone()),
+        env: Some(vec![index_env()]),
+        resources: Some(resources(plan)),
+        termination_message_path: Some(STDERR_PATH.into()),
+        security_context: Some(unprivileged()),
+        ..Container::default()
+    }
+}
+
+fn index_env() -> EnvVar {
+    EnvVar {
+        name: INDEX_VAR.into(),
+        value_from: Some(EnvVarSource {
+            field_ref: Some(ObjectFieldSelector {
+                api_version: None,
+                field_path: INDEX_FIELD.into(),
+            }),
+            ..EnvVarSource::default()
+        }),
+        ..EnvVar::default()
+    }
+}
+
+/// Requests equal to limits (the Guaranteed class): a generator throttled or squeezed
+/// by its neighbours would measure itself, not the server.
+fn resources(plan: &JobPlan) -> ResourceRequirements {
+    let amounts = BTreeMap::from([
+        ("cpu".to_string(), Quantity(plan.cpus.to_string())),
+        ("memory".to_string(), Quantity(plan.memory.to_string())),
+    ]);
+    ResourceRequirements {
+        requests: Some(amounts.clone()),
+        limits: Some(amounts),
+        ..ResourceRequirements::default()
+    }
+}
+
+/// A load generator needs no privilege: it raises its open-file limit only up to the
+/// hard limit, and writes no file.
+fn unprivileged() -> SecurityContext {
+    SecurityContext {
+        allow_privilege_escalation: Some(false),
+        read_only_root_filesystem: Some(true),
+        run_as_non_root: Some(true),
+        capabilities: Some(Capabilities {
+            drop: Some(vec!["ALL".into()]),
+            ..Capabilities::default()
+        }),
+        ..SecurityContext::default()
+    }
+}

@@ -1,0 +1,322 @@
+//! `shootout k8s job` as a user runs it: the Indexed Job it prints, read back into
+//! Kubernetes' typed objects field by field; each pod's command run here as the kubelet
+//! would run it (its index in JOB_COMPLETION_INDEX), against a local test server, and
+//! the pods' results merged; bad flags refused with one line before any Job exists.
+//! No cluster runs here: nothing is ever applied.
+
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
+
+use checkout::assert_one_line_error;
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::Container;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{SystemTime, UNIX_EPOCH};
+use testserver::{Behavior, TestServer};
+
+fn shootout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(args)
+        .output()
+        .expect("the shootout binary runs")
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// `shootout k8s job ARGS`: the Job it printed, read back from its YAML.
+fn job(args: &[&str]) -> (Job, String) {
+    let out = shootout(&[&["k8s", "job"], args].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    let yaml = String::from_utf8(out.stdout).expect("YAML is UTF-8");
+    assert!(
+        yaml.starts_with("apiVersion: batch/v1\nkind: Job\n"),
+        "{yaml}"
+    );
+    let job = shootout::k8s::from_yaml(&yaml).expect("the YAML reads back as a Job");
+    (job, stderr)
+}
+
+fn container(job: &Job) -> &Container {
+    let pod = job.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
+    assert_eq!(pod.containers.len(), 1);
+    &pod.containers[0]
+}
+
+#[test]
+fn the_job_runs_every_shard_at_once_from_one_start() {
+    let start_at = now_ms() + 3_600_000;
+    let (job, steps) = job(&[
+        "--shards",
+        "3",
+        "--image",
+        "registry.example/shootout:0.1.0",
+        "--name",
+        "load-a",
+        "--namespace",
+        "bench",
+        "--start-at",
+        &start_at.to_string(),
+        "--",
+        "http://nginx.bench.svc:8080/hello",
+        "-c",
+        "30000",
+        "-d",
+        "20s",
+        "-H",
+        "X-Run: a b",
+        "-t",
+        "2",
+    ]);
+    assert_eq!(job.metadata.name.as_deref(), Some("load-a"));
+    assert_eq!(job.metadata.namespace.as_deref(), Some("bench"));
+    let spec = job.spec.as_ref().unwrap();
+    assert_eq!(spec.completion_mode.as_deref(), Some("Indexed"));
+    assert_eq!((spec.completions, spec.parallelism), (Some(3), Some(3)));
+    assert_eq!(spec.backoff_limit, Some(0));
+    // An hour to the start, then 20 s of load, a 5 s timeout and the margin.
+    let deadline = spec.active_deadline_seconds.unwrap();
+    assert!(
+        (3600 + 145 - 60..=3600 + 145).contains(&deadline),
+        "{deadline}"
+    );
+    let pod = spec.template.spec.as_ref().unwrap();
+    assert_eq!(pod.restart_policy.as_deref(), Some("Never"));
+    let c = container(&job);
+    assert_eq!(c.image.as_deref(), Some("registry.example/shootout:0.1.0"));
+    // The flags pass through as they were given, one argument each (-t given: no -t added).
+    let flags = [
+        "http://nginx.bench.svc:8080/hello",
+        "-c",
+        "30000",
+        "-d",
+        "20s",
+        "-H",
+        "X-Run: a b",
+        "-t",
+        "2",
+    ];
+    assert_eq!(c.args.as_deref().unwrap(), flags);
+    let command = c.command.as_deref().unwrap();
+    assert_eq!(command[..2], ["/bin/sh", "-c"]);
+    assert_eq!(command[3], "shootout", "the script's $0");
+    let script = &command[2];
+    assert!(
+        script.contains("--shard \"$((JOB_COMPLETION_INDEX + 1))/3\""),
+        "{script}"
+    );
+    assert!(
+        script.contains(&format!("--start-at {start_at} --json")),
+        "{script}"
+    );
+    let env = &c.env.as_deref().unwrap()[0];
+    assert_eq!(env.name, "JOB_COMPLETION_INDEX");
+    let field = env.value_from.as_ref().unwrap().field_ref.as_ref().unwrap();
+    assert_eq!(
+        field.field_path,
+        "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+    );
+    let resources = c.resources.as_ref().unwrap();
+    let (requests, limits) = (&resources.requests, &resources.limits);
+    assert_eq!(requests.as_ref().unwrap()["cpu"].0, "2", "-t 2: two cores");
+    assert_eq!(requests, limits);
+    // The second step, for this Job: every index's log into a file, then merge.
+    assert!(steps.contains("for i in $(seq 0 2); do kubectl -n bench logs --tail=-1 -l batch.kubernetes.io/job-name=load-a,batch.kubernetes.io/job-completion-index=$i > load-a-$((i + 1)).json; done"), "{steps}");
+    assert!(steps.contains("shootout merge load-a-*.json"), "{steps}");
+}
+
+#[test]
+fn without_t_each_pod_runs_one_loop_per_core_it_is_given() {
+    let (job, _) = job(&["--cpus", "4", "--", "http://nginx:80/", "-c", "8"]);
+    let c = container(&job);
+    assert_eq!(
+        c.args.as_deref().unwrap(),
+        ["http://nginx:80/", "-c", "8", "-t", "4"]
+    );
+    assert_eq!(
+        c.image.as_deref(),
+        Some(concat!("shootout:", env!("CARGO_PKG_VERSION")))
+    );
+    let spec = job.spec.as_ref().unwrap();
+    assert_eq!((spec.completions, spec.parallelism), (Some(2), Some(2)));
+}
+
+/// kubectl reads YAML 1.1, where a bare `on`, `no` or `yes` is a boolean: it refused a
+/// Job whose flag `--body on` was printed bare ("cannot unmarshal bool into ... args").
+#[test]
+fn strings_that_yaml_1_1_takes_for_booleans_are_quoted() {
+    let out = shootout(&[
+        "k8s",
+        "job",
+        "--name",
+        "no",
+        "--",
+        "http://a:80/",
+        "-m",
+        "POST",
+        "--body",
+        "on",
+        "-H",
+        "X: yes",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = String::from_utf8(out.stdout).unwrap();
+    for quoted in [
+        "\n  name: \"no\"\n",
+        "\n        - \"on\"\n",
+        "- \"X: yes\"\n",
+    ] {
+        assert!(yaml.contains(quoted), "{quoted:?} in {yaml}");
+    }
+    let job = shootout::k8s::from_yaml(&yaml).unwrap();
+    assert_eq!(container(&job).args.as_ref().unwrap()[4], "on");
+}
+
+/// Runs pod `index`'s container command here as the kubelet would: the image's PATH
+/// holding this shootout, the index in the environment, stderr to the termination
+/// message file (here one in `dir`). Its stdout, which is the pod's log.
+fn run_pod(c: &Container, index: usize, dir: &Path) -> Output {
+    let mut argv: Vec<String> = c.command.clone().unwrap();
+    let message = dir.join(format!("termination-{index}"));
+    let kubelet_path = c.termination_message_path.as_deref().unwrap();
+    argv[2] = argv[2].replace(kubelet_path, &message.display().to_string());
+    argv.extend(c.args.clone().unwrap());
+    let bin = Path::new(env!("CARGO_BIN_EXE_shootout")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(&argv[0])
+        .args(&argv[1..])
+        .env("JOB_COMPLETION_INDEX", index.to_string())
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the pod's shell runs");
+    let message = std::fs::read_to_string(&message).unwrap_or_default();
+    assert!(out.status.success(), "pod {index}: {message}");
+    out
+}
+
+#[test]
+fn every_pod_runs_its_own_shard_and_their_logs_merge() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let before = now_ms();
+    let (job, _) = job(&[
+        "--shards",
+        "3",
+        "--start-in",
+        "2s",
+        "--",
+        &url,
+        "-c",
+        "6",
+        "-n",
+        "600",
+    ]);
+    let dir = std::env::temp_dir().join(format!("shootout-k8s-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = container(&job);
+    let start_at: u64 = c.command.as_ref().unwrap()[2]
+        .split("--start-at ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .expect("the script has --start-at");
+    assert!(
+        start_at >= before + 2000,
+        "start {start_at}, asked at {before}"
+    );
+    // The pods run at once, as parallelism = completions says.
+    let pods: Vec<_> = (0..3)
+        .map(|i| {
+            let (c, dir) = (c.clone(), dir.clone());
+            std::thread::spawn(move || run_pod(&c, i, &dir))
+        })
+        .collect();
+    let mut files = Vec::new();
+    let mut ok_sum = 0;
+    for (i, pod) in pods.into_iter().enumerate() {
+        let log = pod.join().unwrap().stdout;
+        let result: serde_json::Value = serde_json::from_slice(&log).expect("the log is JSON");
+        assert_eq!(result["config"]["shard"], format!("{}/3", i + 1));
+        assert!(result["started_unix_ms"].as_u64().unwrap() >= start_at);
+        ok_sum += result["requests"]["ok"].as_u64().unwrap();
+        let file = dir.join(format!("shootout-load-{}.json", i + 1));
+        std::fs::write(&file, &log).unwrap();
+        files.push(file.display().to_string());
+    }
+    assert_eq!(ok_sum, 600);
+    let merge = shootout(
+        &[
+            &["merge", "--json"],
+            &files.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ]
+        .concat(),
+    );
+    assert!(
+        merge.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    let merged: serde_json::Value = serde_json::from_slice(&merge.stdout).unwrap();
+    assert_eq!(merged["requests"]["ok"].as_u64(), Some(600));
+    assert_eq!(merged["requests"]["total"].as_u64(), Some(600));
+    assert_eq!(merged["config"]["shard"], "merged 3");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_flags_are_refused_with_one_line_before_any_job() {
+    let url = "http://nginx.bench.svc:8080/hello";
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["--", url, "--json"],
+            "load flag --json after --: every pod prints JSON",
+        ),
+        (&["--", url, "--shard", "1/2"], "load flag --shard after --"),
+        (
+            &["--", url, "--scenario", "s.toml"],
+            "load flag --scenario after --",
+        ),
+        (
+            &["--", url, "--bogus"],
+            "load flags after --: unexpected argument '--bogus'",
+        ),
+        (&["--", "ftp://a/"], "load flags after --: URL \"ftp://a/\""),
+        (
+            &["--shards", "4", "--", url, "-c", "3"],
+            "shard 4/4 would get none",
+        ),
+        (
+            &["--name", "Load", "--", url],
+            "\"Load\" is not a Kubernetes name: only lowercase letters, digits and '-' \
+             (see shootout k8s job --help)",
+        ),
+        (
+            &["--memory", "1GB", "--", url],
+            "\"1GB\" is not a memory size",
+        ),
+        (
+            &["--start-at", "1000", "--", url],
+            "--start-at 1000: that is",
+        ),
+        (&[url], "error:"),
+    ];
+    for (args, needle) in cases {
+        let out = shootout(&[&["k8s", "job"], args].concat());
+        assert_one_line_error(&out, needle);
+    }
+}
