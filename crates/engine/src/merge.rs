@@ -5,7 +5,7 @@ use crate::histcodec::{decode_histogram, encode_histogram, HistogramError};
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, Spread,
+    SecondSummary, ShardFigures, Spread,
 };
 use crate::stats::Second;
 use hdrhistogram::Histogram;
@@ -70,8 +70,20 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
             latency_raw: encode_histogram(&latency_raw),
             connect: encode_histogram(&connect),
         },
+        shards: shard_figures(parts),
         latency,
     })
+}
+
+/// Each part's own figures; a part that was itself merged brings its shards' figures.
+fn shard_figures(parts: &[LoadResult]) -> Vec<ShardFigures> {
+    parts
+        .iter()
+        .flat_map(|p| match p.shards.is_empty() {
+            true => vec![ShardFigures::of(p)],
+            false => p.shards.clone(),
+        })
+        .collect()
 }
 
 /// The parts' latency, raw latency and connect histograms, each added up exactly; every
@@ -106,6 +118,7 @@ fn merged_config(parts: &[LoadResult], requests: &Counts) -> ConfigEcho {
     config.threads = parts.iter().map(|p| p.config.threads).sum();
     config.requests = parts[0].config.requests.map(|_| requests.total());
     config.shard = format!("merged {}", parts.len());
+    config.start_at = None;
     config
 }
 
