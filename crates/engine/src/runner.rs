@@ -172,7 +172,7 @@ pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
             limit,
             fits,
             threads: config.threads,
-            processes: (config.connections as u64).div_ceil(fits.max(1)) * config.shard.count,
+            processes: (config.connections as u64 * config.shard.count).div_ceil(fits.max(1)),
         });
     }
     let addr = config.target.addr;
