@@ -212,3 +212,73 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A checkout with one Python contestant and experiment `t`, whose text is `experiment`.
+fn checkout_with(tag: &str, experiment: &str) -> PathBuf {
+    let root = tempdir(tag);
+    let dir = root.join("contestants/good");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("server.py"), checkout::HELLO_SERVER).unwrap();
+    let manifest = "name = \"good\"\nlanguage = \"Python\"\nframework = \"http.server\"\n\
+         version = \"stdlib\"\ntoolchain = \"python3 --version\"\nendpoints = [\"hello\"]\n\
+         [requires]\ncommands = [\"python3\"]\n[start]\ncommand = \"exec python3 server.py {port}\"\n";
+    std::fs::write(dir.join("contestant.toml"), manifest).unwrap();
+    std::fs::create_dir_all(root.join("experiments")).unwrap();
+    std::fs::write(root.join("experiments/t.toml"), experiment).unwrap();
+    root
+}
+
+#[test]
+fn an_experiment_runs_its_loads_on_local_shards() {
+    let root = checkout_with(
+        "generators-run",
+        "name = \"t\"\ncontestants = [\"good\"]\nlayouts = [\"shared\"]\ngenerators = \"local:2\"\n\
+         warmup = \"0.2s\"\nduration = \"1s\"\nseed = 1\n\
+         [[loads]]\nname = \"sharded\"\nconnections = [4]\n\
+         [[loads]]\nname = \"own\"\nconnections = [2]\ngenerators = \"process\"\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
+    );
+    assert!(checkout::shootout(&root, &["setup", "good"])
+        .status
+        .success());
+    let out = checkout::shootout(&root, &["run", "t"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code().is_some_and(|c| c == 0 || c == 1),
+        "{text}"
+    );
+    let out = checkout::shootout(&root, &["export", "1", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export JSON");
+    let run = |load: &str| {
+        let runs = doc["runs"].as_array().unwrap();
+        runs.iter().find(|r| r["load"] == load).unwrap().clone()
+    };
+    let sharded = run("sharded");
+    assert!(
+        ["ok", "generator-bound"].contains(&sharded["label"].as_str().unwrap()),
+        "{sharded}"
+    );
+    let shards = sharded["result"]["shards"].as_array().expect("shards kept");
+    let ok: u64 = shards
+        .iter()
+        .map(|s| s["requests"]["ok"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sharded["result"]["requests"]["ok"].as_u64(), Some(ok));
+    assert_eq!(shards.len(), 2);
+    assert!(ok > 0);
+    // The load that keeps the harness's own generator has no shards.
+    assert!(run("own")["result"]["shards"].is_null(), "{}", run("own"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_experiment_with_generators_it_cannot_drive_is_refused_by_field() {
+    let root = checkout_with(
+        "generators-bad",
+        "name = \"t\"\ncontestants = [\"good\"]\n[[loads]]\nname = \"a\"\nconnections = [4]\n\
+         generators = \"k8s\"\n",
+    );
+    let out = checkout::shootout(&root, &["run", "t"]);
+    checkout::assert_one_line_error(&out, "loads \"a\": generators: k8s: the harness cannot");
+    let _ = std::fs::remove_dir_all(&root);
+}
