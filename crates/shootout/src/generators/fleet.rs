@@ -57,7 +57,7 @@ pub enum Why {
     Start(std::io::Error),
     #[error("{status}, no result: {detail}")]
     NoResult { status: String, detail: String },
-    #[error("began measuring {late_ms} ms after the start barrier (more than {LATE_MS} ms)")]
+    #[error("began measuring {late_ms} ms after the start barrier; shards must begin within {LATE_MS} ms")]
     Late { late_ms: u64 },
     #[error("still running after {0:?}, past its load's end: killed")]
     Overran(Duration),
@@ -284,4 +284,98 @@ fn unix_ms_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture::{result, Measured};
+    use std::process::{Command, Stdio};
+
+    /// Shards that are shell scripts: each prints what a shard would, or fails as one.
+    struct Scripts(Vec<String>);
+
+    impl Launcher for Scripts {
+        fn shards(&self) -> usize {
+            self.0.len()
+        }
+        fn place(&self, index: usize) -> String {
+            format!("script {}", index + 1)
+        }
+        fn clock_offset_ms(&self, _: usize) -> i64 {
+            0
+        }
+        fn lead(&self) -> Duration {
+            Duration::ZERO
+        }
+        fn start(&self, index: usize, _args: &[String]) -> std::io::Result<Child> {
+            Command::new("sh")
+                .args(["-c", &self.0[index]])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        }
+    }
+
+    /// A shard's JSON result that began `late_ms` after its barrier, as a `cat` of a file.
+    fn shard(dir: &std::path::Path, i: usize, late_ms: u64) -> String {
+        let mut r = result(Measured {
+            rps: 100.0 * (i + 1) as f64,
+            p99_ms: 2.0,
+            server_cpu_s: 0.1,
+            errors: 0,
+        });
+        r.config.shard = format!("{}/2", i + 1);
+        r.started_unix_ms = 1_800_000_000_000;
+        r.config.start_at = Some(r.started_unix_ms - (r.config.warmup_s * 1000.0) as u64 - late_ms);
+        let path = dir.join(format!("shard-{i}.json"));
+        std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+        format!("cat {}", path.display())
+    }
+
+    fn load() -> LoadConfig {
+        let mut c = LoadConfig::new(engine::Target::parse("http://127.0.0.1:9/").unwrap());
+        c.stop = Stop::After(Duration::from_millis(100));
+        c
+    }
+
+    fn dir(tag: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("shootout-fleet-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn shards_merge_with_their_places() {
+        let d = dir("merge");
+        let scripts = Scripts(vec![shard(&d, 0, 0), shard(&d, 1, 10)]);
+        let m = run(&scripts, &load(), &AtomicBool::new(false)).unwrap();
+        let ok: u64 = m.shards.iter().map(|s| s.requests.ok).sum();
+        assert_eq!((m.requests.ok, ok), (1200, 1200));
+        let places: Vec<_> = m.shards.iter().map(|s| s.place.clone().unwrap()).collect();
+        assert_eq!(places, ["script 1", "script 2"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_shard_that_fails_or_starts_late_is_named_and_nothing_is_merged() {
+        let d = dir("fail");
+        let scripts = Scripts(vec![shard(&d, 0, 0), "echo boom >&2; exit 3".into()]);
+        let e = run(&scripts, &load(), &AtomicBool::new(false)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "shard 2/2 on script 2: exit status: 3, no result: boom"
+        );
+        let scripts = Scripts(vec![shard(&d, 0, 900), "echo '{}'".into()]);
+        let e = run(&scripts, &load(), &AtomicBool::new(false)).unwrap_err();
+        let e = e.to_string();
+        assert!(
+            e.starts_with(
+                "shard 1/2 on script 1: began measuring 900 ms after the start barrier; shards \
+                 must begin within 250 ms; shard 2/2 on script 2: exit status: 0, no result: its output is not a result"
+            ),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

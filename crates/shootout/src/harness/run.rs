@@ -14,6 +14,7 @@ use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
 use super::process::{Server, ServerError};
 use super::running::RunningServer;
+use super::server_files::FileRoom;
 use super::toolchain;
 use super::verdict;
 use super::verify::{self, Check, Plan};
@@ -267,6 +268,11 @@ fn measure(
         return Err((Label::VerifyFailed, why.clone()));
     }
     let config = config(cell, addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    let room = FileRoom::of_group(server.pid());
+    if let Some(why) = room.and_then(|r| r.refusal(cell.connections)) {
+        server.stop();
+        return Err((Label::LoadRefused, why));
+    }
     let m = load(cell, &config, &mut Watched::Started(&mut server), controls);
     server.stop();
     Ok(m)
