@@ -210,7 +210,7 @@ impl ShardFigures {
             started_unix_ms: part.started_unix_ms,
             start_at: part.config.start_at,
             duration_s: part.duration_s,
-            requests: part.requests.clone(),
+            requests: part.requests,
             rps: part.rps,
             connections: part.connections.clone(),
             generator: g.clone(),

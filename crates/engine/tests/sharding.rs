@@ -83,7 +83,7 @@ fn merged_shards_add_up_and_keep_exact_percentiles() {
     );
     assert_eq!(m.shards[1].generator.cpu_seconds, b.generator.cpu_seconds);
     // Merging a merged result again keeps the shards, not one figure for the merge.
-    let again = engine::merge(&[m.clone()]).unwrap();
+    let again = engine::merge(std::slice::from_ref(&m)).unwrap();
     assert_eq!(again.shards.len(), 2);
 
     let per_second: u64 = m.per_second.iter().map(|s| s.requests).sum();
