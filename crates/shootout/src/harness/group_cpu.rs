@@ -207,6 +207,27 @@ mod tests {
     }
 
     #[test]
+    fn a_child_outside_the_group_is_a_shard_not_foreign_work() {
+        // A busy child of this process, as a load shard is: bounded by its own loop.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done"])
+            .spawn()
+            .unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let mut seen = 0.0;
+        while seen < 0.05 && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            seen = Sample::of(Members::Unknown).shard_seconds();
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            seen >= 0.05,
+            "the child's CPU was not counted as a shard's: {seen}"
+        );
+    }
+
+    #[test]
     fn run_time_is_counted_in_nanoseconds() {
         let me = std::process::id();
         let until = std::time::Instant::now() + std::time::Duration::from_millis(30);
