@@ -282,3 +282,67 @@ fn an_experiment_with_generators_it_cannot_drive_is_refused_by_field() {
     checkout::assert_one_line_error(&out, "loads \"a\": generators: k8s: the harness cannot");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let all = std::fs::read_dir("/proc").into_iter().flatten().flatten();
+    all.filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+            // pid (comm) state ppid ...: the fields after the last ')'.
+            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            after.split_whitespace().nth(1) == Some(&pid.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn ctrl_c_stops_every_shard_and_keeps_what_they_measured() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::time::{Duration, Instant};
+    let tmp = tempdir("generators-interrupt");
+    let nginx = Nginx::start(&tmp, 1);
+    let url = format!("http://127.0.0.1:{}/hello", nginx.port);
+    let args = [
+        "load",
+        &url,
+        "-c",
+        "8",
+        "-d",
+        "60s",
+        "--generators",
+        "local:2",
+        "--json",
+    ];
+    let child = checkout::command(&tmp, &args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    let mut shards = Vec::new();
+    while shards.len() < 2 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(100));
+        shards = children(child.id());
+    }
+    assert_eq!(shards.len(), 2, "two shard processes");
+    // Past the barrier, so that the shards have measured something.
+    std::thread::sleep(Duration::from_millis(1500));
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "stderr: {err}");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON result");
+    assert_eq!(r["interrupted"], true);
+    assert_eq!(r["shards"].as_array().map(Vec::len), Some(2), "{r}");
+    assert!(r["requests"]["ok"].as_u64().is_some_and(|n| n > 0), "{r}");
+    for pid in shards {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "shard {pid} still runs"
+        );
+    }
+    nginx.stop();
+    let _ = std::fs::remove_dir_all(&tmp);
+}
