@@ -346,3 +346,30 @@ fn ctrl_c_stops_every_shard_and_keeps_what_they_measured() {
     nginx.stop();
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn a_load_beyond_the_servers_own_open_files_is_refused_with_the_number() {
+    let limit = open_file_limit();
+    let connections = limit + 5000;
+    let root = checkout_with(
+        "generators-server-limit",
+        &format!(
+            "name = \"t\"\ncontestants = [\"good\"]\nlayouts = [\"shared\"]\n\
+             generators = \"local:2\"\nwarmup = \"0s\"\nduration = \"1s\"\n\
+             [[loads]]\nname = \"many\"\nconnections = [{connections}]\n"
+        ),
+    );
+    assert!(checkout::shootout(&root, &["setup", "good"])
+        .status
+        .success());
+    let out = checkout::shootout(&root, &["run", "t"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "no valid run: {text}");
+    let out = checkout::shootout(&root, &["export", "1", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export JSON");
+    let run = &doc["runs"][0];
+    assert_eq!(run["label"], "load-refused", "{run}");
+    let want = format!("the server cannot hold {connections} connections: its 1 process(es) may open {limit} files");
+    assert!(run["reason"].as_str().unwrap().contains(&want), "{run}");
+    let _ = std::fs::remove_dir_all(&root);
+}
