@@ -43,7 +43,7 @@ pub use pace::Pace;
 pub use response::{Framing, Progress, Response, ResponseError, ResponseParser, ResponseSink};
 pub use result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, Spread,
+    SecondSummary, ShardFigures, Spread,
 };
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};

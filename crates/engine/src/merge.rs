@@ -5,7 +5,7 @@ use crate::histcodec::{decode_histogram, encode_histogram, HistogramError};
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, Spread,
+    SecondSummary, ShardFigures, Spread,
 };
 use crate::stats::Second;
 use hdrhistogram::Histogram;
@@ -70,8 +70,20 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
             latency_raw: encode_histogram(&latency_raw),
             connect: encode_histogram(&connect),
         },
+        shards: shard_figures(parts),
         latency,
     })
+}
+
+/// Each part's own figures; a part that was itself merged brings its shards' figures.
+fn shard_figures(parts: &[LoadResult]) -> Vec<ShardFigures> {
+    parts
+        .iter()
+        .flat_map(|p| match p.shards.is_empty() {
+            true => vec![ShardFigures::of(p)],
+            false => p.shards.clone(),
+        })
+        .collect()
 }
 
 /// The parts' latency, raw latency and connect histograms, each added up exactly; every
@@ -91,6 +103,10 @@ fn merged_histograms(parts: &[LoadResult]) -> Result<[Histogram<u64>; 3], MergeE
             .iter_mut()
             .zip([&h.latency, &h.latency_raw, &h.connect])
         {
+            // A result made by hand may carry no histogram: it adds no samples.
+            if text.is_empty() {
+                continue;
+            }
             let h = decode_histogram(text)
                 .map_err(|source| MergeError::Histogram { index: i, source })?;
             add(sum, &h);
@@ -106,6 +122,7 @@ fn merged_config(parts: &[LoadResult], requests: &Counts) -> ConfigEcho {
     config.threads = parts.iter().map(|p| p.config.threads).sum();
     config.requests = parts[0].config.requests.map(|_| requests.total());
     config.shard = format!("merged {}", parts.len());
+    config.start_at = None;
     config
 }
 

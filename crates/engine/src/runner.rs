@@ -28,13 +28,16 @@ pub enum RunError {
     Config(#[from] ConfigError),
     #[error(
         "{wanted} connections do not fit the open-file limit of {limit} (the hard limit); \
-         at most {fits} fit with {threads} thread(s): lower -c or split the load over several processes"
+         at most {fits} fit with {threads} thread(s): lower -c or split the load over \
+         {processes} processes (--generators local:{processes})"
     )]
     TooManyConnections {
         wanted: usize,
         limit: u64,
         fits: u64,
         threads: usize,
+        /// Processes the load would need, each within the limit.
+        processes: u64,
     },
     // `cause`, not `source`: the message says it once (a `source` would be printed again
     // by every error chain that shows it).
@@ -169,6 +172,7 @@ pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
             limit,
             fits,
             threads: config.threads,
+            processes: (config.connections as u64 * config.shard.count).div_ceil(fits.max(1)),
         });
     }
     let addr = config.target.addr;
@@ -331,6 +335,7 @@ fn summarise(
             latency_raw: histcodec::encode_histogram(&all.latency_raw),
             connect: histcodec::encode_histogram(&all.connect),
         },
+        shards: Vec::new(),
         latency: all.latency,
     }
 }
@@ -385,6 +390,7 @@ fn echo(config: &LoadConfig) -> ConfigEcho {
         } else {
             String::new()
         },
+        start_at: config.start_at,
     }
 }
 

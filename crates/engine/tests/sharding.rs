@@ -68,6 +68,24 @@ fn merged_shards_add_up_and_keep_exact_percentiles() {
     let raw = union(|r| &r.histograms.latency_raw);
     assert_eq!(m.latency_raw_us.max, raw.max() as f64 / 1000.0);
 
+    // Each shard's own figures stay in the merged result, in shard order.
+    let shards: Vec<(&str, u64, Option<u64>)> = m
+        .shards
+        .iter()
+        .map(|s| (s.shard.as_str(), s.requests.total(), s.start_at))
+        .collect();
+    assert_eq!(
+        shards,
+        [
+            ("1/2", a.requests.total(), Some(start_at)),
+            ("2/2", b.requests.total(), Some(start_at)),
+        ]
+    );
+    assert_eq!(m.shards[1].generator.cpu_seconds, b.generator.cpu_seconds);
+    // Merging a merged result again keeps the shards, not one figure for the merge.
+    let again = engine::merge(std::slice::from_ref(&m)).unwrap();
+    assert_eq!(again.shards.len(), 2);
+
     let per_second: u64 = m.per_second.iter().map(|s| s.requests).sum();
     assert_eq!(per_second, m.requests.ok + m.requests.status);
     assert_eq!(

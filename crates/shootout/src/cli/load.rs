@@ -12,6 +12,7 @@ use engine::{
     parse_duration, DeviceScript, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, RunError,
     Shard, Stop, Target,
 };
+use shootout::generators::{self, FleetError, Generators, Launcher};
 use shootout::report;
 use shootout::threshold::{self, Judgement, Threshold};
 use std::process::ExitCode;
@@ -90,6 +91,13 @@ pub struct LoadArgs {
     /// Start at this wall-clock time (Unix milliseconds), so that shards start together
     #[arg(long, value_name = "UNIX_MS")]
     start_at: Option<u64>,
+    /// Where the load comes from: this process, local:N processes on this machine (each
+    /// pinned to its share of the cores and within its own open-file limit),
+    /// ssh:user@host[:port],... or k8s (see `shootout k8s job`); shards start together
+    /// and merge exactly
+    #[arg(long, value_name = "WHERE", default_value_t = Generators::InProcess,
+          conflicts_with_all = ["shard", "start_at"])]
+    generators: Generators,
     /// I/O interface of the event loops [default: uring if the kernel has it]
     #[arg(long, value_enum)]
     io: Option<IoArg>,
@@ -161,18 +169,10 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         &config,
     )
     .context("load")?;
-    let result = engine::check(&config).and_then(|load| {
-        interrupt::install();
-        if !args.json && args.format == Format::Text {
-            report::load_output::wrk::print_header(&load);
-        }
-        load_progress::run_shown(&load, &args.progress)
-    });
-    let result = match result {
-        Ok(r) => r,
-        // A loop that failed is the generator's failure, not the user's input.
-        Err(e @ RunError::Loop { .. }) => return Err(WorkFailed(e.into()).into()),
-        Err(e) => return Err(anyhow::Error::new(e).context("load")),
+    let launcher = generators::launcher(&args.generators, None).context("load: --generators")?;
+    let result = match launcher {
+        None => in_process(&config, &args)?,
+        Some(launcher) => sharded(launcher.as_ref(), &config)?,
     };
     let saved = keep.keep(&result)?;
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
@@ -180,6 +180,41 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{line}");
     }
     Ok(exit_status(&result, &args))
+}
+
+/// The load run by this process's own loops, with its header and status line.
+fn in_process(config: &LoadConfig, args: &LoadArgs) -> anyhow::Result<LoadResult> {
+    let result = engine::check(config).and_then(|load| {
+        interrupt::install();
+        if !args.json && args.format == Format::Text {
+            report::load_output::wrk::print_header(&load);
+        }
+        load_progress::run_shown(&load, &args.progress)
+    });
+    match result {
+        Ok(r) => Ok(r),
+        Err(e) => Err(run_error(e)),
+    }
+}
+
+/// A loop that failed is the generator's failure (exit 1), not the user's input.
+fn run_error(e: RunError) -> anyhow::Error {
+    match e {
+        e @ RunError::Loop { .. } => WorkFailed(e.into()).into(),
+        e => anyhow::Error::new(e).context("load"),
+    }
+}
+
+/// The load run as shards by `launcher`, merged: a shard that failed fails the load
+/// (exit 1) by name; a load no shard can run is refused before any starts (exit 2).
+fn sharded(launcher: &dyn Launcher, config: &LoadConfig) -> anyhow::Result<LoadResult> {
+    interrupt::install();
+    match generators::fleet::run(launcher, config, &interrupt::INTERRUPTED) {
+        Ok(r) => Ok(r),
+        Err(FleetError::Check(e)) => Err(run_error(e)),
+        Err(e @ FleetError::Args(_)) => Err(anyhow::Error::new(e).context("load")),
+        Err(e) => Err(WorkFailed(anyhow::Error::new(e).context("load")).into()),
+    }
 }
 
 /// After the summary: the thresholds judged, and a line when no request succeeded; the
@@ -366,6 +401,7 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         jitter: args.jitter.or(devices.jitter),
         shard: args.shard.clone(),
         start_at: args.start_at,
+        generators: args.generators.clone(),
         io: args.io,
         format: args.format,
         json: args.json,
@@ -421,6 +457,66 @@ fn parse_header(h: &str) -> anyhow::Result<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    /// `config`, written as a shard's flags and read back by the parser `shootout load`
+    /// uses, is the same load.
+    fn round_trip(config: &LoadConfig) -> LoadConfig {
+        let mut line = vec!["shootout".to_string()];
+        line.extend(generators::shard_args(config).unwrap());
+        line.extend(["--threads".into(), config.threads.to_string()]);
+        let cli = super::super::Cli::try_parse_from(&line).unwrap();
+        let super::super::Command::Load(args) = cli.command else {
+            panic!("not a load: {line:?}");
+        };
+        super::config(&args).unwrap()
+    }
+
+    #[test]
+    fn shard_flags_give_the_same_load_back() {
+        let target = |url: &str| Target::parse(url).unwrap();
+        let mut c = LoadConfig::new(target("http://127.0.0.1:1/p?q=1"));
+        c.threads = 3;
+        assert_eq!(format!("{:?}", round_trip(&c)), format!("{c:?}"));
+        c.method = "POST".into();
+        c.headers = vec![
+            ("X-A".into(), "b: c".into()),
+            ("Accept".into(), "*/*".into()),
+        ];
+        c.body = b"{\"a\": 1}".to_vec();
+        c.connections = 30_000;
+        c.stop = Stop::Requests(12_345);
+        c.warmup = Duration::from_micros(1_500_250);
+        c.timeout = Duration::from_millis(2_500);
+        c.pipeline = 4;
+        c.http10 = true;
+        c.io = IoChoice::Epoll;
+        c.pace = Pace::Open(RateSchedule::parse("1000:10s,5000.5:1500ms").unwrap());
+        assert_eq!(format!("{:?}", round_trip(&c)), format!("{c:?}"));
+        c.keepalive = false;
+        c.pipeline = 1;
+        c.stop = Stop::After(Duration::from_millis(2_001));
+        c.pace = Pace::Devices(DeviceScript {
+            count: RateSchedule::parse_device_count("0,150:3s,150:2s,0:1s").unwrap(),
+            requests: 7,
+            think: Duration::from_millis(900),
+            jitter: 0.05,
+        });
+        c.keepalive = true;
+        c.io = IoChoice::Uring;
+        assert_eq!(format!("{:?}", round_trip(&c)), format!("{c:?}"));
+    }
+
+    #[test]
+    fn a_changed_host_header_goes_into_the_shards_url() {
+        let mut c = LoadConfig::new(Target::parse("http://127.0.0.1:1/x").unwrap());
+        c.target.host_header = "localhost:1".into();
+        let args = generators::shard_args(&c).unwrap();
+        assert_eq!(args[1], "http://localhost:1/x");
+        c.body = vec![0xff];
+        let e = generators::shard_args(&c).unwrap_err();
+        assert_eq!(e, generators::ShardArgsError::BinaryBody);
+    }
 
     #[test]
     fn headers_need_a_colon_and_no_line_breaks() {

@@ -23,6 +23,13 @@ pub trait Launcher {
     /// then (a process start locally, an SSH handshake remotely).
     fn lead(&self) -> std::time::Duration;
 
+    /// True when the shards run on this machine, under its open-file limit and with its
+    /// view of the target: the fleet then checks one shard's load here before starting
+    /// any (a load over the limit, a target that refuses), so that nothing starts.
+    fn checks_here(&self) -> bool {
+        false
+    }
+
     /// Starts shard `index` as `shootout ARGS` with stdout piped; `args` already name
     /// the shard (`--shard I/N`), its start (`--start-at T`, in its host's clock) and
     /// `--json`.

@@ -3,8 +3,16 @@
 //! runs shards: ordinary `shootout load --shard I/N --start-at T --json` processes whose
 //! results come back and merge exactly (`engine::merge`).
 
+mod choose;
+pub mod fleet;
 mod launcher;
+mod local;
+mod shard_args;
 mod spec;
 
+pub use choose::{launcher, ChooseError};
+pub use fleet::{FleetError, ShardFailure};
 pub use launcher::Launcher;
+pub use local::LocalLauncher;
+pub use shard_args::{shard_args, ShardArgsError};
 pub use spec::{Generators, GeneratorsError, SshHost};

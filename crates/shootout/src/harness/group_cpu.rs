@@ -17,10 +17,11 @@ pub enum Members {
 }
 
 /// CPU ticks (user, system) of every thread of a process group, keyed by (process,
-/// thread) id, the group's resident memory, and the CPU ticks of every other user
-/// process of the machine but this one (what the verdict calls foreign).
+/// thread) id, the group's resident memory, the CPU ticks of every other user process of
+/// the machine but this one and its load shards (what the verdict calls foreign), and
+/// those of its load shards (this process's children outside the group: the generator).
 #[derive(Debug, Clone, Default)]
-pub struct Sample(HashMap<(u32, u32), Ticks>, u64, u64);
+pub struct Sample(HashMap<(u32, u32), Ticks>, u64, u64, u64);
 
 /// The kernel's flag for its own threads (PF_KTHREAD): not a process that competes as
 /// foreign work (softirq threads carry the load's own network work).
@@ -61,7 +62,7 @@ impl Sample {
     /// end while being read are left out.
     pub fn of(members: Members) -> Sample {
         let mut threads = HashMap::new();
-        let (mut rss_kb, mut others) = (0, 0);
+        let (mut rss_kb, mut others, mut shards) = (0, 0, 0);
         let me = std::process::id();
         let processes: Vec<_> = procfs::process::all_processes()
             .into_iter()
@@ -81,7 +82,9 @@ impl Sample {
         for (process, stat) in processes {
             if !member(&stat) {
                 let user_process = stat.flags & KERNEL_THREAD == 0;
-                if user_process && u32::try_from(stat.pid) != Ok(me) {
+                if u32::try_from(stat.ppid) == Ok(me) {
+                    shards += stat.utime + stat.stime;
+                } else if user_process && u32::try_from(stat.pid) != Ok(me) {
                     others += stat.utime + stat.stime;
                 }
                 continue;
@@ -93,7 +96,13 @@ impl Sample {
                 threads.insert((task.pid as u32, task.tid as u32), ticks);
             }
         }
-        Sample(threads, rss_kb, others)
+        Sample(threads, rss_kb, others, shards)
+    }
+
+    /// CPU seconds of this process's children outside the group, alive now: the shard
+    /// processes of a load (`local:N`, or the `ssh` clients of remote shards).
+    pub fn shard_seconds(&self) -> f64 {
+        self.3 as f64 / clock_ticks()
     }
 
     /// CPU seconds of every other user process (not the group, not this process), as the
@@ -168,6 +177,16 @@ pub fn own_seconds() -> f64 {
         .map_or(0.0, |stat| (stat.utime + stat.stime) as f64 / clock_ticks())
 }
 
+/// CPU seconds of this process's children that ended and were waited for (shards
+/// whose CPU left `shard_seconds` when they ended).
+pub fn reaped_children_seconds() -> f64 {
+    procfs::process::Process::myself()
+        .and_then(|me| me.stat())
+        .map_or(0.0, |stat| {
+            (stat.cutime + stat.cstime).max(0) as f64 / clock_ticks()
+        })
+}
+
 /// Clock ticks per second, the unit of /proc CPU times.
 fn clock_ticks() -> f64 {
     procfs::ticks_per_second().max(1) as f64
@@ -185,6 +204,27 @@ mod tests {
             std::hint::black_box(0u64);
         }
         assert!(Sample::take(pgid).seconds() > 0.0);
+    }
+
+    #[test]
+    fn a_child_outside_the_group_is_a_shard_not_foreign_work() {
+        // A busy child of this process, as a load shard is: bounded by its own loop.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done"])
+            .spawn()
+            .unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let mut seen = 0.0;
+        while seen < 0.05 && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            seen = Sample::of(Members::Unknown).shard_seconds();
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            seen >= 0.05,
+            "the child's CPU was not counted as a shard's: {seen}"
+        );
     }
 
     #[test]

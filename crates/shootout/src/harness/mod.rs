@@ -17,6 +17,7 @@ pub mod process;
 pub mod process_identity;
 pub mod run;
 pub mod running;
+pub mod server_files;
 pub mod setup;
 pub mod started_servers;
 pub mod toolchain;

@@ -1,5 +1,6 @@
 //! Watching a run every 100 ms: the server's CPU (user, system) and memory,
-//! the generator's CPU (this process, whose loops send the load), and each core's use.
+//! the generator's CPU (this process, whose loops send the load, and its load shards),
+//! and each core's use.
 
 use super::cores::{CoreTicks, CoreUse};
 use super::group_cpu::{self, Members, Sample};
@@ -22,7 +23,8 @@ pub struct Point {
     pub sys_s: f64,
     /// Resident memory of the server's processes, KiB.
     pub rss_kb: u64,
-    /// Cumulative CPU seconds of the generator (the shootout process).
+    /// Cumulative CPU seconds of the generator: the shootout process and its load
+    /// shards (its child processes outside the server's group).
     pub generator_cpu_s: f64,
     /// Each core's busy share (0..1) since the previous point: task and interrupt work.
     pub cores: Vec<f32>,
@@ -46,13 +48,16 @@ impl Monitor {
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
             let t0 = Instant::now();
+            // Shards that end are waited for and their CPU moves to the reaped total:
+            // counted from here, the generator's CPU does not drop when they end.
+            let reaped = group_cpu::reaped_children_seconds();
             let mut points = Vec::new();
             let mut cores = CoreTicks::take();
             // Bounded by the flag, which `finish` always sets.
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
                 let used = now.use_since(&cores);
-                points.push(point(members, t0, used));
+                points.push(point(members, t0, used, reaped));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -68,15 +73,16 @@ impl Monitor {
     }
 }
 
-fn point(members: Members, t0: Instant, used: CoreUse) -> Point {
+fn point(members: Members, t0: Instant, used: CoreUse, reaped: f64) -> Point {
     let s = Sample::of(members);
+    let shards = s.shard_seconds() + group_cpu::reaped_children_seconds() - reaped;
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
         cpu_s: s.seconds(),
         user_s: s.user_seconds(),
         sys_s: s.sys_seconds(),
         rss_kb: s.rss_kb(),
-        generator_cpu_s: group_cpu::own_seconds(),
+        generator_cpu_s: group_cpu::own_seconds() + shards,
         cores: used.busy,
         steal: used.steal,
         others_cpu_s: s.others_seconds(),

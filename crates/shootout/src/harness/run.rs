@@ -14,9 +14,11 @@ use super::manifest::Contestant;
 use super::monitor::{Monitor, Point};
 use super::process::{Server, ServerError};
 use super::running::RunningServer;
+use super::server_files::FileRoom;
 use super::toolchain;
 use super::verdict;
 use super::verify::{self, Check, Plan};
+use crate::generators::{self, fleet, FleetError};
 use crate::record::VerifyLevel;
 use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
 use engine::LoadResult;
@@ -266,6 +268,11 @@ fn measure(
         return Err((Label::VerifyFailed, why.clone()));
     }
     let config = config(cell, addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    let room = FileRoom::of_group(server.pid());
+    if let Some(why) = room.and_then(|r| r.refusal(cell.connections)) {
+        server.stop();
+        return Err((Label::LoadRefused, why));
+    }
     let m = load(cell, &config, &mut Watched::Started(&mut server), controls);
     server.stop();
     Ok(m)
@@ -372,8 +379,7 @@ fn load(
     let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
     let monitor = Monitor::start(server.members());
     let t0 = Instant::now();
-    let result = engine::check(config)
-        .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live));
+    let result = generate(cell, config, controls);
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
     drop(pinned);
@@ -392,6 +398,36 @@ fn load(
         server_cpu_s,
         peak_rss_kb,
         load_s,
+    }
+}
+
+/// The load run by the cell's generators: this process's loops, or shards started on
+/// one barrier and merged; what went wrong as the run's label and reason.
+fn generate(
+    cell: &MatrixCell,
+    config: &engine::LoadConfig,
+    controls: &Controls,
+) -> Result<LoadResult, (Label, String)> {
+    let cpus = cell.layout.generator.as_deref();
+    let launcher = generators::launcher(&cell.load.generators, cpus)
+        .map_err(|e| (Label::GeneratorFailed, e.to_string()))?;
+    let Some(launcher) = launcher else {
+        return engine::check(config)
+            .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live))
+            .map_err(refused);
+    };
+    fleet::run(launcher.as_ref(), config, controls.interrupt).map_err(|e| match e {
+        FleetError::Check(e) => refused(e),
+        e @ FleetError::Args(_) => (Label::LoadRefused, e.to_string()),
+        e => (Label::GeneratorFailed, e.to_string()),
+    })
+}
+
+/// A load the engine would not start: the server's fault when it does not answer.
+fn refused(e: engine::RunError) -> (Label, String) {
+    match e {
+        e @ engine::RunError::Unreachable { .. } => (Label::ServerFailed, e.to_string()),
+        e => (Label::LoadRefused, e.to_string()),
     }
 }
 
@@ -436,7 +472,7 @@ struct ServerSide {
 
 /// What the load's result and both sides' CPU say of the server.
 fn judge(
-    result: Result<LoadResult, engine::RunError>,
+    result: Result<LoadResult, (Label, String)>,
     series: &[Point],
     cell: &MatrixCell,
     server: ServerSide,
@@ -444,18 +480,7 @@ fn judge(
 ) -> Outcome {
     let res = match result {
         Ok(res) => res,
-        Err(e @ engine::RunError::Unreachable { .. }) => {
-            return Outcome::NotRun {
-                label: Label::ServerFailed,
-                reason: e.to_string(),
-            }
-        }
-        Err(e) => {
-            return Outcome::NotRun {
-                label: Label::LoadRefused,
-                reason: e.to_string(),
-            }
-        }
+        Err((label, reason)) => return Outcome::NotRun { label, reason },
     };
     let bound = res.generator.bound;
     let (warmup, layout, limits) = (cell.warmup, &cell.layout, &cell.thresholds);

@@ -17,13 +17,16 @@ pub enum Label {
     /// The generator could not run the load here (open-file limit, configuration): the
     /// server is not to blame.
     LoadRefused,
+    /// A shard of the load (`local:N`, `ssh:...` generators) failed, started late or
+    /// returned nothing: the reason names the shard and where it ran; nothing was merged.
+    GeneratorFailed,
     /// Not run: the contestant is blocked or not set up, or lacks the endpoint.
     Skipped,
 }
 
 impl Label {
     /// Every label, in the order tables explain them.
-    pub const ALL: [Label; 9] = [
+    pub const ALL: [Label; 10] = [
         Label::Ok,
         Label::GeneratorBound,
         Label::Disturbed,
@@ -32,6 +35,7 @@ impl Label {
         Label::Timeout,
         Label::Interrupted,
         Label::LoadRefused,
+        Label::GeneratorFailed,
         Label::Skipped,
     ];
 
@@ -46,6 +50,7 @@ impl Label {
             Label::Timeout => "timeout",
             Label::Interrupted => "interrupted",
             Label::LoadRefused => "load-refused",
+            Label::GeneratorFailed => "generator-failed",
             Label::Skipped => "skipped",
         }
     }
@@ -65,6 +70,9 @@ impl Label {
             Label::Timeout => "the server did not listen within the start timeout",
             Label::Interrupted => "stopped by Ctrl-C (or a signal) before or during its load",
             Label::LoadRefused => "the generator could not run this load here (e.g. open files)",
+            Label::GeneratorFailed => {
+                "a generator shard failed, started late or returned nothing: not merged"
+            }
             Label::Skipped => "not run: blocked, not set up, or without the endpoint",
         }
     }

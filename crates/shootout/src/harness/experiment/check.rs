@@ -6,6 +6,7 @@ use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
 use super::inline;
 use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
+use crate::generators::{Generators, GeneratorsError};
 use crate::harness::catalog::{Catalog, NO_CATALOG};
 use crate::harness::endpoint::Endpoint;
 use crate::harness::layout::Layout;
@@ -123,10 +124,12 @@ fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Exp
         .collect::<Result<_, _>>()?;
     let repeats = repeats::check(&e.repeats)?;
     let time = |field: &str, text: &str| parse_duration(text).map_err(|w| format!("{field}: {w}"));
+    let generators = generators(e.generators.as_deref().unwrap_or("process"))
+        .map_err(|w| format!("generators: {w}"))?;
     let loads = e
         .loads
         .iter()
-        .map(|l| check_load(l).map_err(|w| format!("loads {:?}: {w}", l.name)))
+        .map(|l| check_load(l, &generators).map_err(|w| format!("loads {:?}: {w}", l.name)))
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
         thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
@@ -185,7 +188,17 @@ fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
     })
 }
 
-fn check_load(l: &LoadFile) -> Result<Load, String> {
+/// Generators the harness can drive: all but a Kubernetes Job, which kubectl starts.
+fn generators(text: &str) -> Result<Generators, String> {
+    match text.parse().map_err(|e: GeneratorsError| e.to_string())? {
+        Generators::K8s => Err(
+            "k8s: the harness cannot start a Kubernetes Job (`shootout k8s job` prints one)".into(),
+        ),
+        g => Ok(g),
+    }
+}
+
+fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, String> {
     let pace = pace(l)?;
     let levels = match &pace {
         LoadPace::Devices { .. } if !l.connections.is_empty() => {
@@ -220,6 +233,10 @@ fn check_load(l: &LoadFile) -> Result<Load, String> {
         http10: l.http10,
         pipeline: l.pipeline,
         timeout: parse_duration(&l.timeout).map_err(|w| format!("timeout: {w}"))?,
+        generators: match &l.generators {
+            Some(g) => generators(g).map_err(|w| format!("generators: {w}"))?,
+            None => experiments.clone(),
+        },
     })
 }
 

@@ -33,6 +33,9 @@ pub struct ExperimentFile {
     pub duration: String,
     /// Seed of the per-round shuffles; recorded so that a run order can be replayed.
     pub seed: Option<u64>,
+    /// Where every load's generators run (`local:3`, `ssh:...`), unless a load says:
+    /// as `shootout load --generators`; the harness's own process by default.
+    pub generators: Option<String>,
     pub loads: Vec<LoadFile>,
     /// Where verdicts draw their lines, e.g. `foreign = "20%"` on a machine known to be
     /// shared.
@@ -108,6 +111,7 @@ pub struct ProfileFile {
     pub repeats: Option<RepeatsFile>,
     pub warmup: Option<String>,
     pub duration: Option<String>,
+    pub generators: Option<String>,
     pub loads: Option<Vec<LoadFile>>,
 }
 
@@ -168,6 +172,8 @@ pub struct LoadFile {
     pub pipeline: usize,
     #[serde(default = "five_seconds")]
     pub timeout: String,
+    /// Where this load's generators run, instead of the experiment's `generators`.
+    pub generators: Option<String>,
 }
 
 /// A device load: device counts over time and what each device does.
@@ -209,6 +215,7 @@ impl ExperimentFile {
         self.repeats = p.repeats.unwrap_or(self.repeats);
         self.warmup = p.warmup.unwrap_or(self.warmup);
         self.duration = p.duration.unwrap_or(self.duration);
+        self.generators = p.generators.or(self.generators);
         self.loads = p.loads.unwrap_or(self.loads);
         Ok(self)
     }

@@ -66,6 +66,8 @@ pub struct Load {
     pub http10: bool,
     pub pipeline: usize,
     pub timeout: Duration,
+    /// Where its generators run: the harness's process, local processes, SSH hosts.
+    pub generators: crate::generators::Generators,
 }
 
 /// How a load sends.

@@ -78,6 +78,23 @@ pub fn print(r: &LoadResult) {
     println!("Requests/sec: {:>10.2}", r.rps);
     println!("Transfer/sec: {:>10}", bytes(r.transfer_per_s));
     print_generator(r);
+    print_shards(r);
+}
+
+/// A merged load: each shard's own line, so a shard that fell behind or saturated its
+/// generator shows.
+fn print_shards(r: &LoadResult) {
+    for s in &r.shards {
+        let place = s.place.as_deref().unwrap_or("-");
+        println!(
+            "Shard {} on {place}: {} requests, {:.2} req/s, generator {:.0}% busy{}",
+            s.shard,
+            s.requests.total(),
+            s.rps,
+            s.busy * 100.0,
+            if s.generator.bound { " (bound)" } else { "" }
+        );
+    }
 }
 
 /// Open loop: the schedule against what ran, and the latency from the actual send.
