@@ -5,6 +5,7 @@
 
 mod launcher;
 mod spec;
+pub mod ssh;
 
 pub use launcher::Launcher;
 pub use spec::{Generators, GeneratorsError, SshHost};

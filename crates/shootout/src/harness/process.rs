@@ -206,7 +206,7 @@ fn last_lines(log: &Path) -> String {
 }
 
 /// Makes the command's process get SIGKILL when the harness dies, even by `kill -9`.
-fn die_with_harness(cmd: &mut Command) {
+pub(crate) fn die_with_harness(cmd: &mut Command) {
     let harness = getpid();
     // SAFETY: the closure runs in the forked child before exec, where only
     // async-signal-safe calls are allowed: prctl(2) and getppid(2) are plain system calls
