@@ -64,7 +64,7 @@ impl SshClient {
 /// nothing: ssh's own reason (`connect to host ... Connection refused`) or the remote's.
 pub fn why_failed(status: std::process::ExitStatus, stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
-    match text.lines().map(str::trim).filter(|l| !l.is_empty()).last() {
+    match text.lines().map(str::trim).rfind(|l| !l.is_empty()) {
         Some(line) => line.to_string(),
         None => format!("ssh ended with {status}"),
     }
