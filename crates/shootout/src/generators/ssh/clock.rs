@@ -4,6 +4,7 @@
 use super::client::{why_failed, SshClient};
 use super::error::{SshError, Step};
 use crate::generators::SshHost;
+use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -51,7 +52,19 @@ pub fn measure(client: &SshClient, host: &SshHost) -> Result<ClockOffset, SshErr
             step: Step::Clock,
             source,
         })?;
-    let sampled = samples(&mut child);
+    // On a thread of its own with SIGPIPE blocked: the shootout binary lets SIGPIPE end
+    // the process (main.rs), and a session that ends early must be an error naming the
+    // host, not a silent exit. The signal stays pending on that thread and goes with it.
+    let sampled = std::thread::scope(|s| {
+        s.spawn(|| {
+            let pipe = SigSet::from(Signal::SIGPIPE);
+            pthread_sigmask(SigmaskHow::SIG_BLOCK, Some(&pipe), None)
+                .map_err(|e| format!("blocking SIGPIPE: {e}"))?;
+            samples(&mut child)
+        })
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    });
     // Closing its input ends the remote loop, and with it the session.
     drop(child.stdin.take());
     let output = child.wait_with_output().map_err(|e| fail(e.to_string()))?;
