@@ -9,6 +9,7 @@ mod launcher;
 mod local;
 mod shard_args;
 mod spec;
+pub mod ssh;
 
 pub use choose::{launcher, ChooseError};
 pub use fleet::{FleetError, ShardFailure};
