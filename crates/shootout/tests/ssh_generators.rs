@@ -7,7 +7,6 @@ use shootout::generators::ssh::{SshClient, SshLauncher, SshSettings};
 use shootout::generators::{Launcher, SshHost};
 use ssh_hosts::{Fleet, HostKind};
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 fn settings(fleet: &Fleet, push: Option<PathBuf>) -> SshSettings {
     SshSettings {
@@ -20,67 +19,40 @@ fn hosts(fleet: &Fleet, count: usize) -> Vec<SshHost> {
     (0..count).map(|i| fleet.host(i).parse().unwrap()).collect()
 }
 
-/// Starts every shard of `load` (flags after the URL) on one barrier, as the fleet does,
-/// and reads each one's JSON result.
-fn run_shards(launcher: &SshLauncher, url: &str, load: &[&str]) -> Vec<LoadResult> {
-    let now_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64;
-    let barrier = now_ms + launcher.lead().as_millis() as i64;
-    let n = launcher.shards();
-    let children: Vec<_> = (0..n)
-        .map(|i| {
-            let at = barrier + launcher.clock_offset_ms(i);
-            let mut args: Vec<String> = ["load", url].iter().map(|s| s.to_string()).collect();
-            args.extend(load.iter().map(|s| s.to_string()));
-            args.extend([
-                "--shard".into(),
-                format!("{}/{n}", i + 1),
-                "--start-at".into(),
-                at.to_string(),
-                "--json".into(),
-            ]);
-            launcher.start(i, &args).unwrap()
-        })
-        .collect();
-    children
-        .into_iter()
-        .enumerate()
-        .map(|(i, child)| {
-            let out = child.wait_with_output().unwrap();
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert!(out.status.success(), "shard {i}: {err}");
-            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("shard {i}: {e}"))
-        })
-        .collect()
+/// `shootout load URL ARGS --generators ssh:HOSTS --json`, run in the server namespace as
+/// a user would, with the test's SSH options.
+fn load_over(fleet: &Fleet, hosts: usize, url: &str, args: &[&str]) -> std::process::Output {
+    let hosts: Vec<String> = (0..hosts).map(|i| fleet.host(i)).collect();
+    fleet
+        .server_command(env!("CARGO_BIN_EXE_shootout"))
+        .args(["load", url])
+        .args(args)
+        .args([
+            "--generators",
+            &format!("ssh:{}", hosts.join(",")),
+            "--json",
+        ])
+        .env("SHOOTOUT_SSH_OPTS", fleet.ssh_options())
+        .output()
+        .expect("shootout runs")
 }
 
 #[test]
 fn a_load_over_two_hosts_merges_to_the_sum_of_its_shards() {
     let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
     let url = fleet.start_nginx(1);
-    let settings = settings(&fleet, None);
-    let hosts = hosts(&fleet, 2);
-    let parts = fleet.in_server_namespace(|| {
-        let launcher = SshLauncher::connect(&hosts, &settings).unwrap();
-        assert_eq!(launcher.place(1), "ssh:root@198.18.0.3");
-        // The hosts share this machine's clock: measured within the round trip.
-        for i in 0..2 {
-            let clock = launcher.clock(i);
-            assert!(
-                clock.offset_ms.unsigned_abs() as u128 <= clock.round_trip.as_millis() + 1,
-                "{clock:?}"
-            );
-        }
-        run_shards(&launcher, &url, &["-c", "10", "-t", "1", "-d", "1s"])
-    });
-    let merged = engine::merge(&parts).unwrap();
-    let sum = |f: fn(&LoadResult) -> u64| parts.iter().map(f).sum::<u64>();
-    assert_eq!(merged.requests.total(), sum(|p| p.requests.total()));
-    assert_eq!(merged.requests.ok, sum(|p| p.requests.ok));
+    let out = load_over(&fleet, 2, &url, &["-c", "10", "-t", "2", "-d", "1s"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let merged: LoadResult = serde_json::from_slice(&out.stdout).expect("one JSON result");
+    let places: Vec<Option<&str>> = (merged.shards.iter()).map(|s| s.place.as_deref()).collect();
+    let want = [Some("ssh:root@198.18.0.2"), Some("ssh:root@198.18.0.3")];
+    assert_eq!(places, want);
+    let sum = |f: fn(&engine::ShardFigures) -> u64| merged.shards.iter().map(f).sum::<u64>();
+    assert_eq!(merged.requests.total(), sum(|s| s.requests.total()));
+    assert_eq!(merged.requests.ok, sum(|s| s.requests.ok));
     assert!(
-        parts.iter().all(|p| p.requests.ok > 0),
+        merged.shards.iter().all(|s| s.requests.ok > 0),
         "every shard loaded"
     );
     let logged = fleet.nginx_requests();
@@ -90,6 +62,37 @@ fn a_load_over_two_hosts_merges_to_the_sum_of_its_shards() {
         merged.requests.ok,
         merged.requests.total()
     );
+}
+
+#[test]
+fn the_hosts_clocks_are_measured_within_their_round_trip() {
+    let fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
+    let (settings, hosts) = (settings(&fleet, None), hosts(&fleet, 2));
+    let launcher = fleet.in_server_namespace(|| SshLauncher::connect(&hosts, &settings).unwrap());
+    assert_eq!(launcher.place(1), "ssh:root@198.18.0.3");
+    // The hosts share this machine's clock.
+    for i in 0..2 {
+        let clock = launcher.clock(i);
+        assert!(
+            clock.offset_ms.unsigned_abs() as u128 <= clock.round_trip.as_millis() + 1,
+            "{clock:?}"
+        );
+    }
+}
+
+#[test]
+fn a_load_with_a_host_down_exits_1_naming_the_host() {
+    let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Down]);
+    let url = fleet.start_nginx(1);
+    let out = load_over(&fleet, 2, &url, &["-c", "10", "-d", "1s"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("ssh:root@198.18.0.3: checking its shootout version: "),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "no result without every shard");
 }
 
 /// The error `SshLauncher::connect` gives for these hosts.
@@ -178,5 +181,39 @@ fn push_copies_this_binary_to_a_host_that_has_none() {
     assert!(
         copied == std::fs::read(&binary).ok(),
         "the copy is this binary"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_remote_shards_and_merges_what_they_measured() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
+    let url = fleet.start_nginx(1);
+    let hosts = format!("ssh:{},{}", fleet.host(0), fleet.host(1));
+    let child = fleet
+        .server_command(env!("CARGO_BIN_EXE_shootout"))
+        .args(["load", &url, "-c", "4", "-t", "2", "-d", "20s"])
+        .args(["--generators", &hosts, "--json"])
+        .env("SHOOTOUT_SSH_OPTS", fleet.ssh_options())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("shootout runs");
+    // `ip netns exec` execs shootout: the child is shootout itself. The checks and the
+    // barrier take about a second; the shards are loading by 4 s.
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let merged: LoadResult = serde_json::from_slice(&out.stdout).expect("one JSON result");
+    assert!(merged.interrupted);
+    assert_eq!(merged.shards.len(), 2);
+    assert!(merged.shards.iter().all(|s| s.requests.ok > 0), "{err}");
+    assert!(
+        merged.duration_s < 15.0,
+        "stopped early: {}",
+        merged.duration_s
     );
 }

@@ -98,6 +98,10 @@ pub struct LoadArgs {
     #[arg(long, value_name = "WHERE", default_value_t = Generators::InProcess,
           conflicts_with_all = ["shard", "start_at"])]
     generators: Generators,
+    /// With ssh: generators, copy this binary to each host first and run that copy
+    /// (else each host runs the shootout on its PATH, which must be this version)
+    #[arg(long)]
+    push: bool,
     /// I/O interface of the event loops [default: uring if the kernel has it]
     #[arg(long, value_enum)]
     io: Option<IoArg>,
@@ -169,7 +173,8 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         &config,
     )
     .context("load")?;
-    let launcher = generators::launcher(&args.generators, None).context("load: --generators")?;
+    let launcher = generators::launcher(&args.generators, None, args.push)
+        .map_err(|e| generators_failed(e, &args.generators))?;
     let result = match launcher {
         None => in_process(&config, &args)?,
         Some(launcher) => sharded(launcher.as_ref(), &config)?,
@@ -194,6 +199,17 @@ fn in_process(config: &LoadConfig, args: &LoadArgs) -> anyhow::Result<LoadResult
     match result {
         Ok(r) => Ok(r),
         Err(e) => Err(run_error(e)),
+    }
+}
+
+/// Generators that cannot start here are the user's input (exit 2); hosts that failed
+/// their checks (unreachable, another version, a clock too far off) are a failure of the
+/// work (exit 1), named by host and step.
+fn generators_failed(e: generators::ChooseError, asked: &Generators) -> anyhow::Error {
+    let e = anyhow::Error::new(e).context("load: --generators");
+    match asked {
+        Generators::Ssh(_) => WorkFailed(e).into(),
+        _ => e,
     }
 }
 
@@ -402,6 +418,7 @@ fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
         shard: args.shard.clone(),
         start_at: args.start_at,
         generators: args.generators.clone(),
+        push: args.push,
         io: args.io,
         format: args.format,
         json: args.json,

@@ -46,6 +46,10 @@ pub struct RunArgs {
     /// Start no round after this much time, e.g. `10m` (the round in progress finishes)
     #[arg(long, value_parser = engine::parse_duration)]
     budget: Option<Duration>,
+    /// With ssh: generators, copy this binary to each host before each load (else each
+    /// host runs the shootout on its PATH, which must be this version)
+    #[arg(long)]
+    push: bool,
     #[command(flatten)]
     folders: Folders,
 }
@@ -101,7 +105,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         exp.name,
         path.display()
     );
-    let (runs, out_of_budget) = run_with_progress(&exp, &cat, seed, args.budget, &mut store, id);
+    let (runs, out_of_budget) = run_with_progress(&exp, &cat, seed, &args, &mut store, id);
     let ending = match interrupt::requested() {
         true => Ending::Interrupted,
         false => Ending::Complete,
@@ -266,7 +270,7 @@ fn run_with_progress(
     exp: &Experiment,
     cat: &Catalog,
     seed: u64,
-    budget: Option<Duration>,
+    args: &RunArgs,
     store: &mut Store,
     id: i64,
 ) -> (Vec<RunRecord>, Option<usize>) {
@@ -275,7 +279,8 @@ fn run_with_progress(
     let controls = run::Controls {
         interrupt: &interrupt::INTERRUPTED,
         live: &live,
-        budget,
+        budget: args.budget,
+        push: args.push,
     };
     let mut out_of_budget = None;
     let running = AtomicBool::new(true);

@@ -6,8 +6,6 @@ use super::shard_args::{shard_args, ShardArgsError};
 use super::Launcher;
 use crate::record::read_load_result;
 use engine::{LoadConfig, LoadResult, Shard, Stop};
-use nix::sys::signal::{kill, Signal};
-use nix::unistd::Pid;
 use std::io::Read;
 use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,7 +93,7 @@ pub fn run(
         }
     }
     let wait = launcher.lead() + length(config) + config.timeout + GRACE;
-    let ended = collect(children, wait, interrupt);
+    let ended = collect(launcher, children, wait, interrupt);
     let parts = results(launcher, ended)?;
     let mut merged = engine::merge(&parts)?;
     for (i, figures) in merged.shards.iter_mut().enumerate() {
@@ -164,9 +162,14 @@ struct Ended {
     overran: Option<Duration>,
 }
 
-/// Waits up to `wait` for every child (passing an interrupt on as SIGINT), kills those
-/// still running then, and reads what each wrote.
-fn collect(mut children: Vec<Child>, wait: Duration, interrupt: &AtomicBool) -> Vec<Ended> {
+/// Waits up to `wait` for every child (passing an interrupt on through the launcher),
+/// kills those still running then, and reads what each wrote.
+fn collect(
+    launcher: &dyn Launcher,
+    mut children: Vec<Child>,
+    wait: Duration,
+    interrupt: &AtomicBool,
+) -> Vec<Ended> {
     let deadline = Instant::now() + wait;
     std::thread::scope(|s| {
         // Read while they run: a full pipe would stop a shard.
@@ -188,8 +191,9 @@ fn collect(mut children: Vec<Child>, wait: Duration, interrupt: &AtomicBool) -> 
             }
             if interrupt.load(Ordering::Relaxed) && !passed_on {
                 passed_on = true;
-                for (child, _) in children.iter().zip(&statuses).filter(|(_, s)| s.is_none()) {
-                    let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGINT);
+                let running = children.iter().zip(&statuses).enumerate();
+                for (i, (child, _)) in running.filter(|(_, (_, s))| s.is_none()) {
+                    launcher.interrupt(i, child);
                 }
             }
             std::thread::sleep(POLL);

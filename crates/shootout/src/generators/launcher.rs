@@ -1,6 +1,8 @@
 //! Starting one shard somewhere: the one thing local processes and SSH hosts do
 //! differently. The fleet driver (start barrier, collection, merge) is the same for both.
 
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
 use std::io;
 use std::process::Child;
 
@@ -28,6 +30,13 @@ pub trait Launcher {
     /// any (a load over the limit, a target that refuses), so that nothing starts.
     fn checks_here(&self) -> bool {
         false
+    }
+
+    /// Asks shard `index`, still running as `child`, to stop and report what it has
+    /// measured (Ctrl-C): SIGINT, as a terminal would send a local `shootout load`.
+    fn interrupt(&self, index: usize, child: &Child) {
+        let _ = index;
+        let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGINT);
     }
 
     /// Starts shard `index` as `shootout ARGS` with stdout piped; `args` already name

@@ -51,6 +51,8 @@ pub struct Controls<'a> {
     pub live: &'a engine::Live,
     /// No round starts once this much time has passed (a run in progress finishes).
     pub budget: Option<Duration>,
+    /// Copy this binary to SSH generator hosts before each load's checks (`--push`).
+    pub push: bool,
 }
 
 /// Runs `exp` round by round; `on_event` sees each run start and end (progress,
@@ -409,7 +411,7 @@ fn generate(
     controls: &Controls,
 ) -> Result<LoadResult, (Label, String)> {
     let cpus = cell.layout.generator.as_deref();
-    let launcher = generators::launcher(&cell.load.generators, cpus)
+    let launcher = generators::launcher(&cell.load.generators, cpus, controls.push)
         .map_err(|e| (Label::GeneratorFailed, e.to_string()))?;
     let Some(launcher) = launcher else {
         return engine::check(config)

@@ -15,7 +15,9 @@ pub use clock::ClockOffset;
 pub use error::{SshError, Step};
 
 use super::{Launcher, SshHost};
+use std::collections::HashMap;
 use std::io;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Mutex;
@@ -43,9 +45,10 @@ pub struct SshLauncher {
     client: SshClient,
     hosts: Vec<ReadyHost>,
     lead: Duration,
-    /// The input of every shard's session, held for as long as the launcher lives: when
-    /// it closes, the shard stops (see `remote_shard`).
-    sessions: Mutex<Vec<ChildStdin>>,
+    /// The input of every shard's session by shard, held for as long as the launcher
+    /// lives or until the shard is interrupted: when it closes, the shard stops and
+    /// reports what it measured (see `remote_shard`).
+    sessions: Mutex<HashMap<usize, ChildStdin>>,
 }
 
 /// One host that passed every check.
@@ -81,8 +84,12 @@ impl SshLauncher {
             client: settings.client.clone(),
             lead: Duration::from_secs(1) + 2 * slowest,
             hosts,
-            sessions: Mutex::new(Vec::new()),
+            sessions: Mutex::new(HashMap::new()),
         })
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<usize, ChildStdin>> {
+        (self.sessions.lock()).unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The clock measured on shard `index`'s host.
@@ -97,7 +104,10 @@ impl SshLauncher {
         let mut cmd = self.client.command(&host.host, &line);
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stderr(Stdio::piped())
+            // Out of the terminal's process group: Ctrl-C would kill the ssh client and
+            // lose the shard's result; the fleet stops the shard through `interrupt`.
+            .process_group(0);
         crate::harness::process::die_with_harness(&mut cmd);
         cmd
     }
@@ -150,11 +160,14 @@ impl Launcher for SshLauncher {
     fn start(&self, index: usize, args: &[String]) -> io::Result<Child> {
         let mut child = self.shard_command(index, args).spawn()?;
         if let Some(input) = child.stdin.take() {
-            self.sessions
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(input);
+            self.sessions().insert(index, input);
         }
         Ok(child)
+    }
+
+    /// Closes the shard's session input: its host's watcher sends it SIGTERM, which stops
+    /// a load as Ctrl-C does, and its result still comes back over the session.
+    fn interrupt(&self, index: usize, _child: &Child) {
+        self.sessions().remove(&index);
     }
 }
