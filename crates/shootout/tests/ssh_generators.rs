@@ -217,3 +217,116 @@ fn ctrl_c_stops_the_remote_shards_and_merges_what_they_measured() {
         merged.duration_s
     );
 }
+
+/// `shootout run FILE` in the server namespace as a user outside a checkout (results in
+/// the fleet's folder), with the test's SSH options; its output and text.
+fn run_experiment(
+    fleet: &Fleet,
+    dir: &std::path::Path,
+    text: &str,
+) -> (std::process::Output, String) {
+    let file = dir.join("over-ssh.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = fleet
+        .server_command("env")
+        .args(["-u", "SHOOTOUT_ROOT", "-u", "SHOOTOUT_CONTESTANTS"])
+        .arg(format!("HOME={}", dir.join("home").display()))
+        .arg(format!("XDG_DATA_HOME={}", dir.join("data").display()))
+        .arg(format!(
+            "SHOOTOUT_LOCK={}",
+            dir.join("shootout.lock").display()
+        ))
+        .arg(format!("SHOOTOUT_SSH_OPTS={}", fleet.ssh_options()))
+        .arg(env!("CARGO_BIN_EXE_shootout"))
+        .args(["run", &file.to_string_lossy()])
+        .current_dir(dir)
+        .output()
+        .expect("shootout runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, text)
+}
+
+/// An experiment of a running server (nginx in the server namespace, by url) and one the
+/// harness would start, loaded from the SSH hosts `generators`.
+fn experiment_over(url: &str, generators: &str) -> String {
+    format!(
+        "name = \"over-ssh\"\ncontestants = [\"there\", \"started\"]\nendpoints = [\"hello\"]\n\
+         layouts = [\"shared\"]\nrepeats = 1\nwarmup = \"0.2s\"\nduration = \"1s\"\n\
+         generators = \"{generators}\"\n\
+         [[loads]]\nname = \"keep-alive\"\nconnections = [4]\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n\
+         [contestant.there]\nurl = \"{url}\"\nverify = \"http\"\n\
+         [contestant.started]\ncommand = \"sleep 30\"\nverify = \"none\"\n"
+    )
+}
+
+#[test]
+fn an_experiment_loads_a_server_by_url_from_two_hosts_and_refuses_one_it_would_start() {
+    let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
+    let url = fleet.start_nginx(1);
+    let base = url.trim_end_matches("/hello");
+    let generators = format!("ssh:{},{}", fleet.host(0), fleet.host(1));
+    let dir = tempfile_dir("ssh-run");
+    let (out, text) = run_experiment(&fleet, &dir, &experiment_over(base, &generators));
+    assert!(out.status.success(), "{text}");
+    let export = fleet
+        .server_command("env")
+        .arg(format!("XDG_DATA_HOME={}", dir.join("data").display()))
+        .arg(format!(
+            "SHOOTOUT_LOCK={}",
+            dir.join("shootout.lock").display()
+        ))
+        .args([env!("CARGO_BIN_EXE_shootout"), "export", "1"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&export.stdout).expect("export JSON");
+    let runs = doc["runs"].as_array().unwrap();
+    let of = |name: &str| runs.iter().find(|r| r["contestant"] == name).unwrap();
+    let there = of("there");
+    assert!(
+        ["ok", "generator-bound"].contains(&there["label"].as_str().unwrap()),
+        "{there}"
+    );
+    let shards = there["result"]["shards"].as_array().expect("shards");
+    assert_eq!(shards.len(), 2, "{there}");
+    assert_eq!(shards[1]["place"], "ssh:root@198.18.0.3");
+    let started = of("started");
+    assert_eq!(started["label"], "load-refused", "{started}");
+    assert!(
+        started["reason"]
+            .as_str()
+            .unwrap()
+            .contains("listen on 127.0.0.1 only"),
+        "{started}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_experiment_with_a_host_down_labels_the_run_naming_the_host() {
+    let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Down]);
+    let url = fleet.start_nginx(1);
+    let base = url.trim_end_matches("/hello");
+    let generators = format!("ssh:{},{}", fleet.host(0), fleet.host(1));
+    let dir = tempfile_dir("ssh-run-down");
+    let (_, text) = run_experiment(&fleet, &dir, &experiment_over(base, &generators));
+    assert!(text.contains("generator-failed"), "{text}");
+    assert!(
+        text.contains("ssh:root@198.18.0.3: checking its shootout version"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fresh folder under the system's temporary folder, for one test's results.
+fn tempfile_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shootout-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("home")).unwrap();
+    dir
+}

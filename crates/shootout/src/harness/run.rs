@@ -18,7 +18,7 @@ use super::server_files::FileRoom;
 use super::toolchain;
 use super::verdict;
 use super::verify::{self, Check, Plan};
-use crate::generators::{self, fleet, FleetError};
+use crate::generators::{self, fleet, FleetError, Generators};
 use crate::record::VerifyLevel;
 use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
 use engine::LoadResult;
@@ -248,6 +248,9 @@ fn measure(
     if let Some(running) = &c.running {
         return measure_running(c, running, cell, known, controls, on_event);
     }
+    if let Generators::Ssh(_) = &cell.load.generators {
+        return Err((Label::LoadRefused, UNREACHABLE_FROM_HOSTS.into()));
+    }
     let spec = LaunchSpec {
         port: None,
         threads: cell.layout.server_threads(),
@@ -279,6 +282,11 @@ fn measure(
     server.stop();
     Ok(m)
 }
+
+/// Why a contestant the harness starts cannot be loaded from SSH hosts.
+const UNREACHABLE_FROM_HOSTS: &str = "SSH generators reach the server over the network, and \
+     contestants shootout starts listen on 127.0.0.1 only: start it yourself where the hosts \
+     reach it and give it by url (docs/generators.md)";
 
 /// Verify (once per contestant) and load a server that was already running, at its URL's
 /// address and with its URL's host; it is neither started, stopped nor pinned.
