@@ -154,7 +154,7 @@ fn table(key: &CellKey, rows: &[Row]) -> Table {
     design.draw(&ranked)
 }
 
-/// Lowest CPU per response first: ranks of the negated intervals.
+/// Lowest CPU per response first: ranks of the negated intervals, rows in rank order.
 fn rank(rows: &mut [Efficiency]) {
     rows.sort_by(|a, b| match (a.us.is_empty(), b.us.is_empty()) {
         (false, false) => median(&a.us).total_cmp(&median(&b.us)),
@@ -171,6 +171,9 @@ fn rank(rows: &mut [Efficiency]) {
     for (e, k) in rows.iter_mut().zip(stats::ranks(&measured)) {
         e.rank = Some(k);
     }
+    // Rank first, then the median: a wide interval can tie a row with the best while a
+    // cheaper, narrower one ranks lower, and a table reads top to bottom.
+    rows.sort_by_key(|e| e.rank.unwrap_or(usize::MAX));
 }
 
 fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
