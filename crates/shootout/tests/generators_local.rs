@@ -4,6 +4,7 @@
 
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
+use checkout::REQUEST_CLASSES;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,16 +129,7 @@ fn thirty_thousand_connections_run_as_two_local_shards_and_add_up() {
     let shards = r["shards"].as_array().expect("shards in the merged result");
     assert_eq!(shards.len(), 2);
     let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"));
-    for class in [
-        "ok",
-        "status",
-        "timeout",
-        "connect",
-        "read",
-        "write",
-        "parse",
-        "in_flight",
-    ] {
+    for class in REQUEST_CLASSES {
         let sum: u64 = shards.iter().map(|s| n(&s["requests"][class])).sum();
         assert_eq!(n(&r["requests"][class]), sum, "{class}");
     }

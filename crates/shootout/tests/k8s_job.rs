@@ -7,20 +7,13 @@
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
-use checkout::assert_one_line_error;
+use checkout::{assert_one_line_error, bare as shootout};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Container;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 use testserver::{Behavior, TestServer};
-
-fn shootout(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .output()
-        .expect("the shootout binary runs")
-}
 
 fn now_ms() -> u64 {
     SystemTime::now()

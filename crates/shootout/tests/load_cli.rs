@@ -4,16 +4,9 @@
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
-use checkout::assert_one_line_error;
-use std::process::{Command, Output};
+use checkout::{assert_one_line_error, bare as shootout, REQUEST_CLASSES};
+use std::process::Output;
 use testserver::{Behavior, TestServer};
-
-fn shootout(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shootout"))
-        .args(args)
-        .output()
-        .expect("the shootout binary runs")
-}
 
 #[test]
 fn json_has_the_documented_fields_and_the_counts_add_up() {
@@ -28,19 +21,10 @@ fn json_has_the_documented_fields_and_the_counts_add_up() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     assert_eq!(v["schema"], "shootout.load/1");
     let q = &v["requests"];
-    let sum: u64 = [
-        "ok",
-        "status",
-        "timeout",
-        "connect",
-        "read",
-        "write",
-        "parse",
-        "in_flight",
-    ]
-    .iter()
-    .map(|k| q[k].as_u64().unwrap_or_else(|| panic!("requests.{k}")))
-    .sum();
+    let sum: u64 = REQUEST_CLASSES
+        .iter()
+        .map(|k| q[k].as_u64().unwrap_or_else(|| panic!("requests.{k}")))
+        .sum();
     assert_eq!(q["total"].as_u64(), Some(sum));
     assert_eq!(q["ok"].as_u64(), Some(500));
     for k in [

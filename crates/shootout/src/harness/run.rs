@@ -140,6 +140,26 @@ impl<'e> Known<'e> {
     }
 }
 
+impl Known<'_> {
+    /// Verifies `c` at `addr` (named `host` in requests) the first time it is loaded in
+    /// this experiment; its failure, then and at every later run, as the run's label.
+    fn verify_once(
+        &mut self,
+        c: &Contestant,
+        addr: SocketAddr,
+        host: &str,
+        on_event: &mut impl FnMut(Event),
+    ) -> Result<(), (Label, String)> {
+        let endpoints = self.endpoints;
+        let failed = (self.verify_failures.entry(c.name().to_string()))
+            .or_insert_with(|| verify_failure(addr, host, c, endpoints, on_event));
+        match failed {
+            Some(why) => Err((Label::VerifyFailed, why.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The record's names for contestant `name` in `cell`, repeat `repeat`.
 fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
     Cell {
@@ -264,14 +284,7 @@ fn measure(
     })?;
     // A server shootout started listens on loopback at the port it was given.
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-    let endpoints = known.endpoints;
-    let failed = known
-        .verify_failures
-        .entry(c.name().to_string())
-        .or_insert_with(|| verify_failure(addr, &addr.to_string(), c, endpoints, on_event));
-    if let Some(why) = failed {
-        return Err((Label::VerifyFailed, why.clone()));
-    }
+    known.verify_once(c, addr, &addr.to_string(), on_event)?;
     let config = config(cell, addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
     let room = FileRoom::of_group(server.pid());
     if let Some(why) = room.and_then(|r| r.refusal(cell.connections)) {
@@ -298,14 +311,7 @@ fn measure_running(
     controls: &Controls,
     on_event: &mut impl FnMut(Event),
 ) -> Result<Measurement, (Label, String)> {
-    let endpoints = known.endpoints;
-    let failed = known
-        .verify_failures
-        .entry(c.name().to_string())
-        .or_insert_with(|| verify_failure(running.addr, &running.host, c, endpoints, on_event));
-    if let Some(why) = failed {
-        return Err((Label::VerifyFailed, why.clone()));
-    }
+    known.verify_once(c, running.addr, &running.host, on_event)?;
     let mut config =
         config(cell, running.addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
     config.target.host_header = running.host.clone();

@@ -21,6 +21,28 @@ class H(BaseHTTPRequestHandler):
 ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 "#;
 
+/// `shootout ARGS` with this process's environment, for commands that touch no checkout
+/// or store (`load`, `k8s job`, `--help`).
+pub fn bare(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(args)
+        .output()
+        .expect("the shootout binary runs")
+}
+
+/// How a load's requests ended, as its JSON names them under `requests`: each request in
+/// exactly one, so they add up to `total`.
+pub const REQUEST_CLASSES: [&str; 8] = [
+    "ok",
+    "status",
+    "timeout",
+    "connect",
+    "read",
+    "write",
+    "parse",
+    "in_flight",
+];
+
 /// `shootout ARGS` in the checkout at `root`, with its own machine lock: tests run at
 /// once, and beside a developer's real runs.
 pub fn command(root: &Path, args: &[&str]) -> Command {
