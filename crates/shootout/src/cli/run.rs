@@ -7,6 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::{self, Catalog, Status};
 use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop};
+use shootout::harness::host_noise;
 use shootout::harness::idle::Quiet;
 use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::harness::manifest::Origin;
@@ -15,7 +16,7 @@ use shootout::harness::run::{self, Event};
 use shootout::harness::setup;
 use shootout::harness::started_servers::{self, Leftover};
 use shootout::harness::verify::Check;
-use shootout::record::{Label, LoadKind, Machine, RunRecord, VerifyLevel};
+use shootout::record::{HostNoise, Label, LoadKind, Machine, RunRecord, VerifyLevel};
 use shootout::report::document::Document;
 use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
@@ -46,6 +47,15 @@ pub struct RunArgs {
     /// Start no round after this much time, e.g. `10m` (the round in progress finishes)
     #[arg(long, value_parser = engine::parse_duration)]
     budget: Option<Duration>,
+    /// Runs that may be made up when runs do not count (disturbed, the generator
+    /// saturated or late); 0 turns make-ups off [default: the experiment's [make_up]
+    /// runs, else half the planned runs]
+    #[arg(long, value_name = "RUNS")]
+    make_up_runs: Option<usize>,
+    /// How long after the planned rounds a make-up round may start, e.g. `2m` [default:
+    /// the experiment's [make_up] time, else a third of the planned rounds' time]
+    #[arg(long, value_name = "TIME", value_parser = engine::parse_duration)]
+    make_up_time: Option<Duration>,
     /// With ssh: generators, copy this binary to each host before each load (else each
     /// host runs the shootout on its PATH, which must be this version)
     #[arg(long)]
@@ -73,7 +83,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let results = places::results_of(checkout.as_deref()).context("run")?;
     let name = args.experiment.as_deref().unwrap_or("quick");
     let path = experiment_path(checkout.as_deref(), name)?;
-    let exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
+    let mut exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
+    exp.make_up.runs = args.make_up_runs.or(exp.make_up.runs);
+    exp.make_up.time = args.make_up_time.or(exp.make_up.time);
     let cat = gather(&exp, checkout.as_deref(), &args.folders, &results)?;
     let mut lock = match take_machine(&exp.name, args.wait) {
         Err(LockError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
@@ -88,14 +100,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Outside a checkout, the commit of the experiment's folder: the user's own
     // repository, when it is one.
     let commit_of = checkout.clone().unwrap_or_else(|| folder_of(&path));
+    interrupt::install();
+    let noise = host_noise::measure(host_noise::WATCH, &interrupt::INTERRUPTED);
+    let machine = Machine {
+        idle: Some(noise),
+        ..Machine::here(&commit_of)
+    };
     let stored = Store::open(&db_path).and_then(|mut s| {
-        let id = s.begin(&exp.name, seed, &definition, &Machine::here(&commit_of))?;
+        let id = s.begin(&exp.name, seed, &definition, &machine)?;
         Ok((s, id))
     });
     let (mut store, id) =
         stored.map_err(|e| WorkFailed(anyhow::Error::new(e).context("results store")))?;
     name_holder(&mut lock, &exp.name, Some((&db_path, id)));
-    interrupt::install();
     let about = match exp.description.is_empty() {
         true => String::new(),
         false => format!("{} ", exp.description),
@@ -105,6 +122,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         exp.name,
         path.display()
     );
+    println!("{}", noise.line());
+    for line in noise_warnings(&noise, &exp) {
+        println!("{line}");
+    }
     let (runs, out_of_budget) = run_with_progress(&exp, &cat, seed, &args, &mut store, id);
     let ending = match interrupt::requested() {
         true => Ending::Interrupted,
@@ -317,6 +338,35 @@ fn run_with_progress(
     (runs, out_of_budget)
 }
 
+/// What the host's noise at idle means for this experiment's verdicts, said before the
+/// first run: nothing on a quiet host.
+fn noise_warnings(noise: &HostNoise, exp: &Experiment) -> Vec<String> {
+    let limits = &exp.thresholds;
+    let mut out = Vec::new();
+    if noise.steal > limits.steal {
+        out.push(format!(
+            "warning: the hypervisor steals {:.0}% of the cores at idle, above the {:.0}% that \
+             disturbs a run: expect many runs to be made up ({}) or marked. For figures that \
+             hold: a quieter host or hour, longer runs (duration), more repeats, or the \
+             generator on another machine (--generators ssh:...)",
+            noise.steal * 100.0,
+            limits.steal * 100.0,
+            exp.make_up.describe(exp.run_count()),
+        ));
+    }
+    if noise.busy > limits.foreign {
+        out.push(format!(
+            "warning: other work keeps {:.0}% of the cores busy before the first run (over the \
+             {:.0}% that disturbs a run): rounds wait up to {:.0} s for a quiet machine; stop it \
+             if you can",
+            noise.busy * 100.0,
+            limits.foreign * 100.0,
+            limits.wait.as_secs_f64()
+        ));
+    }
+    out
+}
+
 /// What the check for a quiet machine before a round found, in one line.
 fn busy_line(round: usize, quiet: &Quiet) -> String {
     let before = format!("before round {}", round + 1);
@@ -466,8 +516,9 @@ fn show_live_rate(bar: &ProgressBar, live: &engine::Live, running: &AtomicBool) 
 /// One line about a finished run.
 fn progress(r: &RunRecord, done: usize, total: usize) -> String {
     let c = &r.cell;
+    let make_up = if r.make_up { " (make-up)" } else { "" };
     let what = format!(
-        "[{done}/{total}] {} /{} {} {} c={} #{}",
+        "[{done}/{total}] {} /{} {} {} c={} #{}{make_up}",
         c.contestant,
         c.endpoint,
         c.layout,

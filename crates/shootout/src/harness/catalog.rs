@@ -36,6 +36,10 @@ impl Status {
 }
 
 /// What to do when a name needs a catalog and there is none.
+/// The ceiling: the contestant every table measures the others against, the fastest
+/// correct server this machine allows (contestants/c-epoll). Its make-up runs go first.
+pub const CEILING: &str = "c-epoll";
+
 pub const NO_CATALOG: &str = "there is no catalog here (not in a shootout checkout): point at \
      one with --root DIR or SHOOTOUT_ROOT, or add a folder of contestants with --contestants DIR";
 

@@ -6,6 +6,7 @@ pub mod endpoint;
 pub mod experiment;
 pub mod group_cpu;
 pub mod group_guard;
+pub mod host_noise;
 pub mod idle;
 pub mod launch;
 pub mod layout;

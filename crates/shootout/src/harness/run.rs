@@ -83,7 +83,7 @@ pub fn run(
         }
         for (c, name) in shuffled(&exp.contestants, &mut rng) {
             for (i, cell) in cells.iter().enumerate().filter(|(i, _)| round.runs(c, *i)) {
-                let r = run_or_skip(
+                let mut r = run_or_skip(
                     cat,
                     name,
                     cell,
@@ -92,6 +92,7 @@ pub fn run(
                     controls,
                     &mut on_event,
                 );
+                r.make_up = round.makes_up(c, i);
                 rounds.record(c, i, &r);
                 on_event(Event::Finished(&r, runs.len() + 1, rounds.total()));
                 runs.push(r);
@@ -251,6 +252,7 @@ impl Measurement {
             series: self.series,
             wall_s: 0.0,
             load_s: self.load_s,
+            make_up: false,
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 /// CPU model, usable cores, kernel, shootout version and git commit.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Machine {
     pub cpu: String,
@@ -11,6 +11,9 @@ pub struct Machine {
     pub kernel: String,
     pub shootout: String,
     pub commit: String,
+    /// The host's steal and other work at idle before the first run (experiments since
+    /// make-up runs; None before, and for single loads).
+    pub idle: Option<super::HostNoise>,
 }
 
 impl Machine {
@@ -37,6 +40,7 @@ impl Machine {
             kernel: kernel.trim().to_string(),
             shootout: env!("CARGO_PKG_VERSION").to_string(),
             commit,
+            idle: None,
         }
     }
 }

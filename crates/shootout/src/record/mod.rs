@@ -3,16 +3,19 @@
 //! re-parses text or reads JSON by key.
 
 mod cell;
+mod host_noise;
 mod label;
 mod load_json;
 mod load_kind;
 mod machine;
 mod outcome;
+pub mod standing;
 mod verdict;
 mod verify_level;
 
 pub use crate::harness::monitor::Point;
 pub use cell::Cell;
+pub use host_noise::HostNoise;
 pub use label::Label;
 pub use load_json::{read_load_result, LoadJsonError};
 pub use load_kind::LoadKind;
@@ -50,6 +53,10 @@ pub struct RunRecord {
     /// Wall seconds of the whole run (start to stop) and of the load itself.
     pub wall_s: f64,
     pub load_s: f64,
+    /// Run again because the cell lacked valid runs (a make-up run), not as one of the
+    /// experiment's planned repeats.
+    #[serde(default)]
+    pub make_up: bool,
 }
 
 impl RunRecord {
@@ -69,6 +76,7 @@ impl RunRecord {
             series: Vec::new(),
             wall_s: 0.0,
             load_s: 0.0,
+            make_up: false,
         }
     }
 

@@ -131,6 +131,7 @@ pub fn run(
         series: Vec::new(),
         wall_s: 6.5 + repeat as f64 * 0.25,
         load_s: 5.0,
+        make_up: false,
     }
 }
 
@@ -371,6 +372,13 @@ pub fn document() -> Document {
                 kernel: "6.1.0".into(),
                 shootout: "0.1.0".into(),
                 commit: "abc1234".into(),
+                idle: Some(crate::record::HostNoise {
+                    cores: 2,
+                    seconds: 3.0,
+                    steal: 0.03,
+                    peak_steal: 0.12,
+                    busy: 0.01,
+                }),
             },
             runs: 0,
         },

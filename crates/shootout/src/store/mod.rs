@@ -261,6 +261,7 @@ mod tests {
         r.peak_rss_kb = 2048;
         r.wall_s = 3.0;
         r.load_s = 2.0;
+        r.make_up = true;
         r
     }
 
@@ -297,6 +298,7 @@ mod tests {
         );
         assert_eq!(r.cell, run_row().cell);
         assert_eq!(r.verify, VerifyLevel::Http);
+        assert!(r.make_up, "a make-up run reads back as one");
         let version: i64 =
             s.db.pragma_query_value(None, "user_version", |r| r.get(0))
                 .unwrap();

@@ -8,7 +8,7 @@ use crate::record::{Cell, Label, LoadKind, Outcome, RunRecord, VerifyLevel};
 use rusqlite::types::Value;
 
 /// The columns after `experiment_id`, in the order of [`values`] and [`read`].
-const COLUMNS: [&str; 23] = [
+const COLUMNS: [&str; 24] = [
     "contestant",
     "endpoint",
     "layout",
@@ -32,6 +32,7 @@ const COLUMNS: [&str; 23] = [
     "valid",
     "verdict",
     "verify",
+    "make_up",
 ];
 
 pub(super) fn insert_sql() -> String {
@@ -94,6 +95,7 @@ pub(super) fn values(r: &RunRecord) -> Result<[Value; COLUMNS.len()], StoreError
             .map_or(Value::Null, |v| Value::Integer(v.valid.into())),
         verdict.map_or(Value::Null, Value::Text),
         text(r.verify.word()),
+        Value::Integer(r.make_up.into()),
     ])
 }
 
@@ -115,6 +117,7 @@ pub(super) struct RawRun {
     toolchain: String,
     verdict: Option<String>,
     verify: String,
+    make_up: bool,
 }
 
 /// Reads a row of [`select_sql`]: `id`, then [`COLUMNS`] in order.
@@ -144,6 +147,7 @@ pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
         // 20 and 21 (bottleneck, valid) are in `verdict`.
         verdict: row.get(22)?,
         verify: row.get(23)?,
+        make_up: row.get(24)?,
     })
 }
 
@@ -192,6 +196,7 @@ impl RawRun {
                 series,
                 wall_s: self.wall_s,
                 load_s: self.load_s,
+                make_up: self.make_up,
             },
         })
     }

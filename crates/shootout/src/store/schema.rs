@@ -80,6 +80,9 @@ pub const MIGRATIONS: &[&str] = &[
     // 7: how each run's contestant was verified before its loads (`strict`, `http`,
     // `none`); earlier runs were all verified strictly, the only level there was.
     "ALTER TABLE runs ADD COLUMN verify TEXT NOT NULL DEFAULT 'strict';",
+    // 8: whether a run was a make-up (run again because its cell lacked valid runs);
+    // earlier experiments had none.
+    "ALTER TABLE runs ADD COLUMN make_up INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The version this build writes.

@@ -4,6 +4,7 @@
 use super::endpoints;
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
 use super::inline;
+use super::make_up;
 use super::repeats::{self, percent, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
 use crate::generators::{Generators, GeneratorsError};
@@ -133,6 +134,7 @@ fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Exp
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
         thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
+        make_up: make_up::check(&e.make_up)?,
         gates: Gates::parse(&e.thresholds).map_err(|w| w.to_string())?,
         warmup: time("warmup", &e.warmup)?,
         duration: time("duration", &e.duration)?,

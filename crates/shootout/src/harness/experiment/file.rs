@@ -41,6 +41,9 @@ pub struct ExperimentFile {
     /// shared.
     #[serde(default)]
     pub verdict: VerdictFile,
+    /// How many runs may be made up, and for how long, when runs do not count.
+    #[serde(default)]
+    pub make_up: MakeUpFile,
     /// What results must meet (a CI gate): `all = ["p99<5ms"]` for every contestant,
     /// `NAME = [...]` for one.
     #[serde(default)]
@@ -62,6 +65,14 @@ pub struct VerdictFile {
     pub steal: Option<String>,
     /// How long a round waits for a quiet machine before it runs anyway, e.g. "30s".
     pub wait: Option<String>,
+}
+
+/// The `[make_up]` table: `runs = 10` (0: none), `time = "2m"`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MakeUpFile {
+    pub runs: Option<usize>,
+    pub time: Option<String>,
 }
 
 /// An `[endpoint.NAME]` table: the request, and what a good answer is.

@@ -7,12 +7,14 @@ mod check;
 mod endpoints;
 mod file;
 mod inline;
+mod make_up;
 mod matrix;
 mod repeats;
 mod rounds;
 
 pub use check::ExperimentError;
 pub use inline::{Inline, Running};
+pub use make_up::MakeUp;
 pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
@@ -43,6 +45,8 @@ pub struct Experiment {
     pub loads: Vec<Load>,
     /// Where verdicts draw their lines (`[verdict]`; the measured defaults otherwise).
     pub thresholds: Thresholds,
+    /// How many runs may be made up, and for how long (`[make_up]`).
+    pub make_up: MakeUp,
     /// Contestants the file declares itself (`[contestant.NAME]`).
     pub inline: Vec<Inline>,
     /// The experiment file.

@@ -56,8 +56,7 @@ pub fn ranked_tables<'a>(
         .collect()
 }
 
-/// The ceiling's contestant.
-pub const CEILING: &str = "c-epoll";
+pub use crate::harness::catalog::CEILING;
 
 /// The ceiling's row in a cell, when it measured there (ok or generator-bound).
 pub fn find<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {

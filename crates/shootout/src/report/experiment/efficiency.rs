@@ -5,44 +5,13 @@
 //! schedule and the server answered at the rate; a server that could not keep up shows
 //! what it did instead, unranked.
 
-use crate::record::{Label, RunRecord};
+use crate::record::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
+use crate::record::RunRecord;
 use crate::report::experiment::ranking::{self, CellKey, Row};
 use crate::report::stats::{self, measures, median};
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::report::units;
-
-/// Requests started more than 1 ms after they were due, above this share of those
-/// scheduled: the generator did not keep the schedule (or, when they waited for a free
-/// connection, the server held them back). Measured here (docs/verdicts.md): runs the
-/// generator kept started 0.03–1.8% of requests over 1 ms late, with no bearing on the
-/// server's CPU per response; a server that fell behind held back 8.7–13.2%.
-pub const LATE_LIMIT: f64 = 0.05;
-/// Requests answered (or still being answered at the end: a response takes its latency)
-/// below this share of those scheduled: the server did not keep up.
-pub const KEPT_RATE: f64 = 0.95;
-
-/// Why a valid rate run does not count for efficiency.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum OffRate {
-    /// This share of requests started late with a connection free: the generator's doing.
-    GeneratorLate(f64),
-    /// This share waited for a free connection: the server held them back.
-    ServerBehind(f64),
-    /// The server answered `did` of the `asked` requests/s.
-    BelowRate { did: f64, asked: f64 },
-}
-
-impl OffRate {
-    /// Which kind of reason, for grouping runs in a note.
-    fn kind(&self) -> u8 {
-        match self {
-            OffRate::GeneratorLate(_) => 0,
-            OffRate::ServerBehind(_) => 1,
-            OffRate::BelowRate { .. } => 2,
-        }
-    }
-}
 
 impl std::fmt::Display for OffRate {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -65,28 +34,10 @@ impl std::fmt::Display for OffRate {
     }
 }
 
-/// Why a rate run does not count for efficiency, or None when it does.
-pub fn off_rate(r: &RunRecord) -> Option<OffRate> {
-    let x = r.result()?;
-    let rate = x.rate.as_ref()?;
-    let share = |n: u64| n as f64 / rate.scheduled.max(1) as f64;
-    if share(rate.late) > LATE_LIMIT {
-        return Some(OffRate::GeneratorLate(share(rate.late)));
-    }
-    if share(rate.waited) > LATE_LIMIT {
-        return Some(OffRate::ServerBehind(share(rate.waited)));
-    }
-    let q = &x.requests;
-    (share(q.ok + q.status + q.in_flight) < KEPT_RATE).then_some(OffRate::BelowRate {
-        did: x.rps,
-        asked: rate.target_rps,
-    })
-}
-
 /// A valid run at its rate: its server CPU µs per response.
 fn efficient_us(r: &RunRecord) -> Option<f64> {
-    let valid = r.label() == Label::Ok && off_rate(r).is_none();
-    valid.then(|| measures::cpu_us_per_response(r))?
+    let counts = Standing::of(r) == Standing::Counts;
+    counts.then(|| measures::cpu_us_per_response(r))?
 }
 
 /// One table per open-loop cell of `runs`, rows ranked by CPU per response (lowest first;
