@@ -4,7 +4,7 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::cells::BOUND_MARK;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::ranking::{self, CellKey, Row, MARKED, MARKED_MEANING};
 use crate::report::stats::measures;
 use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
@@ -37,6 +37,9 @@ pub fn ranked_tables<'a>(
         if rows.iter().any(Row::lower_bound) {
             marks.push(LOWER_BOUND_MARK.into());
         }
+        if rows.iter().any(Row::is_marked) {
+            marks.push(MARKED_MEANING.into());
+        }
         let design = Design {
             title: key.title(),
             columns: all,
@@ -58,10 +61,31 @@ pub fn ranked_tables<'a>(
 
 pub use crate::harness::catalog::CEILING;
 
-/// The ceiling's row in a cell, when it measured there (ok or generator-bound).
+/// The ceiling's row in a cell, when it measured there (ok, generator-bound, or marked:
+/// disturbed in every run).
 pub fn find<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
     rows.iter()
-        .find(|r| r.contestant == CEILING && !r.measured_values(measures::rps).is_empty())
+        .find(|r| r.contestant == CEILING && !top_values(r, measures::rps).is_empty())
+}
+
+/// What the ceiling's figure rests on: its ok and generator-bound runs, else its marked
+/// ones.
+fn top_values(top: &Row, m: measures::Measure) -> Vec<f64> {
+    let measured = top.measured_values(m);
+    match measured.is_empty() {
+        true => top.marked_values(m),
+        false => measured,
+    }
+}
+
+/// A row's own figure for `m` and whether it is marked: its ok runs', else its marked
+/// runs'; None for a row with neither.
+fn row_values(row: &Row, m: measures::Measure) -> Option<(Vec<f64>, bool)> {
+    match (row.is_measured(), row.is_marked()) {
+        (true, _) => Some((row.values(m), false)),
+        (false, true) => Some((row.marked_values(m), true)),
+        (false, false) => None,
+    }
 }
 
 /// The two "of ceiling" columns against `top`, the ceiling's row.
@@ -81,37 +105,57 @@ pub fn note() -> String {
     )
 }
 
-/// The ceiling's median requests/s over its ok and generator-bound runs, when `row` can
-/// be set against it (it has ok runs and the ceiling a positive rate).
-fn top_rps(row: &Row, top: &Row) -> Option<f64> {
-    let rps = median(&top.measured_values(measures::rps));
-    (row.is_measured() && rps > 0.0).then_some(rps)
+/// The ceiling's median requests/s over the runs its figure rests on, and whether they
+/// are marked, when `row` can be set against it (it has a figure and the ceiling a
+/// positive rate).
+fn top_rps(row: &Row, top: &Row) -> Option<(f64, bool)> {
+    let rps = median(&top_values(top, measures::rps));
+    let marked = top.is_marked();
+    (row_values(row, measures::rps).is_some() && rps > 0.0).then_some((rps, marked))
 }
 
-/// Median requests/s of `row` in percent of the ceiling's, `86%`; blank without ok runs.
+/// `†` when either side of a comparison rests on marked runs.
+fn mark(either: bool) -> &'static str {
+    if either {
+        MARKED
+    } else {
+        ""
+    }
+}
+
+/// Median requests/s of `row` in percent of the ceiling's, `86%` (`86%†` when either
+/// rests on marked runs); blank without a figure.
 pub fn percent_of(row: &Row, top: &Row) -> String {
     if row.contestant == top.contestant {
         return "100%".into();
     }
-    top_rps(row, top).map_or(String::new(), |rps| {
-        format!("{:.0}%", 100.0 * median(&row.rps()) / rps)
-    })
+    let (Some((top, top_marked)), Some((rps, marked))) =
+        (top_rps(row, top), row_values(row, measures::rps))
+    else {
+        return String::new();
+    };
+    let m = mark(top_marked || marked);
+    format!("{:.0}%{m}", 100.0 * median(&rps) / top)
 }
 
 /// Median server CPU per response of `row` as a multiple of the ceiling's, `×1.59`;
-/// blank without ok runs, `-` when the ceiling's is zero.
+/// blank without a figure, `-` when the ceiling's is zero.
 pub fn cpu_multiple(row: &Row, top: &Row) -> String {
     if row.contestant == top.contestant {
         return "×1.00".into();
     }
-    if top_rps(row, top).is_none() {
+    let cpu = measures::cpu_ms_per_response;
+    let (Some(_), Some((mine, marked))) = (top_rps(row, top), row_values(row, cpu)) else {
         return String::new();
-    }
-    let top_cpu = median(&top.measured_values(measures::cpu_ms_per_response));
-    if top_cpu > 0.0 {
-        format!("×{:.2}", row.cpu_per_1k() / top_cpu)
-    } else {
-        "-".into()
+    };
+    let top_cpu = median(&top_values(top, cpu));
+    match top_cpu > 0.0 && !mine.is_empty() {
+        true => format!(
+            "×{:.2}{}",
+            median(&mine) / top_cpu,
+            mark(marked || top.is_marked())
+        ),
+        false => "-".into(),
     }
 }
 

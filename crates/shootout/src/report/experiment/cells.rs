@@ -29,9 +29,7 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
         }
     };
     vec![
-        Column::name("rank", |r: &Row| {
-            r.rank.map_or("-".into(), |k| k.to_string())
-        }),
+        Column::name("rank", Row::rank_text),
         Column::name("contestant", |r: &Row| r.contestant.into()),
         Column::number("req/s", Row::rps_or_bound_text).meaning(format!(
             "req/s: {RPS_SPREAD}; a shared rank is a tie (overlapping intervals)"

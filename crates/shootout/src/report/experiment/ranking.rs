@@ -96,6 +96,42 @@ impl<'a> Row<'a> {
         [self.values(m), self.bound_values(m)].concat()
     }
 
+    /// The runs a row without valid runs shows, marked `†`: measured, but disturbed
+    /// (foreign CPU or steal past its limit). Generator-bound runs have their own mark.
+    pub fn marked_runs(&self) -> impl Iterator<Item = &'a RunRecord> + '_ {
+        self.labelled(Label::Disturbed)
+            .filter(|r| r.result().is_some())
+    }
+
+    /// `m` of every marked run.
+    pub fn marked_values(&self, m: Measure) -> Vec<f64> {
+        self.marked_runs().filter_map(m).collect()
+    }
+
+    /// True when the row's figure rests on marked runs: no ok run, no generator-bound
+    /// one, but disturbed ones that measured.
+    pub fn is_marked(&self) -> bool {
+        !self.is_measured()
+            && self.bound_values(measures::rps).is_empty()
+            && !self.marked_values(measures::rps).is_empty()
+    }
+
+    /// The requests/s the row is ranked by: its ok runs', or its marked runs' when it
+    /// rests on them; empty for a row that is not ranked.
+    fn ranked_rps(&self) -> Vec<f64> {
+        match self.is_marked() {
+            true => self.marked_values(measures::rps),
+            false => self.rps(),
+        }
+    }
+
+    /// The rank as tables show it: `2`, `2†` for a row that rests on marked runs, `-`
+    /// for one that is not ranked.
+    pub fn rank_text(&self) -> String {
+        let mark = if self.is_marked() { MARKED } else { "" };
+        self.rank.map_or("-".into(), |k| format!("{k}{mark}"))
+    }
+
     /// Requests/s of the ok runs.
     pub fn rps(&self) -> Vec<f64> {
         self.values(measures::rps)
@@ -139,9 +175,13 @@ impl<'a> Row<'a> {
             return format!("{at_least}{}", self.rps_text());
         }
         let bound = self.bound_values(measures::rps);
-        match bound.is_empty() {
+        if !bound.is_empty() {
+            return format!("{}*", units::grouped(median(&bound)));
+        }
+        let marked = self.marked_values(measures::rps);
+        match marked.is_empty() {
             true => "-".into(),
-            false => format!("{}*", units::grouped(median(&bound))),
+            false => format!("{} {MARKED}", units::grouped(median(&marked))),
         }
     }
 
@@ -162,6 +202,10 @@ impl<'a> Row<'a> {
         let bound = self.bound_values(cpu);
         if !bound.is_empty() && !self.is_measured() {
             return format!("{:.4}*", median(&bound));
+        }
+        let marked = self.marked_values(cpu);
+        if self.is_marked() && !marked.is_empty() {
+            return format!("{:.4} {MARKED}", median(&marked));
         }
         match self.unattributed().is_some() {
             true => "unknown".into(),
@@ -206,6 +250,7 @@ impl<'a> Row<'a> {
                     Label::GeneratorBound => {
                         format!("{} {} (not ranked)", these.len(), label.word())
                     }
+                    Label::Disturbed => disturbed_note(&these),
                     _ => format!("{} {}: {why}", these.len(), label.word()),
                 });
             }
@@ -220,6 +265,30 @@ impl<'a> Row<'a> {
     pub fn failure(&self) -> Option<Label> {
         not_ok().find(|l| self.labelled(*l).next().is_some())
     }
+}
+
+/// What marks a figure that rests on runs that were not valid (disturbed).
+pub const MARKED: &str = "†";
+
+/// What `†` means, under a table that has such a row.
+pub const MARKED_MEANING: &str = "† no valid run: the median of its disturbed runs, ranked \
+     with the mark (its notes give the disturbance: steal and foreign CPU, medians over \
+     those runs)";
+
+/// `3 disturbed: steal 18%, foreign CPU 1% (medians)`: how much was taken from the runs,
+/// as their verdicts measured it.
+pub fn disturbed_note(runs: &[&RunRecord]) -> String {
+    let share = |f: fn(&crate::record::Verdict) -> f64| {
+        let v: Vec<f64> = runs.iter().filter_map(|r| r.verdict()).map(f).collect();
+        format!("{:.0}%", 100.0 * median(&v))
+    };
+    let median_of = if runs.len() == 1 { "" } else { " (medians)" };
+    format!(
+        "{} disturbed: steal {}, foreign CPU {}{median_of}",
+        runs.len(),
+        share(|v| v.steal),
+        share(|v| v.foreign)
+    )
 }
 
 /// Labels other than ok, in the order notes list them.
@@ -305,20 +374,22 @@ fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
     rows
 }
 
-/// Ranks the rows with ok runs by the intervals of their median requests/s (overlaps
-/// tie), then sorts: by rank, then by median requests/s, the unranked last (the sort is
+/// Ranks the rows with ok runs, and those that rest on marked runs, by the intervals of
+/// their median requests/s (overlaps tie), then sorts: by rank, then by median requests/s, the unranked last (the sort is
 /// stable: by name).
 fn rank(rows: &mut [Row]) {
-    let ranked: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].is_measured()).collect();
+    let ranked: Vec<usize> = (0..rows.len())
+        .filter(|&i| !rows[i].ranked_rps().is_empty())
+        .collect();
     let intervals: Vec<(f64, f64)> = ranked
         .iter()
-        .map(|&i| stats::interval(&rows[i].rps()))
+        .map(|&i| stats::interval(&rows[i].ranked_rps()))
         .collect();
     for (i, rank) in ranked.iter().zip(stats::ranks(&intervals)) {
         rows[*i].rank = Some(rank);
     }
     rows.sort_by(|a, b| {
-        let key = |r: &Row| (r.rank.unwrap_or(usize::MAX), -median(&r.rps()));
+        let key = |r: &Row| (r.rank.unwrap_or(usize::MAX), -median(&r.ranked_rps()));
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
     });

@@ -34,10 +34,7 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
         of_median_run("transfer/s", |m| {
             format!("{}/s", units::bytes(m.transfer_per_s))
         }),
-        Column::number("rank", |r: &Row| {
-            r.rank.map_or("-".into(), |k| k.to_string())
-        })
-        .meaning("a shared rank is a tie"),
+        Column::number("rank", Row::rank_text).meaning("a shared rank is a tie"),
         Column::number("CPU-s/1k req", Row::cpu_or_bound_text),
         Column::number("RSS MiB", |r: &Row| match r.is_measured() {
             true => r.rss_text(),
