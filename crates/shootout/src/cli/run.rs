@@ -18,6 +18,7 @@ use shootout::harness::started_servers::{self, Leftover};
 use shootout::harness::verify::Check;
 use shootout::record::{HostNoise, Label, LoadKind, Machine, RunRecord, VerifyLevel};
 use shootout::report::document::Document;
+use shootout::report::experiment::summary::Summary;
 use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
 use shootout::store::{Ending, Store};
@@ -139,6 +140,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         println!("{line}");
     }
     print_convergence(&exp, &runs, out_of_budget);
+    println!("\n{}", Summary::of(&runs).line());
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
         db_path.display()

@@ -3,6 +3,7 @@
 
 use crate::harness::experiment::{self, Repeats};
 use crate::record::RunRecord;
+use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};
 use crate::report::stats::{measures, median};
 use crate::report::table::Table;
@@ -75,11 +76,18 @@ impl Document {
             ),
         ]
         .into_iter()
+        .chain(m.idle.map(|noise| noise.line()))
+        .chain([self.summary().line()])
         .chain(self.overhead().map(|(median, max)| {
             format!("harness overhead per run (wall time minus time under load): median {median:.2} s, max {max:.2} s")
         }))
         .chain(self.convergence())
         .collect()
+    }
+
+    /// How the runs went: valid, re-run, marked.
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.runs)
     }
 
     /// A warning line for each contestant that ran unverified (level `none`).

@@ -4,7 +4,9 @@
 //! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
 //! change).
 
-use crate::record::{Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord, VerifyLevel};
+use crate::record::{
+    Bottleneck, Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord, Verdict, VerifyLevel,
+};
 use crate::report::document::Document;
 use crate::store::ExperimentRow;
 use engine::LoadResult;
@@ -146,6 +148,31 @@ pub fn result_mut(r: &mut RunRecord) -> Option<&mut LoadResult> {
     match &mut r.outcome {
         Outcome::Measured { result, .. } => Some(result),
         Outcome::NotRun { .. } => None,
+    }
+}
+
+/// Labels a measured run `disturbed` by `steal` (a share of all cores' time), with the
+/// verdict that said so.
+pub fn disturb(r: &mut RunRecord, steal: f64) {
+    if let Outcome::Measured {
+        label,
+        reason,
+        verdict,
+        ..
+    } = &mut r.outcome
+    {
+        *label = Label::Disturbed;
+        *reason = format!("steal {:.0}% of the cores' time", steal * 100.0);
+        *verdict = Some(Verdict {
+            bottleneck: Bottleneck::Neither,
+            valid: false,
+            disturbed: Some(reason.clone()),
+            server_busy: 0.5,
+            generator_busy: 0.5,
+            foreign: 0.01,
+            steal,
+            unattributed: None,
+        });
     }
 }
 

@@ -74,7 +74,7 @@ mod tests {
     use super::*;
     use crate::record::Label;
     use crate::report::experiment::servers;
-    use crate::report::fixture::hello_run;
+    use crate::report::fixture::{disturb, hello_run};
 
     fn runs(with_ceiling: bool) -> Vec<RunRecord> {
         let mut runs = vec![hello_run("other", Label::Ok, 10_000.0, 1.0)];
@@ -112,6 +112,31 @@ mod tests {
                 "req/s: {RPS_SPREAD}; a shared rank is a tie (overlapping intervals); \
                  CPU-s/1k req: server CPU seconds per 1,000 responses; RSS: peak; {BOUND_MARK}"
             )]
+        );
+    }
+
+    #[test]
+    fn a_ceiling_disturbed_in_every_run_shows_its_figure_marked() {
+        let mut runs = runs(false);
+        for (rps, steal) in [(20_000.0, 0.18), (21_000.0, 0.25), (19_000.0, 0.12)] {
+            let mut r = hello_run(ceiling::CEILING, Label::Ok, rps, 1.0);
+            disturb(&mut r, steal);
+            runs.push(r);
+        }
+        let t = &tables(&runs)[0];
+        let top = &t.rows[0];
+        assert_eq!((top[0].as_str(), top[1].as_str()), ("1†", "c-epoll"));
+        assert_eq!(top[2], "20,000 †");
+        let n = t.headers.len();
+        assert_eq!(
+            top[n - 1],
+            "3 disturbed: steal 18%, foreign CPU 1% (medians)"
+        );
+        assert_eq!(t.rows[1][n - 3..n - 1], ["50%†", "×2.00†"]);
+        assert!(
+            t.notes.iter().any(|n| n.contains("† no valid run")),
+            "{:?}",
+            t.notes
         );
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::record::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
 use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::ranking::{self, CellKey, Row, MARKED};
 use crate::report::stats::{self, measures, median};
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
@@ -40,6 +40,14 @@ fn efficient_us(r: &RunRecord) -> Option<f64> {
     counts.then(|| measures::cpu_us_per_response(r))?
 }
 
+/// A run that does not count for a reason of the moment (disturbed, the generator
+/// saturated or late) but measured the server: its CPU µs per response, what a row
+/// without counting runs shows, marked.
+fn retried_us(r: &RunRecord) -> Option<f64> {
+    let retry = Standing::of(r) == Standing::Retry;
+    retry.then(|| measures::cpu_us_per_response(r))?
+}
+
 /// One table per open-loop cell of `runs`, rows ranked by CPU per response (lowest first;
 /// overlapping intervals tie).
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
@@ -54,68 +62,120 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
         .collect()
 }
 
-/// A contestant and its server CPU µs per response over its runs that count (none when
-/// none did).
-pub type Costs = (String, Vec<f64>);
+/// A contestant's server CPU µs per response in a cell: over its runs that count, or,
+/// when none did, over those that may count another time (`marked`); empty when neither
+/// measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cost {
+    pub contestant: String,
+    pub us: Vec<f64>,
+    pub marked: bool,
+}
 
-/// Each open-loop cell of `runs` with every contestant's costs: what the tables rank, for
+impl Cost {
+    /// The cost of `row`, a row of an open-loop cell.
+    pub fn of(row: &Row) -> Cost {
+        let counted: Vec<f64> = row.runs.iter().filter_map(|r| efficient_us(r)).collect();
+        let marked = counted.is_empty();
+        let us = match marked {
+            false => counted,
+            true => row.runs.iter().filter_map(|r| retried_us(r)).collect(),
+        };
+        Cost {
+            contestant: row.contestant.to_string(),
+            marked: marked && !us.is_empty(),
+            us,
+        }
+    }
+}
+
+/// Each open-loop cell of `runs` with every contestant's cost: what the tables rank, for
 /// the charts.
-pub fn costs(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Costs>)> {
+pub fn costs(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Cost>)> {
     let rated: Vec<RunRecord> = (runs.iter().filter(|r| r.rate().is_some()))
         .cloned()
         .collect();
     ranking::cells(&rated)
         .into_iter()
-        .map(|(key, rows)| {
-            let us = |row: &Row| row.runs.iter().filter_map(|r| efficient_us(r)).collect();
-            let costs = rows.iter().map(|row| (row.contestant.to_string(), us(row)));
-            (key, costs.collect())
-        })
+        .map(|(key, rows)| (key, rows.iter().map(Cost::of).collect()))
         .collect()
 }
 
 /// A row's numbers at the rate, ranked.
 struct Efficiency<'r, 'a> {
     row: &'r Row<'a>,
-    us: Vec<f64>,
+    cost: Cost,
     rank: Option<usize>,
 }
+
+impl Efficiency<'_, '_> {
+    /// `m` over the runs the row's figures rest on: its ok runs, or, for a marked row,
+    /// the runs its cost was taken from.
+    fn shown(&self, m: measures::Measure) -> Vec<f64> {
+        match self.cost.marked {
+            false => self.row.values(m),
+            true => (self.row.runs.iter())
+                .filter(|r| retried_us(r).is_some())
+                .filter_map(|r| m(r))
+                .collect(),
+        }
+    }
+
+    /// `†` for a row whose figure rests on runs that do not count.
+    fn mark(&self) -> &'static str {
+        if self.cost.marked {
+            MARKED
+        } else {
+            ""
+        }
+    }
+}
+
+/// What `†` means under an efficiency table that has such a row.
+const MARKED_MEANING: &str = "† no run counts: the median of runs disturbed (steal or \
+     foreign CPU past the limit) or off the schedule by the generator's doing, after the \
+     make-up runs the budget allowed; the notes say how much";
 
 fn table(key: &CellKey, rows: &[Row]) -> Table {
     let mut ranked: Vec<Efficiency> = rows
         .iter()
         .map(|row| Efficiency {
             row,
-            us: row.runs.iter().filter_map(|r| efficient_us(r)).collect(),
+            cost: Cost::of(row),
             rank: None,
         })
         .collect();
     rank(&mut ranked);
+    let mut marks = vec![format!(
+        "a run counts when it is valid, at most {:.0}% of requests started late (the \
+         generator's lateness, or waiting for a free connection) and the server answered \
+         at {:.0}% of the rate or more",
+        LATE_LIMIT * 100.0,
+        KEPT_RATE * 100.0
+    )];
+    if ranked.iter().any(|e| e.cost.marked) {
+        marks.push(MARKED_MEANING.into());
+    }
     let design = Design {
         title: format!("Efficiency at a fixed rate — {}", key.title()),
         columns: columns(),
-        marks: vec![format!(
-            "a run counts when it is valid, at most {:.0}% of requests started late (the \
-             generator's lateness, or waiting for a free connection) and the server answered \
-             at {:.0}% of the rate or more",
-            LATE_LIMIT * 100.0,
-            KEPT_RATE * 100.0
-        )],
+        marks,
     };
     design.draw(&ranked)
 }
 
 /// Lowest CPU per response first: ranks of the negated intervals, rows in rank order.
+/// Rows that rest on marked runs are ranked among the others, with their mark.
 fn rank(rows: &mut [Efficiency]) {
-    rows.sort_by(|a, b| match (a.us.is_empty(), b.us.is_empty()) {
-        (false, false) => median(&a.us).total_cmp(&median(&b.us)),
+    rows.sort_by(|a, b| match (a.cost.us.is_empty(), b.cost.us.is_empty()) {
+        (false, false) => median(&a.cost.us).total_cmp(&median(&b.cost.us)),
         (x, y) => x.cmp(&y).then(a.row.contestant.cmp(b.row.contestant)),
     });
     let measured: Vec<(f64, f64)> = rows
         .iter()
-        .filter(|e| !e.us.is_empty())
+        .filter(|e| !e.cost.us.is_empty())
         .map(|e| {
-            let (lo, hi) = stats::interval(&e.us);
+            let (lo, hi) = stats::interval(&e.cost.us);
             (-hi, -lo)
         })
         .collect();
@@ -130,26 +190,25 @@ fn rank(rows: &mut [Efficiency]) {
 fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
     vec![
         Column::name("rank", |e: &Efficiency| {
-            e.rank.map_or("-".into(), |k| k.to_string())
+            e.rank.map_or("-".into(), |k| format!("{k}{}", e.mark()))
         }),
         Column::name("contestant", |e: &Efficiency| e.row.contestant.into()),
-        Column::number("CPU µs/response", |e: &Efficiency| {
-            match (e.us.is_empty(), e.row.unattributed()) {
-                (true, Some(_)) => "unknown".into(),
-                _ => cpu_text(&e.us),
-            }
-        })
-        .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
+        Column::number("CPU µs/response", cpu_text)
+            .meaning("CPU µs/response: the server's CPU per response, median ±half its interval"),
         Column::number("projected req/s per core", |e: &Efficiency| {
-            if e.us.is_empty() {
+            if e.cost.us.is_empty() {
                 String::new()
             } else {
-                units::grouped(1e6 / median(&e.us))
+                format!("{}{}", units::grouped(1e6 / median(&e.cost.us)), e.mark())
             }
         })
         .meaning("projected: one core's second over that CPU, not measured"),
         Column::number("responses/s", |e: &Efficiency| {
-            units::grouped(median(&e.row.values(measures::rps)))
+            let rps = e.shown(measures::rps);
+            match rps.is_empty() {
+                true => String::new(),
+                false => units::grouped(median(&rps)),
+            }
         }),
         Column::number("p50 ms", |e: &Efficiency| latency(e, measures::p50_ms)),
         Column::number("p99 ms", |e: &Efficiency| latency(e, measures::p99_ms))
@@ -158,16 +217,22 @@ fn columns<'c>() -> Vec<Column<'c, Efficiency<'c, 'c>>> {
     ]
 }
 
-fn cpu_text(us: &[f64]) -> String {
-    if us.is_empty() {
-        return "-".into();
+/// `27.50 ±3.1%`, `31.20 ±8.0% †` for a marked row; `unknown` when the server's CPU was
+/// not its own, `-` when nothing measured it.
+fn cpu_text(e: &Efficiency) -> String {
+    match (e.cost.us.is_empty(), e.row.unattributed()) {
+        (true, Some(_)) => "unknown".into(),
+        (true, None) => "-".into(),
+        (false, _) => {
+            let text = stats::with_spread(format!("{:.2}", median(&e.cost.us)), &e.cost.us);
+            format!("{text} {}", e.mark()).trim_end().to_string()
+        }
     }
-    stats::with_spread(format!("{:.2}", median(us)), us)
 }
 
-/// The median over the row's ok runs of a latency percentile, in ms.
+/// The median of a latency percentile, in ms, over the runs the row shows.
 fn latency(e: &Efficiency, m: measures::Measure) -> String {
-    let ms = e.row.values(m);
+    let ms = e.shown(m);
     match ms.is_empty() {
         true => String::new(),
         false => format!("{:.2}", median(&ms)),
@@ -195,7 +260,7 @@ fn notes(e: &Efficiency) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixture::{result_mut, runs};
+    use crate::report::fixture::{disturb, result_mut, runs};
     use engine::RateSummary;
 
     fn open_runs() -> Vec<RunRecord> {
@@ -276,5 +341,27 @@ mod tests {
             "{:?}",
             t.rows[1]
         );
+    }
+
+    #[test]
+    fn a_row_without_a_run_that_counts_shows_its_best_figure_marked() {
+        let mut runs = open_runs();
+        for r in runs.iter_mut().filter(|r| r.cell.contestant == "c-epoll") {
+            disturb(r, 0.2);
+        }
+        let t = &tables(&runs)[0];
+        let epoll = t.rows.iter().find(|r| r[1] == "c-epoll").unwrap();
+        assert_eq!(epoll[0], "1†", "still ranked, with its mark: {epoll:?}");
+        assert!(epoll[2].ends_with(" †"), "{epoll:?}");
+        assert_eq!(epoll[3], "36,360†");
+        assert!(epoll[7].contains("disturbed: steal 20%"), "{epoll:?}");
+        assert!(
+            t.notes.iter().any(|n| n.contains("† no run counts")),
+            "{:?}",
+            t.notes
+        );
+        let costs = costs(&runs);
+        let marked: Vec<bool> = costs[0].1.iter().map(|c| c.marked).collect();
+        assert!(marked.contains(&true) && marked.contains(&false));
     }
 }

@@ -12,4 +12,5 @@ pub mod matrix;
 pub mod ramp;
 pub mod ranking;
 pub mod servers;
+pub mod summary;
 pub mod unverified;

@@ -5,7 +5,7 @@
 use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
 use crate::report::experiment::efficiency;
-use crate::report::experiment::ranking::{self, RankedCell, Row};
+use crate::report::experiment::ranking::{self, RankedCell, Row, MARKED};
 use crate::report::page::svg::{self, Bar, Chart, Series};
 use crate::report::stats::{self, median};
 use engine::LoadResult;
@@ -142,11 +142,14 @@ fn efficiency(runs: &[RunRecord]) -> Vec<Figure> {
         .into_iter()
         .map(|(key, costs)| {
             let mut bars: Vec<Bar> = (costs.into_iter())
-                .filter(|(_, us)| !us.is_empty())
-                .map(|(name, us)| Bar {
-                    name,
-                    value: median(&us),
-                    interval: (us.len() > 1).then(|| stats::interval(&us)),
+                .filter(|c| !c.us.is_empty())
+                .map(|c| Bar {
+                    name: match c.marked {
+                        true => format!("{} {MARKED}", c.contestant),
+                        false => c.contestant,
+                    },
+                    value: median(&c.us),
+                    interval: (c.us.len() > 1).then(|| stats::interval(&c.us)),
                 })
                 .collect();
             bars.sort_by(|a, b| a.value.total_cmp(&b.value));
