@@ -105,10 +105,10 @@ pub enum LineKind {
 impl fmt::Display for LineKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            LineKind::Head => "the head",
+            LineKind::Head => "head",
             LineKind::ChunkSize => "chunk-size lines",
             LineKind::ChunkDataEnd => "after chunk data",
-            LineKind::Trailer => "the trailer section",
+            LineKind::Trailer => "trailer section",
         })
     }
 }
