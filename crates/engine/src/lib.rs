@@ -40,7 +40,10 @@ pub use live::Live;
 pub use merge::{merge, MergeError};
 pub use outcome::{Counts, Outcome};
 pub use pace::Pace;
-pub use response::{Framing, Progress, Response, ResponseError, ResponseParser, ResponseSink};
+pub use response::{
+    ChunkError, ChunkErrorKind, Framing, LineKind, LineStart, Progress, Response, ResponseError,
+    ResponseParser, ResponseSink,
+};
 pub use result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
     SecondSummary, ShardFigures, Spread,

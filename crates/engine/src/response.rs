@@ -5,9 +5,19 @@
 //! The load path only frames; a caller that must see a response (`shootout verify`) passes
 //! a [`ResponseSink`] and gets the final head's headers and framing and the body's bytes.
 
+mod chunk_error;
+mod chunk_line;
+mod chunked;
+
+use std::fmt;
 use std::mem::MaybeUninit;
 
 use httparse::{ParserConfig, Status};
+
+pub use chunk_error::{ChunkError, ChunkErrorKind, LineStart};
+use chunked::ChunkDecoder;
+#[cfg(test)]
+use chunked::MAX_CHUNK_LINE;
 
 /// Why a response could not be framed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,9 +31,9 @@ pub enum ResponseError {
     /// Content-Length is unusable, so the body end cannot be trusted.
     #[error("invalid or conflicting Content-Length")]
     BadContentLength,
-    /// The chunked framing is broken, so the body end cannot be found.
-    #[error("invalid chunked transfer coding")]
-    BadChunk,
+    /// The chunked framing breaks RFC 9112 §7.1, so the body end cannot be trusted.
+    #[error("invalid chunked transfer coding: {0}")]
+    BadChunk(ChunkError),
     /// The connection closed before the response ended; the engine counts it as a read error.
     #[error("connection closed before the response ended")]
     Truncated,
@@ -34,9 +44,6 @@ pub const MAX_HEAD: usize = 64 * 1024;
 
 /// More headers than this fail the head; the array lives on the stack to avoid allocating.
 const MAX_HEADERS: usize = 64;
-
-/// Longest chunk-size line, extensions and line end included, so extensions cannot grow unbounded.
-const MAX_CHUNK_LINE: usize = 4096;
 
 /// A complete final response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +80,37 @@ pub trait ResponseSink {
     fn framing(&mut self, _framing: Framing) {}
     /// The next bytes of the body (for chunked bodies, chunk data without the framing).
     fn body(&mut self, _bytes: &[u8]) {}
+    /// A line ended in a bare LF, not CRLF: accepted (RFC 9112 §2.2), told so a checker can
+    /// say so. Chunked framing tells each time; the final head once, and only when
+    /// [`WANTS_HEAD_LINE_ENDS`](Self::WANTS_HEAD_LINE_ENDS).
+    fn bare_lf(&mut self, _line: LineKind) {}
+    /// Whether to look for bare LFs in the final head: a second pass over its bytes, which
+    /// the load's framing skips.
+    const WANTS_HEAD_LINE_ENDS: bool = false;
+}
+
+/// Where a line ended in a bare LF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineKind {
+    /// The status line or a header line of the final head.
+    Head,
+    /// A chunk-size line.
+    ChunkSize,
+    /// The line end after chunk data.
+    ChunkDataEnd,
+    /// A trailer line, or the empty line ending a chunked body.
+    Trailer,
+}
+
+impl fmt::Display for LineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LineKind::Head => "head",
+            LineKind::ChunkSize => "chunk-size lines",
+            LineKind::ChunkDataEnd => "after chunk data",
+            LineKind::Trailer => "trailer section",
+        })
+    }
 }
 
 /// Sees nothing: what [`ResponseParser::feed`] passes, so framing alone costs nothing more.
@@ -212,9 +250,9 @@ impl ResponseParser {
             State::Length(left) => Ok(self.length_body(data, left, sink)),
             State::Chunked(mut dec) => {
                 let used = dec.feed(data, &mut self.resp.body_bytes, sink)?;
-                self.state = match dec.step {
-                    Chunk::Done => State::Done,
-                    _ => State::Chunked(dec),
+                self.state = match dec.is_done() {
+                    true => State::Done,
+                    false => State::Chunked(dec),
                 };
                 Ok(used)
             }
@@ -338,7 +376,7 @@ struct Head {
 
 /// Parses a complete head from `buf`, or returns `None` if more bytes are needed; shows
 /// `sink` the headers of a final head.
-fn parse_head(buf: &[u8], sink: &mut impl ResponseSink) -> Result<Option<Head>, ResponseError> {
+fn parse_head<S: ResponseSink>(buf: &[u8], sink: &mut S) -> Result<Option<Head>, ResponseError> {
     // Uninitialised slots spare a 2 KiB memset per response; httparse only reads what it wrote.
     let mut headers = [MaybeUninit::uninit(); MAX_HEADERS];
     let mut res = httparse::Response::new(&mut []);
@@ -365,7 +403,15 @@ fn parse_head(buf: &[u8], sink: &mut impl ResponseSink) -> Result<Option<Head>, 
             sink.header(h.name.as_bytes(), h.value);
         }
     }
+    if S::WANTS_HEAD_LINE_ENDS && !interim && has_bare_lf(buf.get(..len).unwrap_or(buf)) {
+        sink.bare_lf(LineKind::Head);
+    }
     Ok(Some(head))
+}
+
+/// Whether a line of `head` ends in LF without CR before it.
+fn has_bare_lf(head: &[u8]) -> bool {
+    head.first() == Some(&b'\n') || head.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r')
 }
 
 impl Head {
@@ -478,15 +524,6 @@ fn parse_decimal(digits: &[u8]) -> Option<u64> {
     })
 }
 
-fn hex_value(b: u8) -> Option<u64> {
-    match b {
-        b'0'..=b'9' => Some(u64::from(b - b'0')),
-        b'a'..=b'f' => Some(u64::from(b - b'a' + 10)),
-        b'A'..=b'F' => Some(u64::from(b - b'A' + 10)),
-        _ => None,
-    }
-}
-
 fn as_u64(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
 }
@@ -494,177 +531,6 @@ fn as_u64(n: usize) -> u64 {
 /// How many of `avail` bytes a body with `left` bytes to go may take.
 fn take_upto(left: u64, avail: usize) -> usize {
     usize::try_from(left).map_or(avail, |left| left.min(avail))
-}
-
-/// Position inside a chunked body.
-///
-/// Line ends may be CRLF or a bare LF (RFC 9112 §2.2 lets recipients accept the latter).
-/// Chunk extensions and trailer fields are skipped unvalidated up to their LF.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Chunk {
-    /// Hex digits of a chunk-size line; `digits` tells whether one has been seen yet.
-    Size {
-        size: u64,
-        digits: bool,
-    },
-    /// Extensions after the size, up to the end of the line.
-    Ext {
-        size: u64,
-    },
-    /// CR ended the size digits; LF must follow.
-    SizeLf {
-        size: u64,
-    },
-    Data {
-        left: u64,
-    },
-    /// Chunk data ended; its line end must follow.
-    DataCr,
-    DataLf,
-    /// At the start of a trailer line, or of the empty line ending the body.
-    TrailerStart,
-    TrailerLine,
-    /// CR at the start of a line; LF ends the body.
-    EndLf,
-    Done,
-}
-
-/// Chunked body state machine that walks bytes, so no chunk data is ever buffered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ChunkDecoder {
-    step: Chunk,
-    /// Bytes of the current size line, or of the whole trailer section, to bound them.
-    line: usize,
-}
-
-impl Default for ChunkDecoder {
-    fn default() -> Self {
-        Self {
-            step: Chunk::Size {
-                size: 0,
-                digits: false,
-            },
-            line: 0,
-        }
-    }
-}
-
-impl ChunkDecoder {
-    /// Consumes bytes until `data` runs out or the body ends; adds chunk data to `body`.
-    fn feed(
-        &mut self,
-        data: &[u8],
-        body: &mut u64,
-        sink: &mut impl ResponseSink,
-    ) -> Result<usize, ResponseError> {
-        let mut pos = 0;
-        while let Some(rest @ [first, ..]) = data.get(pos..) {
-            pos += match self.step {
-                Chunk::Done => return Ok(pos),
-                Chunk::Data { left } => self.data(rest, left, body, sink),
-                Chunk::Ext { .. } | Chunk::TrailerLine => self.skip_line(rest)?,
-                _ => self.byte(*first).map(|()| 1)?,
-            };
-        }
-        Ok(pos)
-    }
-
-    /// Handles one byte of framing outside chunk data and skipped line contents.
-    fn byte(&mut self, b: u8) -> Result<(), ResponseError> {
-        self.count(1)?;
-        self.step = match (self.step, b) {
-            (Chunk::Size { size, digits }, _) => self.size_byte(size, digits, b)?,
-            (Chunk::SizeLf { size }, b'\n') => self.end_size_line(size),
-            (Chunk::DataCr, b'\r') => Chunk::DataLf,
-            (Chunk::DataCr | Chunk::DataLf, b'\n') => self.next_size_line(),
-            (Chunk::TrailerStart, b'\r') => Chunk::EndLf,
-            (Chunk::TrailerStart | Chunk::EndLf, b'\n') => Chunk::Done,
-            (Chunk::TrailerStart, _) => Chunk::TrailerLine,
-            _ => return Err(ResponseError::BadChunk),
-        };
-        Ok(())
-    }
-
-    fn size_byte(&mut self, size: u64, digits: bool, b: u8) -> Result<Chunk, ResponseError> {
-        if let Some(digit) = hex_value(b) {
-            // Overflow past u64 rather than a digit count, so leading zeros stay legal.
-            let size = size.checked_mul(16).and_then(|s| s.checked_add(digit));
-            let size = size.ok_or(ResponseError::BadChunk)?;
-            return Ok(Chunk::Size { size, digits: true });
-        }
-        match b {
-            _ if !digits => Err(ResponseError::BadChunk),
-            b';' | b' ' | b'\t' => Ok(Chunk::Ext { size }),
-            b'\r' => Ok(Chunk::SizeLf { size }),
-            b'\n' => Ok(self.end_size_line(size)),
-            _ => Err(ResponseError::BadChunk),
-        }
-    }
-
-    /// Skips an extension or trailer line up to and including its LF.
-    fn skip_line(&mut self, data: &[u8]) -> Result<usize, ResponseError> {
-        let Some(lf) = data.iter().position(|&b| b == b'\n') else {
-            self.count(data.len())?;
-            return Ok(data.len());
-        };
-        let used = lf.saturating_add(1);
-        self.count(used)?;
-        self.step = match self.step {
-            Chunk::Ext { size } => self.end_size_line(size),
-            _ => Chunk::TrailerStart,
-        };
-        Ok(used)
-    }
-
-    fn data(
-        &mut self,
-        data: &[u8],
-        left: u64,
-        body: &mut u64,
-        sink: &mut impl ResponseSink,
-    ) -> usize {
-        let n = take_upto(left, data.len());
-        *body = body.saturating_add(as_u64(n));
-        sink.body(data.get(..n).unwrap_or_default());
-        self.step = match left.saturating_sub(as_u64(n)) {
-            0 => Chunk::DataCr,
-            left => Chunk::Data { left },
-        };
-        n
-    }
-
-    /// A zero size is the last chunk, which the trailer section follows.
-    fn end_size_line(&mut self, size: u64) -> Chunk {
-        self.line = 0;
-        match size {
-            0 => Chunk::TrailerStart,
-            left => Chunk::Data { left },
-        }
-    }
-
-    fn next_size_line(&mut self) -> Chunk {
-        self.line = 0;
-        Chunk::Size {
-            size: 0,
-            digits: false,
-        }
-    }
-
-    /// Bounds the size line and the trailer section, the only parts a server could grow forever.
-    fn count(&mut self, n: usize) -> Result<(), ResponseError> {
-        self.line = self.line.saturating_add(n);
-        match self.step {
-            Chunk::Size { .. } | Chunk::Ext { .. } | Chunk::SizeLf { .. }
-                if self.line > MAX_CHUNK_LINE =>
-            {
-                Err(ResponseError::BadChunk)
-            }
-            Chunk::TrailerStart | Chunk::TrailerLine | Chunk::EndLf if self.line > MAX_HEAD => {
-                Err(ResponseError::HeadTooLarge)
-            }
-            _ => Ok(()),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -810,36 +676,57 @@ mod tests {
         assert_eq!(frame(bytes, false).unwrap().body_bytes, 3);
     }
 
+    /// The rule a chunked response broke, if it broke one.
+    fn chunk_rule(framed: Result<Response, ResponseError>) -> Option<ChunkErrorKind> {
+        match framed {
+            Err(ResponseError::BadChunk(e)) => Some(e.kind),
+            _ => None,
+        }
+    }
+
     #[test]
     fn chunked_invalid_size() {
         let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
-        assert_eq!(frame(bytes, false), Err(ResponseError::BadChunk));
+        assert_eq!(
+            chunk_rule(frame(bytes, false)),
+            Some(ChunkErrorKind::NoSize)
+        );
         let empty = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n";
-        assert_eq!(frame(empty, false), Err(ResponseError::BadChunk));
+        assert_eq!(
+            chunk_rule(frame(empty, false)),
+            Some(ChunkErrorKind::NoSize)
+        );
         let no_digits = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;x\r\n";
-        assert_eq!(frame(no_digits, false), Err(ResponseError::BadChunk));
+        assert_eq!(
+            chunk_rule(frame(no_digits, false)),
+            Some(ChunkErrorKind::NoSize)
+        );
     }
 
     #[test]
     fn chunked_size_overflow() {
         let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1ffffffffffffffff\r\n";
-        assert_eq!(frame(bytes, false), Err(ResponseError::BadChunk));
-        assert_eq!(frame_bytewise(bytes, false), Err(ResponseError::BadChunk));
+        let overflow = Some(ChunkErrorKind::SizeOverflow);
+        assert_eq!(chunk_rule(frame(bytes, false)), overflow);
+        assert_eq!(chunk_rule(frame_bytewise(bytes, false)), overflow);
     }
 
     #[test]
     fn chunked_missing_crlf_after_data() {
         let bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n";
-        assert_eq!(frame(bytes, false), Err(ResponseError::BadChunk));
+        let missing = Some(ChunkErrorKind::DataNotFollowedByCrlf);
+        assert_eq!(chunk_rule(frame(bytes, false)), missing);
         let cr_only = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\rX";
-        assert_eq!(frame(cr_only, false), Err(ResponseError::BadChunk));
+        assert_eq!(chunk_rule(frame(cr_only, false)), missing);
     }
 
     #[test]
     fn chunked_extension_line_too_long() {
         let mut bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;".to_vec();
         bytes.extend_from_slice(&[b'x'; MAX_CHUNK_LINE]);
-        assert_eq!(frame(&bytes, false), Err(ResponseError::BadChunk));
+        let too_long = Some(ChunkErrorKind::LineTooLong);
+        assert_eq!(chunk_rule(frame(&bytes, false)), too_long);
+        assert_eq!(chunk_rule(frame_bytewise(&bytes, false)), too_long);
     }
 
     #[test]
@@ -1083,9 +970,11 @@ mod tests {
         headers: Vec<(Vec<u8>, Vec<u8>)>,
         framing: Option<Framing>,
         body: Vec<u8>,
+        bare_lf: Vec<LineKind>,
     }
 
     impl ResponseSink for Kept {
+        const WANTS_HEAD_LINE_ENDS: bool = true;
         fn header(&mut self, name: &[u8], value: &[u8]) {
             self.headers.push((name.to_vec(), value.to_vec()));
         }
@@ -1094,6 +983,9 @@ mod tests {
         }
         fn body(&mut self, bytes: &[u8]) {
             self.body.extend_from_slice(bytes);
+        }
+        fn bare_lf(&mut self, line: LineKind) {
+            self.bare_lf.push(line);
         }
     }
 
@@ -1139,6 +1031,23 @@ mod tests {
 
         let (kept, _) = keep(&[b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n"], true);
         assert_eq!((kept.body.len(), kept.framing), (0, Some(Framing::Empty)));
+    }
+
+    #[test]
+    fn a_sink_that_asks_is_told_of_bare_lf_in_the_final_head() {
+        let bare = b"HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\nhi";
+        let (kept, r) = keep(&[bare], false);
+        assert_eq!(
+            (kept.bare_lf, r.map(|r| r.body_bytes)),
+            (vec![LineKind::Head], Ok(2))
+        );
+        let pieces: Vec<&[u8]> = bare.chunks(1).collect();
+        assert_eq!(keep(&pieces, false).0.bare_lf, [LineKind::Head]);
+        let (kept, _) = keep(&[CL], false);
+        assert!(kept.bare_lf.is_empty());
+        // An interim head is not the final one: not told.
+        let interim = [&b"HTTP/1.1 100 Continue\n\n"[..], CL].concat();
+        assert!(keep(&[&interim], false).0.bare_lf.is_empty());
     }
 
     #[test]

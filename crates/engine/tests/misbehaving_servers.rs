@@ -196,6 +196,33 @@ fn invalid_chunk_size_is_a_parse_error() {
 }
 
 #[test]
+fn a_chunk_size_line_with_trailing_whitespace_is_a_parse_error() {
+    // `5 \r\n`: RFC 9112 §7.1 lets whitespace come only before `;`.
+    each_backend(
+        Behavior::ChunkSizeTrailingSpace,
+        |_| {},
+        |r, _| {
+            // Counted once each, under parse (`run` checks that the classes add up).
+            assert_eq!((r.requests.ok, r.requests.status), (0, 0));
+            assert!(r.requests.parse > 0, "{:?}", r.requests);
+        },
+    );
+}
+
+#[test]
+fn chunked_bodies_with_bare_lf_line_ends_are_framed() {
+    // RFC 9112 §2.2 lets a recipient accept a bare LF as a line end.
+    each_backend(
+        Behavior::ChunkedBareLf,
+        |_| {},
+        |r, _| {
+            assert!(r.requests.ok > 10, "{:?}", r.requests);
+            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
+        },
+    );
+}
+
+#[test]
 fn chunked_bodies_with_trailers_are_framed() {
     each_backend(
         Behavior::Chunked,

@@ -24,6 +24,11 @@ pub enum Behavior {
     InvalidChunkSize,
     /// A valid chunked body in several writes, with chunk extensions and a trailer.
     Chunked,
+    /// `Chunked`, its chunk lines ending in a bare LF (RFC 9112 §2.2 lets a client accept it).
+    ChunkedBareLf,
+    /// A chunked body whose chunk-size line has trailing whitespace, `5 \r\n`, which RFC
+    /// 9112 §7.1 forbids (whitespace may only come before `;`).
+    ChunkSizeTrailingSpace,
     /// A response head of about this many bytes (X-Pad headers), then a valid body.
     HugeHeaders(usize),
     /// Reads requests and never answers; keeps connections open until stopped.
@@ -66,6 +71,8 @@ impl FromStr for Behavior {
             "reset-mid-response" => Behavior::ResetMidResponse,
             "invalid-chunk-size" => Behavior::InvalidChunkSize,
             "chunked" => Behavior::Chunked,
+            "chunked-bare-lf" => Behavior::ChunkedBareLf,
+            "chunk-size-trailing-space" => Behavior::ChunkSizeTrailingSpace,
             "huge-headers" => Behavior::HugeHeaders(parse_num(arg()?)?),
             "never-answer" => Behavior::NeverAnswer,
             "close-after" => Behavior::CloseAfterResponses(parse_num(arg()?)?),
@@ -126,6 +133,11 @@ mod tests {
             ("reset-mid-response", Behavior::ResetMidResponse),
             ("invalid-chunk-size", Behavior::InvalidChunkSize),
             ("chunked", Behavior::Chunked),
+            ("chunked-bare-lf", Behavior::ChunkedBareLf),
+            (
+                "chunk-size-trailing-space",
+                Behavior::ChunkSizeTrailingSpace,
+            ),
             ("huge-headers:40000", Behavior::HugeHeaders(40000)),
             ("never-answer", Behavior::NeverAnswer),
             ("close-after:3", Behavior::CloseAfterResponses(3)),

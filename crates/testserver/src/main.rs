@@ -7,8 +7,8 @@ use testserver::{Behavior, TestServer};
 
 const USAGE: &str = "usage: shootout-testserver BEHAVIOR [--port P]
 behaviors: hello, delay:20ms, status:503, malformed-status-line, long-content-length,
-  short-content-length, reset-mid-response, invalid-chunk-size, chunked, huge-headers:40000,
-  never-answer, close-after:3, close-idle:50ms, interim, connection-close,
+  short-content-length, reset-mid-response, invalid-chunk-size, chunked, chunked-bare-lf,
+  chunk-size-trailing-space, huge-headers:40000, never-answer, close-after:3, close-idle:50ms, interim, connection-close,
   http10-close-delimited, stall-after:100, pause-after:100,1s";
 
 fn main() -> ExitCode {

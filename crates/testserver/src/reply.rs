@@ -52,7 +52,16 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
             ),
             keep,
         ),
-        Behavior::Chunked => chunked(req, keep),
+        Behavior::ChunkSizeTrailingSpace => one(
+            framed(
+                200,
+                "Transfer-Encoding: chunked\r\n",
+                b"5 \r\nhello\r\n0\r\n\r\n",
+            ),
+            keep,
+        ),
+        Behavior::Chunked => chunked(req, keep, "\r\n"),
+        Behavior::ChunkedBareLf => chunked(req, keep, "\n"),
         Behavior::HugeHeaders(size) => one(hello(200, req, &padding(*size)), keep),
         Behavior::Interim => interim(req, keep),
         Behavior::ConnectionClose => one(hello_closing(req), After::Close),
@@ -118,8 +127,9 @@ fn framed(status: u16, framing: &str, raw_body: &[u8]) -> Vec<u8> {
     bytes
 }
 
-/// A valid chunked "Hello World" in four writes: three chunks and a trailer.
-fn chunked(req: &Request, after: After) -> Reply {
+/// A valid chunked "Hello World" in four writes: three chunks and a trailer, their lines
+/// ending in `eol` (the head's in CRLF).
+fn chunked(req: &Request, after: After, eol: &str) -> Reply {
     let mut head = status_and_date("HTTP/1.1", 200);
     head.push_str("Transfer-Encoding: chunked\r\nTrailer: X-Trailer\r\n");
     head.push_str(connection_header(req));
@@ -132,7 +142,7 @@ fn chunked(req: &Request, after: After) -> Reply {
             "5;name=\"quoted value\"\r\nWorld\r\n",
             "0\r\nX-Trailer: done\r\n\r\n",
         ] {
-            parts.push(part.as_bytes().to_vec());
+            parts.push(part.replace("\r\n", eol).into_bytes());
         }
     }
     Reply { parts, after }

@@ -10,11 +10,13 @@
 //!
 //! The keep-alive, close, HTTP/1.0 and whole-request checks send one endpoint's request
 //! (`hello` when the run has it). Responses are framed by the engine's parser, the one
-//! the load uses, so that verify and a load cannot judge one server's framing differently.
+//! the load uses, so that verify and a load cannot judge one server's framing differently:
+//! a framing error names the rule it breaks, and what RFC 9112 lets a client accept but a
+//! server should not send (bare LF line ends) passes each endpoint's check flagged.
 
 use super::endpoint::{Builtin, Endpoint, Mismatch};
 use crate::record::VerifyLevel;
-use engine::{Framing, ResponseError, ResponseParser, ResponseSink};
+use engine::{Framing, LineKind, ResponseError, ResponseParser, ResponseSink};
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -38,7 +40,8 @@ pub struct Check {
     /// An endpoint's name, or the check's: `keep-alive`, `connection-close`...
     pub name: String,
     pub passed: bool,
-    /// A finding that is reported but does not fail the contestant (declared deviations).
+    /// A finding that is reported but does not fail the contestant: declared deviations,
+    /// and what RFC 9112 lets a client accept (bare LF line ends).
     pub flagged: bool,
     pub detail: String,
 }
@@ -93,9 +96,13 @@ struct Reply {
     framing: Option<Framing>,
     date: bool,
     body: Vec<u8>,
+    /// Where lines ended in a bare LF, each place once.
+    bare_lf: Vec<LineKind>,
 }
 
 impl ResponseSink for Reply {
+    const WANTS_HEAD_LINE_ENDS: bool = true;
+
     fn header(&mut self, name: &[u8], _value: &[u8]) {
         self.date |= name.eq_ignore_ascii_case(b"date");
     }
@@ -107,9 +114,24 @@ impl ResponseSink for Reply {
     fn body(&mut self, bytes: &[u8]) {
         self.body.extend_from_slice(bytes);
     }
+
+    fn bare_lf(&mut self, line: LineKind) {
+        if !self.bare_lf.contains(&line) {
+            self.bare_lf.push(line);
+        }
+    }
 }
 
 impl Reply {
+    /// What the parser accepted that a server should not send, as a note; None if nothing.
+    fn leniency(&self) -> Option<String> {
+        let (first, rest) = self.bare_lf.split_first()?;
+        let places = (rest.iter()).fold(first.to_string(), |all, l| format!("{all}, {l}"));
+        Some(format!(
+            "bare LF line endings ({places}; accepted, RFC 9112 §2.2)"
+        ))
+    }
+
     /// How the body was delimited, as the details name it.
     fn framing_name(&self) -> &'static str {
         match self.framing {
@@ -253,19 +275,24 @@ impl Probe<'_> {
     }
 }
 
-/// `e` answers as expected, on a body HTTP/1.1 can frame without closing.
+/// `e` answers as expected, on a body HTTP/1.1 can frame without closing; flagged when
+/// the parser had to be lenient.
 fn answer(p: &Probe, e: &Endpoint) -> Check {
-    check(
-        &e.name,
-        (|| {
-            let mut s = connect(p.addr)?;
-            let r = p.exchange(&mut s, e, "HTTP/1.1", "")?;
-            if r.framing == Some(Framing::UntilEof) {
-                return Err(VerifyError::CloseDelimited);
-            }
-            p.judge(e, &r)
-        })(),
-    )
+    let reply = (|| {
+        let mut s = connect(p.addr)?;
+        let r = p.exchange(&mut s, e, "HTTP/1.1", "")?;
+        match r.framing {
+            Some(Framing::UntilEof) => Err(VerifyError::CloseDelimited),
+            _ => Ok(r),
+        }
+    })();
+    let note = reply.as_ref().ok().and_then(Reply::leniency);
+    let mut c = check(&e.name, reply.and_then(|r| p.judge(e, &r)));
+    if let Some(note) = note.filter(|_| c.passed) {
+        c.flagged = true;
+        c.detail = format!("{}; {note}", c.detail);
+    }
+    c
 }
 
 fn keep_alive(p: &Probe) -> Check {
@@ -496,6 +523,82 @@ mod tests {
         assert!(failed(Behavior::Status(500)).contains(&"hello".to_string()));
         assert!(failed(Behavior::ConnectionClose).contains(&"keep-alive".to_string()));
         assert!(failed(Behavior::Http10CloseDelimited).contains(&"hello".to_string()));
+    }
+
+    /// The `hello` check of a strict verify against `addr`.
+    fn hello_check(addr: SocketAddr) -> Check {
+        let checks = run(addr, &strict(&[Endpoint::hello()], true));
+        checks.into_iter().find(|c| c.name == "hello").unwrap()
+    }
+
+    /// A server that answers each request head (of a few connections, one at a time) with
+    /// `reply`, then closes.
+    fn canned_server(reply: &'static [u8]) -> SocketAddr {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        std::thread::spawn(move || {
+            // Bounded: the checks make a handful of connections.
+            for mut s in l.incoming().take(8).flatten() {
+                let _ = s.set_read_timeout(Some(PATIENCE));
+                let mut head = Vec::new();
+                let mut chunk = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match s.read(&mut chunk) {
+                        Ok(n) if n > 0 => head.extend_from_slice(&chunk[..n]),
+                        _ => break,
+                    }
+                }
+                let _ = s.write_all(reply);
+            }
+        });
+        addr
+    }
+
+    #[test]
+    fn a_chunk_framing_error_is_named_with_its_line_and_rule() {
+        let server = TestServer::start(Behavior::ChunkSizeTrailingSpace).unwrap();
+        let hello = hello_check(server.addr());
+        assert!(!hello.passed);
+        assert_eq!(
+            hello.detail,
+            "invalid chunked transfer coding: \
+             chunk-size line `5 ` has trailing whitespace (RFC 9112 §7.1)"
+        );
+        let nameless = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+            b;=v\r\nHello World\r\n0\r\n\r\n";
+        let hello = hello_check(canned_server(nameless));
+        assert!(!hello.passed);
+        assert!(
+            hello.detail.ends_with(
+                "chunk-size line `b;=` has ';' without an extension name (RFC 9112 §7.1.1)"
+            ),
+            "{hello:?}"
+        );
+    }
+
+    #[test]
+    fn bare_lf_line_ends_pass_flagged_and_crlf_ones_pass_plain() {
+        let server = TestServer::start(Behavior::ChunkedBareLf).unwrap();
+        let checks = run(server.addr(), &strict(&[Endpoint::hello()], true));
+        assert!(checks.iter().all(|c| c.passed), "{checks:?}");
+        let hello = checks.iter().find(|c| c.name == "hello").unwrap();
+        assert!(hello.flagged);
+        assert_eq!(
+            hello.detail,
+            "200, chunked framing, Date present; bare LF line endings \
+             (chunk-size lines, after chunk data, trailer section; accepted, RFC 9112 §2.2)"
+        );
+        let head_lf = b"HTTP/1.1 200 OK\nDate: Thu, 01 Jan 1970 00:00:00 GMT\n\
+            Content-Length: 11\n\nHello World";
+        let hello = hello_check(canned_server(head_lf));
+        assert!(hello.passed && hello.flagged, "{hello:?}");
+        assert!(
+            hello.detail.contains("bare LF line endings (head; "),
+            "{hello:?}"
+        );
+        let server = TestServer::start(Behavior::Chunked).unwrap();
+        let checks = run(server.addr(), &strict(&[Endpoint::hello()], true));
+        assert!(checks.iter().all(|c| c.passed && !c.flagged), "{checks:?}");
     }
 
     /// A keep-alive server that answers each request, after reading its body, `200 hi`
