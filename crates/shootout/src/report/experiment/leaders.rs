@@ -66,21 +66,23 @@ impl Said {
     }
 }
 
-/// What a reader must know of a named row beyond its figure: the ceiling, unverified, and
-/// what a marked figure rests on (`marked_because`).
-fn tags(row: &Row, marked_because: Option<String>) -> String {
-    let mut tags: Vec<String> = Vec::new();
-    if row.contestant == CEILING {
-        tags.push("ceiling".into());
-    }
-    if row.runs.iter().any(|r| r.verify == VerifyLevel::None) {
-        tags.push("unverified".into());
-    }
-    tags.extend(marked_because);
+/// A row's name and what a reader must know of it before its figure: `c-epoll
+/// (ceiling)`, `py-one (unverified)`.
+fn name(row: &Row) -> String {
+    let ceiling = (row.contestant == CEILING).then_some("ceiling");
+    let unverified = (row.runs.iter())
+        .any(|r| r.verify == VerifyLevel::None)
+        .then_some("unverified");
+    let tags: Vec<&str> = ceiling.into_iter().chain(unverified).collect();
     match tags.is_empty() {
-        true => String::new(),
-        false => format!(" ({})", tags.join("; ")),
+        true => row.contestant.to_string(),
+        false => format!("{} ({})", row.contestant, tags.join(", ")),
     }
+}
+
+/// ` (no valid run: 2 disturbed: ...)` after a marked figure, when said.
+fn marked_because(why: Option<String>) -> String {
+    why.map_or(String::new(), |why| format!(" ({why})"))
 }
 
 /// Each closed-load cell of `runs`: who serves the most requests/s.
@@ -122,10 +124,10 @@ fn capacity_leaders(rows: &[Row]) -> String {
 fn row_named(r: &Row, said: Said) -> String {
     let why = (said.why_marked() && r.is_marked()).then(|| {
         let marked: Vec<&RunRecord> = r.marked_runs().collect();
-        format!("{MARKED} no valid run: {}", disturbed_note(&marked))
+        format!("no valid run: {}", disturbed_note(&marked))
     });
     let figure = rps_figure(r, said.spread());
-    format!("{} {figure}{}", r.contestant, tags(r, why))
+    format!("{} {figure}{}", name(r), marked_because(why))
 }
 
 /// The requests/s a ranked row is ranked by: its valid runs', or its marked runs'.
@@ -226,7 +228,11 @@ fn efficiency_leaders(ranked: &[Efficiency]) -> String {
 /// were kept from counting by.
 fn cost_named(e: &Efficiency, said: Said) -> String {
     let us = median(&e.cost.us);
-    let figure = format!("{us:.2} µs CPU per response");
+    // The runner-up's figure follows the leader's: its unit needs no repeating.
+    let figure = match said {
+        Said::Next => format!("{us:.2} µs"),
+        _ => format!("{us:.2} µs CPU per response"),
+    };
     let figure = match (said.spread(), e.cost.marked) {
         (_, true) => format!("{figure} {MARKED}"),
         (true, false) => with_spread(figure, &e.cost.us),
@@ -238,9 +244,9 @@ fn cost_named(e: &Efficiency, said: Said) -> String {
             true => "off the schedule by the generator's doing".to_string(),
             false => notes,
         };
-        format!("{MARKED} no run counted: {notes}")
+        format!("no run counted: {notes}")
     });
-    format!("{} {figure}{}", e.row.contestant, tags(e.row, why))
+    format!("{} {figure}{}", name(e.row), marked_because(why))
 }
 
 /// Each device-ramp cell of `runs`: whose busiest second served the most. Ramps are
@@ -311,25 +317,28 @@ mod tests {
         let lines: Vec<String> = document().findings().iter().map(Finding::line).collect();
         assert_eq!(
             lines[0],
-            "Capacity (/hello, split, keep-alive, 50 connections): c-epoll 30,000 req/s \
-             ±2.5% (75%) (ceiling); 2nd go-nethttp 25,809 req/s"
+            "Capacity (/hello, split, keep-alive, 50 connections): c-epoll (ceiling) 30,000 \
+             req/s ±2.5% (75%); 2nd go-nethttp 25,809 req/s"
         );
         assert!(
-            lines[1].contains("go-nethttp 24,250 req/s")
+            lines[1].contains(": go-nethttp 24,250 req/s")
                 && lines[1].ends_with("above it, generator-bound (not ranked): c-epoll 40,500*"),
             "{}",
             lines[1]
         );
         let efficiency = lines.iter().find(|l| l.starts_with("Efficiency")).unwrap();
         assert!(
-            efficiency.contains(
-                "c-epoll 27.50 µs CPU per response ±9.1% (50%) (ceiling); 2nd go-nethttp 42.51 µs"
+            efficiency.ends_with(
+                ": c-epoll (ceiling) 27.50 µs CPU per response ±9.1% (50%); 2nd go-nethttp 42.51 µs"
             ),
             "{efficiency}"
         );
         let ramp = lines.iter().find(|l| l.starts_with("Device ramp")).unwrap();
         assert!(
-            ramp.contains("highest peak: go-nethttp 160 responses/s (80 devices, no timeouts); next node-http 120 responses/s (80 devices, timeouts from 60 devices)"),
+            ramp.ends_with(
+                ": highest peak: go-nethttp 160 responses/s (80 devices, no timeouts); next \
+                 node-http 120 responses/s (80 devices, timeouts from 60 devices) (drawn, not ranked)"
+            ),
             "{ramp}"
         );
     }
@@ -342,8 +351,12 @@ mod tests {
             hello_run("b", Label::Ok, 10_200.0, 1.0),
             hello_run("b", Label::Ok, 10_300.0, 1.0),
         ];
+        runs[2].verify = VerifyLevel::None;
         let tied = capacity(&runs)[0].leaders.clone();
-        assert!(tied.contains("; tied: "), "{tied}");
+        assert_eq!(
+            tied,
+            "b (unverified) 10,250 req/s ±0.5% (50%); tied: a 10,200 req/s"
+        );
         for steal in [0.2, 0.3] {
             let mut r = hello_run("c", Label::Ok, 20_000.0, 1.0);
             disturb(&mut r, steal);
@@ -352,7 +365,7 @@ mod tests {
         let marked = capacity(&runs)[0].leaders.clone();
         assert!(
             marked.starts_with(
-                "c 20,000 req/s † († no valid run: 2 disturbed: steal 25%, foreign CPU 1% (medians))"
+                "c 20,000 req/s † (no valid run: 2 disturbed: steal 25%, foreign CPU 1% (medians))"
             ),
             "{marked}"
         );
