@@ -6,6 +6,7 @@ use super::WorkFailed;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use shootout::report::document::Document;
+use shootout::report::page::colours::Colours;
 use shootout::report::page::{figures, html};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -59,8 +60,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
 /// Each chart as `DIR/<experiment>-<chart>.svg`, a standalone file with the page's style.
 fn write_svgs(docs: &[Document], dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    // The page's colours: a contestant keeps its colour in every file, as on the page.
+    let colours = Colours::of(docs);
     for d in docs {
-        for f in figures::figures(d) {
+        for f in figures::figures(d, &colours) {
             let name = format!("{}-{}.svg", d.experiment.name.replace(':', "-"), f.id);
             std::fs::write(dir.join(&name), html::standalone(&f.svg))?;
             println!("chart: {}", dir.join(name).display());

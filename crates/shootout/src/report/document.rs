@@ -3,6 +3,7 @@
 
 use crate::harness::experiment::{self, Repeats};
 use crate::record::RunRecord;
+use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};
 use crate::report::stats::{measures, median};
@@ -55,10 +56,20 @@ impl Document {
     /// `name` (#id), started at, on what machine, from which commit, and for an
     /// experiment that repeats until sure, the cells that did not converge.
     pub fn header(&self) -> Vec<String> {
+        (self.identity().into_iter())
+            .chain(self.host())
+            .chain([self.summary().line()])
+            .chain(self.overhead_line())
+            .chain(self.convergence())
+            .collect()
+    }
+
+    /// Which experiment (name, id, start, seed), and the machine and commit it ran on.
+    pub fn identity(&self) -> [String; 2] {
         let e = &self.experiment;
         let m = &e.machine;
         let text = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
-        vec![
+        [
             format!(
                 "experiment {} (#{}), started {}, seed {}",
                 e.name,
@@ -75,19 +86,34 @@ impl Document {
                 text(&m.commit)
             ),
         ]
-        .into_iter()
-        .chain(m.idle.map(|noise| noise.line()))
-        .chain([self.summary().line()])
-        .chain(self.overhead().map(|(median, max)| {
+    }
+
+    /// The host's idle steal and other work before the first run, when it was watched.
+    pub fn host(&self) -> Option<String> {
+        self.experiment.machine.idle.map(|noise| noise.line())
+    }
+
+    /// The harness' overhead per run, as a line.
+    pub fn overhead_line(&self) -> Option<String> {
+        self.overhead().map(|(median, max)| {
             format!("harness overhead per run (wall time minus time under load): median {median:.2} s, max {max:.2} s")
-        }))
-        .chain(self.convergence())
-        .collect()
+        })
     }
 
     /// How the runs went: valid, re-run, marked.
     pub fn summary(&self) -> Summary {
         Summary::of(&self.runs)
+    }
+
+    /// Each table's leaders with their figures: what the experiment found, said first.
+    pub fn findings(&self) -> Vec<Finding> {
+        let (ramps, others) = self.split();
+        let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
+            others.into_iter().partition(|r| r.rate().is_some());
+        let mut out = leaders::capacity(&closed);
+        out.extend(leaders::efficiency(&rated));
+        out.extend(leaders::ramps(&ramps));
+        out
     }
 
     /// A warning line for each contestant that ran unverified (level `none`).

@@ -443,7 +443,8 @@ mod tests {
             out += &format!("{} {}: {worse:?}\n", c.contestant, c.cell);
         }
         out += "\n== figures\n";
-        for f in charts::figures(&d) {
+        let colours = crate::report::page::colours::Colours::of(std::slice::from_ref(&d));
+        for f in charts::figures(&d, &colours) {
             out += &format!("{}\n{}", f.id, html::standalone(&f.svg));
         }
         out + "\n== page\n" + &html::page(&[d])

@@ -102,10 +102,26 @@ pub fn costs(runs: &[RunRecord]) -> Vec<(CellKey, Vec<Cost>)> {
 }
 
 /// A row's numbers at the rate, ranked.
-struct Efficiency<'r, 'a> {
-    row: &'r Row<'a>,
-    cost: Cost,
-    rank: Option<usize>,
+pub struct Efficiency<'r, 'a> {
+    pub row: &'r Row<'a>,
+    pub cost: Cost,
+    /// 1 = cheapest; shared when intervals overlap; None when nothing measured the row.
+    pub rank: Option<usize>,
+}
+
+/// The rows of one open-loop cell with their costs, ranked, in the table's order: what the
+/// table draws and what the report's first screen names as leaders.
+pub fn ranked<'r, 'a>(rows: &'r [Row<'a>]) -> Vec<Efficiency<'r, 'a>> {
+    let mut ranked: Vec<Efficiency> = rows
+        .iter()
+        .map(|row| Efficiency {
+            row,
+            cost: Cost::of(row),
+            rank: None,
+        })
+        .collect();
+    rank(&mut ranked);
+    ranked
 }
 
 impl Efficiency<'_, '_> {
@@ -137,15 +153,7 @@ const MARKED_MEANING: &str = "† no run counts: the median of runs disturbed (s
      make-up runs the budget allowed; the notes say how much";
 
 fn table(key: &CellKey, rows: &[Row]) -> Table {
-    let mut ranked: Vec<Efficiency> = rows
-        .iter()
-        .map(|row| Efficiency {
-            row,
-            cost: Cost::of(row),
-            rank: None,
-        })
-        .collect();
-    rank(&mut ranked);
+    let ranked = ranked(rows);
     let mut marks = vec![format!(
         "a run counts when it is valid, at most {:.0}% of requests started late (the \
          generator's lateness, or waiting for a free connection) and the server answered \

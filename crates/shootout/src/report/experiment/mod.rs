@@ -8,6 +8,7 @@ pub mod comparison;
 pub mod comparison_document;
 pub mod convergence;
 pub mod efficiency;
+pub mod leaders;
 pub mod matrix;
 pub mod ramp;
 pub mod ranking;

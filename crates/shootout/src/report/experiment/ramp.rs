@@ -94,6 +94,6 @@ fn ms(us: f64) -> String {
 }
 
 /// The run's busiest second.
-fn peak(r: &RunRecord) -> Option<&SecondSummary> {
+pub fn peak(r: &RunRecord) -> Option<&SecondSummary> {
     r.result()?.per_second.iter().max_by_key(|s| s.requests)
 }

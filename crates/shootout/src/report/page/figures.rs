@@ -6,6 +6,7 @@ use crate::record::{Label, Point, RunRecord};
 use crate::report::document::Document;
 use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{self, RankedCell, Row, MARKED};
+use crate::report::page::colours::Colours;
 use crate::report::page::svg::{self, Bar, Chart, Series};
 use crate::report::stats::{self, median};
 use engine::LoadResult;
@@ -17,17 +18,17 @@ pub struct Figure {
     pub svg: String,
 }
 
-/// Every chart of `d`, in page order.
-pub fn figures(d: &Document) -> Vec<Figure> {
+/// Every chart of `d`, in page order, each contestant in its style of `colours`.
+pub fn figures(d: &Document, colours: &Colours) -> Vec<Figure> {
     let (ramps, others) = d.split();
     // At a fixed rate every server does the rate: what tells them apart is their cost.
     let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
         others.iter().cloned().partition(|r| r.rate().is_some());
-    let mut out = throughput(&closed);
-    out.extend(efficiency(&rated));
-    out.extend(percentiles(&others));
-    out.extend(ramp_graphs(&ramps));
-    out.extend(cpu(&d.runs));
+    let mut out = throughput(&closed, colours);
+    out.extend(efficiency(&rated, colours));
+    out.extend(percentiles(&others, colours));
+    out.extend(ramp_graphs(&ramps, colours));
+    out.extend(cpu(&d.runs, colours));
     out
 }
 
@@ -49,7 +50,7 @@ fn slug(text: &str) -> String {
 }
 
 /// Requests/s by concurrency per contestant (a line each), or bars for a single level.
-fn throughput(runs: &[RunRecord]) -> Vec<Figure> {
+fn throughput(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
     let cells = ranking::cells(runs);
     let groups = ranking::group_by(&cells, |k| {
         (
@@ -66,12 +67,13 @@ fn throughput(runs: &[RunRecord]) -> Vec<Figure> {
             svg: by_level(
                 &format!("Requests/s — /{endpoint}, {layout}, {load}"),
                 &these,
+                colours,
             ),
         })
         .collect()
 }
 
-fn by_level(title: &str, cells: &[&RankedCell]) -> String {
+fn by_level(title: &str, cells: &[&RankedCell], colours: &Colours) -> String {
     let levels = ranking::levels(cells);
     let mut names: Vec<&str> = cells
         .iter()
@@ -85,9 +87,8 @@ fn by_level(title: &str, cells: &[&RankedCell]) -> String {
         row.is_measured().then(|| median(&row.rps()))
     };
     if let [only] = levels[..] {
-        return bars_at(&format!("{title}, {only} connections"), &names, |n| {
-            at(n, only)
-        });
+        let title = format!("{title}, {only} connections");
+        return bars_at(&title, &names, |n| at(n, only), colours);
     }
     let series = names
         .iter()
@@ -98,6 +99,7 @@ fn by_level(title: &str, cells: &[&RankedCell]) -> String {
                 .filter_map(|&c| at(n, c).map(|v| (c as f64, v)))
                 .collect(),
             right: false,
+            contestant: Some(n.to_string()),
         })
         .filter(|s| !s.points.is_empty())
         .collect();
@@ -115,11 +117,16 @@ fn by_level(title: &str, cells: &[&RankedCell]) -> String {
         series,
         ..Chart::default()
     }
-    .svg()
+    .svg(colours)
 }
 
 /// Bars of the contestants' medians at the one level, highest first.
-fn bars_at(title: &str, names: &[&str], at: impl Fn(&str) -> Option<f64>) -> String {
+fn bars_at(
+    title: &str,
+    names: &[&str],
+    at: impl Fn(&str) -> Option<f64>,
+    colours: &Colours,
+) -> String {
     let mut items: Vec<(String, f64)> = names
         .iter()
         .filter_map(|n| at(n).map(|v| (n.to_string(), v)))
@@ -127,17 +134,18 @@ fn bars_at(title: &str, names: &[&str], at: impl Fn(&str) -> Option<f64>) -> Str
     items.sort_by(|a, b| b.1.total_cmp(&a.1));
     let bars: Vec<Bar> = (items.into_iter())
         .map(|(name, value)| Bar {
+            contestant: name.clone(),
             name,
             value,
             interval: None,
         })
         .collect();
-    svg::bars(title, "req/s", &bars)
+    svg::bars(title, "req/s", &bars, colours)
 }
 
 /// The server's CPU per response in each fixed-rate cell, cheapest first: the efficiency
 /// table's medians with their intervals as whiskers.
-fn efficiency(runs: &[RunRecord]) -> Vec<Figure> {
+fn efficiency(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
     efficiency::costs(runs)
         .into_iter()
         .map(|(key, costs)| {
@@ -146,8 +154,9 @@ fn efficiency(runs: &[RunRecord]) -> Vec<Figure> {
                 .map(|c| Bar {
                     name: match c.marked {
                         true => format!("{} {MARKED}", c.contestant),
-                        false => c.contestant,
+                        false => c.contestant.clone(),
                     },
+                    contestant: c.contestant,
                     value: median(&c.us),
                     interval: (c.us.len() > 1).then(|| stats::interval(&c.us)),
                 })
@@ -157,7 +166,7 @@ fn efficiency(runs: &[RunRecord]) -> Vec<Figure> {
             let title = format!("Server CPU per response — {cell}");
             Figure {
                 id: slug(&format!("cpu per response {cell}")),
-                svg: svg::bars(&title, "µs", &bars),
+                svg: svg::bars(&title, "µs", &bars, colours),
             }
         })
         .collect()
@@ -179,7 +188,7 @@ fn nines_x(p: f64) -> f64 {
 }
 
 /// Latency percentile curves (p50 … p99.99) per contestant, from each one's median run.
-fn percentiles(runs: &[RunRecord]) -> Vec<Figure> {
+fn percentiles(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
     ranking::cells(runs)
         .into_iter()
         .map(|(key, rows)| {
@@ -197,7 +206,7 @@ fn percentiles(runs: &[RunRecord]) -> Vec<Figure> {
                 series: rows.iter().filter_map(percentile_curve).collect(),
                 ..Chart::default()
             }
-            .svg();
+            .svg(colours);
             Figure {
                 id: slug(&format!("latency {}", key.title())),
                 svg,
@@ -219,6 +228,7 @@ fn percentile_curve(row: &Row) -> Option<Series> {
             .map(|((_, p), v)| (nines_x(*p), v / 1000.0))
             .collect(),
         right: false,
+        contestant: Some(row.contestant.to_string()),
     })
 }
 
@@ -227,7 +237,7 @@ type Pick = fn(&SecondSummary) -> f64;
 
 /// The 2019 graphs: responses/s, p90 latency and timeouts/s against time, with the
 /// device count on a second axis.
-fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
+fn ramp_graphs(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
     let graphs: [(&str, &str, Pick); 3] = [
         ("Responses/s", "responses/s", |s| s.requests as f64),
         ("p90 latency", "p90 latency, ms", |s| s.p90_us / 1000.0),
@@ -241,12 +251,13 @@ fn ramp_graphs(runs: &[RunRecord]) -> Vec<Figure> {
         name: "devices".into(),
         points: per_second(first, |s| s.devices as f64),
         right: true,
+        contestant: None,
     };
     graphs
         .iter()
         .map(|(title, unit, pick)| Figure {
             id: slug(&format!("ramp {title}")),
-            svg: ramp_graph(title, unit, *pick, &with_result, &devices),
+            svg: ramp_graph(title, unit, *pick, &with_result, &devices, colours),
         })
         .collect()
 }
@@ -258,6 +269,7 @@ fn ramp_graph(
     pick: Pick,
     runs: &[&RunRecord],
     devices: &Series,
+    colours: &Colours,
 ) -> String {
     let mut series: Vec<Series> = runs
         .iter()
@@ -265,6 +277,7 @@ fn ramp_graph(
             name: r.cell.contestant.clone(),
             points: r.result().map_or(Vec::new(), |x| per_second(x, pick)),
             right: false,
+            contestant: Some(r.cell.contestant.clone()),
         })
         .collect();
     series.push(devices.clone());
@@ -276,7 +289,7 @@ fn ramp_graph(
         series,
         ..Chart::default()
     }
-    .svg()
+    .svg(colours)
 }
 
 /// `pick` of each second of `x`, against the second.
@@ -289,7 +302,7 @@ fn per_second(x: &LoadResult, pick: Pick) -> Vec<(f64, f64)> {
 
 /// Per-core use, server CPU and generator CPU over one run of each contestant (its
 /// first measured run).
-fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
+fn cpu(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
     let mut seen: Vec<&str> = Vec::new();
     let mut out = Vec::new();
     for r in runs
@@ -302,7 +315,7 @@ fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
         seen.push(&r.cell.contestant);
         out.push(Figure {
             id: slug(&format!("cpu {}", r.cell.contestant)),
-            svg: cpu_chart(r),
+            svg: cpu_chart(r, colours),
         });
     }
     out
@@ -312,7 +325,8 @@ fn cpu(runs: &[RunRecord]) -> Vec<Figure> {
 /// and a 100 ms share jumps by ±10% from tick rounding alone.
 const SMOOTH: usize = 5;
 
-fn cpu_chart(r: &RunRecord) -> String {
+/// Per-core, server and generator CPU: lines styled by position (none is a contestant's).
+fn cpu_chart(r: &RunRecord, colours: &Colours) -> String {
     let chunks: Vec<&[Point]> = r.series.chunks(SMOOTH).filter(|c| c.len() > 1).collect();
     let cores = r.series.iter().map(|p| p.cores.len()).max().unwrap_or(0);
     let mut series: Vec<Series> = (0..cores).map(|c| core_busy(&chunks, c)).collect();
@@ -320,11 +334,13 @@ fn cpu_chart(r: &RunRecord) -> String {
         name: "server CPU".into(),
         points: cpu_rate(&chunks, |p| p.cpu_s),
         right: false,
+        contestant: None,
     });
     series.push(Series {
         name: "generator CPU".into(),
         points: cpu_rate(&chunks, |p| p.generator_cpu_s),
         right: false,
+        contestant: None,
     });
     Chart {
         title: format!(
@@ -336,7 +352,7 @@ fn cpu_chart(r: &RunRecord) -> String {
         series,
         ..Chart::default()
     }
-    .svg()
+    .svg(colours)
 }
 
 /// Seconds since the monitor started.
@@ -362,6 +378,7 @@ fn core_busy(chunks: &[&[Point]], c: usize) -> Series {
         name: format!("core {c} busy"),
         points,
         right: false,
+        contestant: None,
     }
 }
 

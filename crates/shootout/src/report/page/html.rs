@@ -1,18 +1,25 @@
 //! The web page of `shootout report --html`: one self-contained file (inline CSS and
 //! SVG, no script, no network) that opens from disk and reads on a phone.
 
-use crate::record::{Bottleneck, Label, RunRecord};
+use crate::record::{Bottleneck, Label};
 use crate::report::document::Document;
-use crate::report::page::figures;
-use crate::report::stats::measures;
-use crate::report::table::columns::{Column, Design};
+use crate::report::page::colours::Colours;
+use crate::report::page::first_screen::first_screen;
+use crate::report::page::{figures, warnings};
 use crate::report::table::escape;
 use std::fmt::Write;
 
-const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1000px;padding:0 12px;color:#111}\
+/// The page's style. The body is 1200 px at most so that a table of the 2017 layout with
+/// the ceiling's columns fits a 1280-pixel window; numbers stay on one line, headers wrap
+/// between words and prose cells (notes, reasons) wrap, so no table scrolls sideways
+/// there (a phone still scrolls it inside its box).
+const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 12px;color:#111}\
 h1,h2,h3{line-height:1.2}.table{overflow-x:auto;margin:1em 0}table{border-collapse:collapse;font-size:13px}\
-caption{text-align:left;font-weight:600;padding:4px 0}th,td{padding:3px 8px;border-bottom:1px solid #ddd;white-space:nowrap}\
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.note{font-size:12px;color:#444;margin:2px 0}\
+caption{text-align:left;font-weight:600;padding:4px 0;white-space:nowrap}th,td{padding:3px 6px;border-bottom:1px solid #ddd;white-space:nowrap;vertical-align:top}\
+th{white-space:normal;vertical-align:bottom;text-align:left}td.text{white-space:normal;min-width:12em}\
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.note{font-size:12px;color:#444;margin:2px 0;max-width:75em}\
+.summary{font-size:17px;font-weight:600;margin:.4em 0}.host{margin:.2em 0}.findings{padding-left:1.2em}.findings li{margin:.25em 0}\
+.meta{font-size:13px;color:#444}details{margin:.5em 0}summary{cursor:pointer;font-weight:600}\
 figure{margin:1em 0}svg.chart{width:100%;height:auto;max-width:900px;display:block;margin:1em 0}\
 svg .title{font-size:15px;font-weight:600}svg .tick,svg .legend{font-size:12px}svg .label{font-size:13px}\
 svg .grid{stroke:#e3e3e3}svg .axis{stroke:#333}svg path.series{fill:none;stroke-width:2.2}\
@@ -46,8 +53,10 @@ pub fn page(docs: &[Document]) -> String {
         escape(&title),
         escape(&title)
     );
+    // One style per contestant across every chart of the page.
+    let colours = Colours::of(docs);
     for d in docs {
-        out += &section(d);
+        out += &section(d, &colours);
     }
     out + &glossary() + "</body></html>\n"
 }
@@ -63,76 +72,67 @@ fn glossary() -> String {
     out + "<dt>valid</dt><dd>the run says something about the server: not generator-bound, not disturbed; only valid runs are ranked</dd>\n</dl></section>\n"
 }
 
-fn section(d: &Document) -> String {
+/// One experiment: what it found first, then its tables and charts, then the warnings
+/// (folded) and what it ran with.
+fn section(d: &Document, colours: &Colours) -> String {
     let mut out = format!("<section><h2>{}</h2>\n", escape(&d.experiment.name));
-    for line in d.header() {
-        let _ = writeln!(out, "<p>{}</p>", escape(&line));
-    }
-    for line in d.warnings() {
-        let _ = writeln!(out, "<p class=\"warn\">{}</p>", escape(&line));
-    }
-    out += &labels(d);
+    out += &first_screen(d);
     out += "<h3>Tables</h3>\n";
     for t in d.tables() {
         out += &t.html();
     }
     out += "<h3>Charts</h3>\n";
-    for f in figures::figures(d) {
+    for f in figures::figures(d, colours) {
         let _ = writeln!(out, "<figure id=\"{}\">{}</figure>", f.id, f.svg);
     }
+    out += &warnings::folded(d);
     out += &details(d);
     out + "</section>\n"
 }
 
-/// The runs that did not measure the server, and the generator's warnings, where
-/// everyone sees them.
-fn labels(d: &Document) -> String {
-    let flagged: Vec<&RunRecord> = d
-        .runs
-        .iter()
-        .filter(|r| r.label() != Label::Ok || !measures::warnings(r).is_empty())
-        .collect();
-    if flagged.is_empty() {
-        return "<p>Every run measured the server (label ok).</p>\n".into();
-    }
-    let design = Design {
-        title: "Runs that are not ok, and the generator's warnings".into(),
-        columns: vec![
-            Column::name("contestant", |r: &&RunRecord| r.cell.contestant.clone()),
-            Column::name("cell", |r: &&RunRecord| {
-                format!(
-                    "/{} {} {} c={}",
-                    r.cell.endpoint, r.cell.layout, r.cell.load, r.cell.connections
-                )
-            }),
-            Column::name("repeat", |r: &&RunRecord| (r.cell.repeat + 1).to_string()),
-            Column::name("label", |r: &&RunRecord| r.label().word().into()),
-            Column::name("reason or warning", |r: &&RunRecord| {
-                let why = match r.label() {
-                    Label::Ok => measures::warnings(r).join("; "),
-                    _ => r.reason().to_string(),
-                };
-                why.chars().take(240).collect()
-            }),
-        ],
-        marks: vec![
-            "generator-bound runs describe the generator, not the server: they are never ranked"
-                .into(),
-        ],
-    };
-    format!(
-        "<div class=\"warn\">{}</div>\n",
-        design.draw(&flagged).html()
-    )
-}
-
-/// Versions and the experiment file as run.
+/// Versions, the harness' overhead, and the experiment file as run.
 fn details(d: &Document) -> String {
     let mut out = String::from("<h3>Versions</h3>\n<ul>\n");
     for (name, v) in d.versions() {
         let _ = writeln!(out, "<li><b>{}</b>: {}</li>", escape(&name), escape(&v));
     }
-    out += "</ul>\n<h3>Parameters (the experiment file as run)</h3>\n";
+    out += "</ul>\n";
+    if let Some(line) = d.overhead_line() {
+        let _ = writeln!(out, "<p>{}</p>", escape(&line));
+    }
+    out += "<h3>Parameters (the experiment file as run)</h3>\n";
     let _ = writeln!(out, "<pre>{}</pre>", escape(&d.experiment.definition));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture::document;
+
+    #[test]
+    fn the_page_says_what_it_found_before_any_table_and_folds_its_warnings_after_the_charts() {
+        let html = page(&[document()]);
+        let at = |text: &str| {
+            html.find(text)
+                .unwrap_or_else(|| panic!("{text} in the page"))
+        };
+        let summary = at("<p class=\"summary\">34 runs: 23 valid");
+        let found = at("<li><b>Capacity (/hello, split, keep-alive, 50 connections)</b>: c-epoll");
+        let first_table = at("<div class=\"table\">");
+        let last_chart = html.rfind("<figure").unwrap();
+        let folds = at("<div class=\"warnings\">");
+        assert!(
+            summary < found && found < first_table,
+            "the findings come first"
+        );
+        assert!(last_chart < folds, "the warnings come after the results");
+        let folded = &html[folds..];
+        assert!(folded.contains("<details><summary>34 runs by label: 23 ok, 5 generator-bound"));
+        assert!(folded.contains("<details><summary>The generator warned about 1 run</summary>"));
+        assert!(
+            !html[..folds].contains("class=\"warn\""),
+            "no warning before the results"
+        );
+    }
 }

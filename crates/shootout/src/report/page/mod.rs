@@ -1,6 +1,10 @@
-//! The web page of `shootout report --html`: the page itself, the SVG primitives it
-//! draws with, and the figures of an experiment.
+//! The web page of `shootout report --html`: the page itself, its first screen (what the
+//! experiment found), the SVG primitives it draws with, one colour per contestant, the
+//! figures of an experiment, and the warnings folded after the results.
 
+pub mod colours;
 pub mod figures;
+pub mod first_screen;
 pub mod html;
 pub mod svg;
+pub mod warnings;

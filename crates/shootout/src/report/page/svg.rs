@@ -3,15 +3,9 @@
 //! must be self-contained text (no fonts or bitmaps to embed) and scale to a phone's
 //! width; a chart here is a few dozen SVG elements.
 
+use crate::report::page::colours::{self, Colours, Style};
 use crate::report::table::escape;
 use std::fmt::Write;
-
-/// Okabe–Ito colours (safe for the common colour-vision deficiencies), yellow left out
-/// for contrast on white; dash patterns tell series apart beyond seven.
-const PALETTE: [&str; 7] = [
-    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000",
-];
-const DASHES: [&str; 3] = ["", "6 3", "2 3"];
 
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 380.0;
@@ -26,6 +20,9 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
     /// Drawn against the right-hand axis (e.g. the device count of a ramp).
     pub right: bool,
+    /// Whose line it is, when a contestant's: it keeps that contestant's style on every
+    /// chart of the page. Other lines (a core, the devices) are styled by position.
+    pub contestant: Option<String>,
 }
 
 /// A line chart.
@@ -136,8 +133,9 @@ pub fn short(v: f64) -> String {
 }
 
 impl Chart {
-    /// The chart as an `<svg>` element (with a `<title>` for screen readers).
-    pub fn svg(&self) -> String {
+    /// The chart as an `<svg>` element (with a `<title>` for screen readers), each
+    /// contestant's line in its style of the page's `colours`.
+    pub fn svg(&self, colours: &Colours) -> String {
         let right_used = self.series.iter().any(|s| s.right);
         let right_margin = if right_used { 72.0 } else { 24.0 };
         let legend_rows = self.series.len().div_ceil(3) as f64;
@@ -170,9 +168,10 @@ impl Chart {
         );
         out += &self.axes(&plot, &x, &y, right_used.then_some(&y2));
         for (i, s) in self.series.iter().enumerate() {
-            out += &line(&plot, &x, if s.right { &y2 } else { &y }, s, i);
+            let style = style_of(s, i, colours);
+            out += &line(&plot, &x, if s.right { &y2 } else { &y }, s, style);
         }
-        out += &legend(&self.series, HEIGHT);
+        out += &legend(&self.series, HEIGHT, colours);
         out + "</svg>\n"
     }
 
@@ -284,23 +283,32 @@ impl Plot {
     }
 }
 
-/// Colour and dashes of series `i`; a right-axis series is grey and dashed, apart from
-/// the contestants.
-fn style_of(s: &Series, i: usize) -> (&'static str, &'static str) {
-    if s.right {
-        return ("#777777", "6 3");
+/// The style of series `i`: its contestant's on this page; else by position, and a
+/// right-axis series grey and dashed, apart from the contestants.
+fn style_of(s: &Series, i: usize, colours: &Colours) -> Style {
+    match (&s.contestant, s.right) {
+        (Some(name), _) => colours.style(name),
+        (None, true) => Style {
+            colour: "#777777",
+            dash: "6 3",
+        },
+        (None, false) => colours::nth(i),
     }
-    (
-        PALETTE[i % PALETTE.len()],
-        DASHES[(i / PALETTE.len()) % DASHES.len()],
-    )
 }
 
-fn line(p: &Plot, x: &Axis, y: &Axis, s: &Series, i: usize) -> String {
+/// ` data-contestant="NAME"` on a contestant's path or bar, so a test can check that it
+/// keeps one style on every chart.
+fn owner(contestant: Option<&str>) -> String {
+    contestant.map_or(String::new(), |name| {
+        format!(" data-contestant=\"{}\"", escape(name))
+    })
+}
+
+fn line(p: &Plot, x: &Axis, y: &Axis, s: &Series, style: Style) -> String {
     if s.points.is_empty() {
         return String::new();
     }
-    let (colour, dash) = style_of(s, i);
+    let Style { colour, dash } = style;
     let d: Vec<String> = s
         .points
         .iter()
@@ -315,7 +323,8 @@ fn line(p: &Plot, x: &Axis, y: &Axis, s: &Series, i: usize) -> String {
         })
         .collect();
     let mut out = format!(
-        "<path class=\"series\" data-points=\"{}\" d=\"{}\" stroke=\"{colour}\" stroke-dasharray=\"{dash}\"><title>{}</title></path>\n",
+        "<path class=\"series\"{} data-points=\"{}\" d=\"{}\" stroke=\"{colour}\" stroke-dasharray=\"{dash}\"><title>{}</title></path>\n",
+        owner(s.contestant.as_deref()),
         s.points.len(),
         d.join(""),
         escape(&s.name)
@@ -334,10 +343,10 @@ fn line(p: &Plot, x: &Axis, y: &Axis, s: &Series, i: usize) -> String {
     out
 }
 
-fn legend(series: &[Series], top: f64) -> String {
+fn legend(series: &[Series], top: f64, colours: &Colours) -> String {
     let mut out = String::new();
     for (i, s) in series.iter().enumerate() {
-        let (colour, dash) = style_of(s, i);
+        let Style { colour, dash } = style_of(s, i, colours);
         let (col, row) = ((i % 3) as f64, (i / 3) as f64);
         let (x, y) = (LEFT + col * 210.0, top + row * 18.0);
         let _ = writeln!(
@@ -352,14 +361,17 @@ fn legend(series: &[Series], top: f64) -> String {
 
 /// One bar of [`bars`]: a name, its value, and the interval around it when there is one.
 pub struct Bar {
+    /// The bar's label (`c-epoll †`).
     pub name: String,
+    /// Whose bar it is: its fill is that contestant's colour on the page.
+    pub contestant: String,
     pub value: f64,
     pub interval: Option<(f64, f64)>,
 }
 
 /// Horizontal bars in the order given, each with its interval as a whisker when it has
 /// one: a single-level cell's requests/s, or a fixed rate's CPU per response.
-pub fn bars(title: &str, unit: &str, items: &[Bar]) -> String {
+pub fn bars(title: &str, unit: &str, items: &[Bar], colours: &Colours) -> String {
     let row_h = 24.0;
     let height = TOP + row_h * items.len() as f64 + 30.0;
     let label_w = 200.0;
@@ -379,9 +391,10 @@ pub fn bars(title: &str, unit: &str, items: &[Bar]) -> String {
         let _ = writeln!(
             out,
             "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
-             <rect class=\"series\" data-points=\"1\" x=\"{label_w}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"{}\"/>\
+             <rect class=\"series\"{} data-points=\"1\" x=\"{label_w}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"{}\"><title>{}</title></rect>\
              {}<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\">{} {unit}</text>",
-            label_w - 6.0, y + 16.0, escape(&bar.name), row_h - 6.0, PALETTE[0],
+            label_w - 6.0, y + 16.0, escape(&bar.name), owner(Some(&bar.contestant)), row_h - 6.0,
+            colours.style(&bar.contestant).colour, escape(&bar.name),
             whisker(bar.interval, label_w, scale, y + (row_h - 6.0) / 2.0),
             end.max(label_w + w) + 6.0, y + 16.0, short(bar.value)
         );
@@ -423,18 +436,20 @@ mod tests {
                     name: "a".into(),
                     points: vec![(30.0, 100.0), (100.0, 200.0)],
                     right: false,
+                    contestant: Some("a".into()),
                 },
                 Series {
                     name: "devices".into(),
                     points: vec![(0.0, 0.0), (60.0, 15_000.0)],
                     right: true,
+                    contestant: None,
                 },
             ],
             x_log: true,
             y2_label: Some("devices".into()),
             ..Chart::default()
         };
-        let svg = c.svg();
+        let svg = c.svg(&Colours::default());
         assert_eq!(svg.matches("<path class=\"series\"").count(), 2);
         assert!(svg.contains("req/s &lt;by&gt; c"));
         assert!(
@@ -442,7 +457,7 @@ mod tests {
             "the right-axis series is dashed"
         );
         assert_eq!(
-            bars("t", "req/s", &[bar("x", 5.0, None)])
+            bars("t", "req/s", &[bar("x", 5.0, None)], &Colours::default())
                 .matches("<rect")
                 .count(),
             1
@@ -452,6 +467,7 @@ mod tests {
     fn bar(name: &str, value: f64, interval: Option<(f64, f64)>) -> Bar {
         Bar {
             name: name.into(),
+            contestant: name.into(),
             value,
             interval,
         }
@@ -463,8 +479,15 @@ mod tests {
             "t",
             "µs",
             &[bar("a", 10.0, Some((8.0, 12.0))), bar("b", 20.0, None)],
+            &Colours::in_order(["b", "a"]),
         );
         assert_eq!(svg.matches("class=\"interval\"").count(), 1);
         assert_eq!(svg.matches("<rect").count(), 2);
+        let a = &svg[svg.find("data-contestant=\"a\"").unwrap()..];
+        let fill = format!("fill=\"{}\"", colours::nth(1).colour);
+        assert!(
+            a[..a.find("/rect>").unwrap()].contains(&fill),
+            "a bar is filled with its contestant's colour: {svg}"
+        );
     }
 }

@@ -101,15 +101,23 @@ impl Table {
         out
     }
 
-    /// An HTML table with a caption; cells are escaped.
+    /// An HTML table with a caption; cells are escaped. Numbers stay on one line; a
+    /// column of prose (left-aligned, some cell longer than [`PROSE`] characters: notes,
+    /// reasons) is marked `text` so that the page's style lets it wrap. Headers may wrap
+    /// between words, not at their hyphens (`CPU-s/1k req` breaks before `req`).
     pub fn html(&self) -> String {
+        let prose: Vec<bool> = (0..self.headers.len()).map(|c| self.is_prose(c)).collect();
         let cell = |tag: &str, c: usize, x: &String| {
-            let class = if self.is_left(c) {
-                ""
-            } else {
-                " class=\"num\""
+            let class = match (self.is_left(c), prose[c]) {
+                (false, _) => " class=\"num\"",
+                (true, true) => " class=\"text\"",
+                (true, false) => "",
             };
-            format!("<{tag}{class}>{}</{tag}>", escape(x))
+            let text = match tag {
+                "th" => escape(x).replace('-', NON_BREAKING_HYPHEN),
+                _ => escape(x),
+            };
+            format!("<{tag}{class}>{text}</{tag}>")
         };
         let row = |tag: &str, cells: &[String]| {
             let inner: String = cells
@@ -133,7 +141,21 @@ impl Table {
         }
         out + "</div>\n"
     }
+
+    /// Whether column `c` holds prose rather than names: left-aligned, with a cell longer
+    /// than [`PROSE`] characters.
+    fn is_prose(&self, c: usize) -> bool {
+        let longest = self.rows.iter().filter_map(|r| r.get(c));
+        self.is_left(c) && longest.map(|x| x.chars().count()).max() > Some(PROSE)
+    }
 }
+
+/// U+2011, a hyphen a line does not break at.
+const NON_BREAKING_HYPHEN: &str = "\u{2011}";
+
+/// The length past which a left-aligned cell reads as prose (a note, a reason) that may
+/// wrap on the page; names and cells of a few words stay on one line.
+pub const PROSE: usize = 32;
 
 /// `text` safe inside HTML or SVG text and attributes.
 pub fn escape(text: &str) -> String {
@@ -173,6 +195,16 @@ mod tests {
         assert!(t.markdown().contains("| a\\|b | 1,000 | x |"));
         assert!(t.markdown().contains("|---|---:|---|"));
         assert!(t.html().contains("<td class=\"num\">1,000</td>"));
+        let mut long = t.clone();
+        long.rows[1][2] = "a note long enough to read as prose, not a name".into();
+        assert!(
+            long.html().contains("<td class=\"text\">x</td>"),
+            "a prose column wraps"
+        );
+        assert!(
+            long.html().contains("<td>long name</td>"),
+            "names stay on one line"
+        );
         assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
     }
 }
