@@ -10,7 +10,7 @@ use shootout::harness::launch::{launch, LaunchSpec};
 use shootout::harness::manifest::Contestant;
 use shootout::harness::process::Server;
 use shootout::harness::verify::Plan;
-use shootout::harness::{group_cpu, setup, verify};
+use shootout::harness::{group_cpu, setup, setup_all, verify};
 use shootout::record::VerifyLevel;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -215,11 +215,23 @@ fn for_each(
     }
 }
 
-/// `shootout setup`.
+/// `shootout setup`: the chosen contestants all at once (harness::setup_all), each
+/// reported as it ends; exit 1 when any failed.
 pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
     let cat = which.folders.required()?;
     let chosen = select(&cat, &which)?;
-    Ok(for_each(chosen, |c| set_up(c).context("setup")))
+    let outcomes = setup_all::set_up_all(&chosen, &|o| match &o.result {
+        Ok(()) => println!(
+            "{}: ready (setup {:.1}s)",
+            o.contestant.name(),
+            o.took.as_secs_f64()
+        ),
+        Err(e) => eprintln!("error: {}: setup: {e}", o.contestant.name()),
+    });
+    Ok(match outcomes.iter().all(|o| o.result.is_ok()) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    })
 }
 
 /// `shootout verify`.

@@ -10,10 +10,10 @@ use shootout::harness::experiment::{self, Experiment, MatrixCell, Repeats, Stop}
 use shootout::harness::host_noise;
 use shootout::harness::idle::Quiet;
 use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
-use shootout::harness::manifest::Origin;
+use shootout::harness::manifest::{Contestant, Origin};
 use shootout::harness::places;
 use shootout::harness::run::{self, Event};
-use shootout::harness::setup;
+use shootout::harness::setup_all;
 use shootout::harness::started_servers::{self, Leftover};
 use shootout::harness::verify::Check;
 use shootout::record::{HostNoise, Label, LoadKind, Machine, RunRecord, VerifyLevel};
@@ -458,21 +458,22 @@ fn clock_seed() -> u64 {
 
 /// Sets up the experiment's contestants that need it: every one with `--setup`, else
 /// those from outside the checkout (the user's own: inline or from a folder, which a run
-/// should not need a separate step for). Failures are one line each.
+/// should not need a separate step for); all at once (harness::setup_all). Failures are
+/// one line each.
 fn set_up(exp: &Experiment, cat: &Catalog, all: bool) {
-    for name in &exp.contestants {
-        let Ok(c) = cat.get(name) else { continue };
-        if !all && c.origin == Origin::Checkout {
-            continue;
-        }
-        if let Status::NeedsSetup(_) = catalog::status(c) {
-            let _ = std::fs::create_dir_all(&c.build);
-            match setup::setup(c, &c.build.join("setup.log")) {
-                Ok(()) => println!("{name}: set up"),
-                Err(e) => eprintln!("error: {name}: setup: {e}"),
-            }
-        }
-    }
+    let chosen: Vec<&Contestant> = (exp.contestants.iter())
+        .filter_map(|name| cat.get(name).ok())
+        .filter(|c| all || c.origin != Origin::Checkout)
+        .filter(|c| matches!(catalog::status(c), Status::NeedsSetup(_)))
+        .collect();
+    setup_all::set_up_all(&chosen, &|o| match &o.result {
+        Ok(()) => println!(
+            "{}: set up ({:.1}s)",
+            o.contestant.name(),
+            o.took.as_secs_f64()
+        ),
+        Err(e) => eprintln!("error: {}: setup: {e}", o.contestant.name()),
+    });
 }
 
 /// A bar with the runs done, the time left, the current run and its live requests/s

@@ -20,6 +20,10 @@ pub mod run;
 pub mod running;
 pub mod server_files;
 pub mod setup;
+pub mod setup_all;
+#[cfg(test)]
+mod setup_fixture;
+pub mod setup_plan;
 pub mod started_servers;
 pub mod toolchain;
 pub mod verdict;

@@ -62,6 +62,9 @@ pub enum SetupError {
     },
     #[error("stamp: {0}")]
     Stamp(std::io::Error),
+    /// Set up with others: the joint Debian install ended without saying (it panicked).
+    #[error("the Debian install did not report")]
+    InstallLost,
 }
 
 /// A set-up command that did not succeed.
@@ -83,19 +86,32 @@ pub enum CommandError {
 
 /// Installs what `c` needs and builds it; `log` receives every command's output.
 pub fn setup(c: &Contestant, log: &Path) -> Result<(), SetupError> {
-    if !c.manifest.blocked.is_empty() {
-        return Err(SetupError::Blocked(c.manifest.blocked.clone()));
-    }
-    let missing: Vec<&String> = c
-        .manifest
-        .requires
-        .debian
-        .iter()
-        .filter(|p| !debian_installed(p))
-        .collect();
+    unblocked(c)?;
+    let missing = missing_debian(c, debian_installed);
     if !missing.is_empty() {
         install_debian(&missing, log)?;
     }
+    build(c, log)
+}
+
+/// An error when `c` cannot be set up here at all.
+fn unblocked(c: &Contestant) -> Result<(), SetupError> {
+    match c.manifest.blocked.is_empty() {
+        true => Ok(()),
+        false => Err(SetupError::Blocked(c.manifest.blocked.clone())),
+    }
+}
+
+/// The Debian packages `c` requires that `installed` says are not installed.
+pub fn missing_debian(c: &Contestant, installed: impl Fn(&str) -> bool) -> Vec<String> {
+    let required = c.manifest.requires.debian.iter();
+    required.filter(|p| !installed(p)).cloned().collect()
+}
+
+/// What follows the Debian packages: the toolchain check, the registry steps and the
+/// build, all skipped while the build folder holds a build of the current inputs.
+pub fn build(c: &Contestant, log: &Path) -> Result<(), SetupError> {
+    unblocked(c)?;
     if let Some(cmd) = c
         .manifest
         .requires
@@ -128,17 +144,17 @@ fn in_step(step: String) -> impl FnOnce(CommandError) -> SetupError {
     move |source| SetupError::Command { step, source }
 }
 
-fn install_debian(packages: &[&String], log: &Path) -> Result<(), SetupError> {
-    let names: Vec<&str> = packages.iter().map(|s| s.as_str()).collect();
+/// `apt-get update`, then one `apt-get install` of `packages`; output to `log`. Waits
+/// for another apt or dpkg holding the lock rather than failing at once.
+pub fn install_debian(packages: &[String], log: &Path) -> Result<(), SetupError> {
+    let names = packages.join(" ");
     let lock = "-oDPkg::Lock::Timeout=600";
     run(&format!("apt-get {lock} update -qq"), Path::new("/"), log)
         .map_err(in_step("apt-get update".into()))?;
     let install = format!(
-        "DEBIAN_FRONTEND=noninteractive apt-get {lock} install -y -qq --no-install-recommends {}",
-        names.join(" ")
+        "DEBIAN_FRONTEND=noninteractive apt-get {lock} install -y -qq --no-install-recommends {names}"
     );
-    run(&install, Path::new("/"), log)
-        .map_err(in_step(format!("apt-get install {}", names.join(" "))))
+    run(&install, Path::new("/"), log).map_err(in_step(format!("apt-get install {names}")))
 }
 
 /// Runs `sh -c command` in `dir`, appending its output to `log`.
