@@ -91,6 +91,9 @@ fn print(d: &Document, format: Format) {
     for line in d.header() {
         println!("{}{line}", if md { "- " } else { "" });
     }
+    for finding in d.findings() {
+        println!("{}{}", if md { "- " } else { "" }, finding.line());
+    }
     for line in d.warnings() {
         println!("{}{line}", if md { "- " } else { "" });
     }

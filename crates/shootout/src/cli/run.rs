@@ -18,6 +18,7 @@ use shootout::harness::started_servers::{self, Leftover};
 use shootout::harness::verify::Check;
 use shootout::record::{HostNoise, Label, LoadKind, Machine, RunRecord, VerifyLevel};
 use shootout::report::document::Document;
+use shootout::report::experiment::leaders;
 use shootout::report::experiment::summary::Summary;
 use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
@@ -141,6 +142,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     print_convergence(&exp, &runs, out_of_budget);
     println!("\n{}", Summary::of(&runs).line());
+    for finding in leaders::all(&runs) {
+        println!("{}", finding.line());
+    }
     println!(
         "\nstored as experiment {id} in {} (shootout results {id}; shootout export {id})",
         db_path.display()

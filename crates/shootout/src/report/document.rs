@@ -107,13 +107,7 @@ impl Document {
 
     /// Each table's leaders with their figures: what the experiment found, said first.
     pub fn findings(&self) -> Vec<Finding> {
-        let (ramps, others) = self.split();
-        let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
-            others.into_iter().partition(|r| r.rate().is_some());
-        let mut out = leaders::capacity(&closed);
-        out.extend(leaders::efficiency(&rated));
-        out.extend(leaders::ramps(&ramps));
-        out
+        leaders::all(&self.runs)
     }
 
     /// A warning line for each contestant that ran unverified (level `none`).

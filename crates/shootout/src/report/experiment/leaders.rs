@@ -26,6 +26,19 @@ impl Finding {
     }
 }
 
+/// Every table's finding for an experiment's `runs`: the capacity tables', the efficiency
+/// tables' (fixed rates), then the device ramps'.
+pub fn all(runs: &[RunRecord]) -> Vec<Finding> {
+    let (ramp_runs, others): (Vec<RunRecord>, Vec<RunRecord>) =
+        runs.iter().cloned().partition(RunRecord::is_ramp);
+    let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
+        others.into_iter().partition(|r| r.rate().is_some());
+    let mut out = capacity(&closed);
+    out.extend(efficiency(&rated));
+    out.extend(ramps(&ramp_runs));
+    out
+}
+
 /// `/hello, split, keep-alive, 50 connections`: where a cell's runs ran.
 fn place(key: &CellKey) -> String {
     format!(

@@ -3,7 +3,9 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::ceiling::LOWER_BOUND_MARK;
-use crate::report::experiment::ranking::{self, CellKey, RankedCell, Row, RPS_SPREAD};
+use crate::report::experiment::ranking::{
+    self, CellKey, RankedCell, Row, MARKED, MARKED_MEANING, RPS_SPREAD,
+};
 use crate::report::stats::measures::{self, Measure};
 use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
@@ -73,9 +75,12 @@ fn table(title: String, cells: &[&RankedCell], text: CellText, bounds: bool) -> 
          (not ranked)"
             .into(),
     ];
-    let mut rows = cells.iter().flat_map(|(_, rows)| rows.iter());
-    if bounds && rows.any(|r| r.lower_bound()) {
+    let rows = || cells.iter().flat_map(|(_, rows)| rows.iter());
+    if bounds && rows().any(|r| r.lower_bound()) {
         marks.push(LOWER_BOUND_MARK.into());
+    }
+    if rows().any(|r| r.is_marked()) {
+        marks.push(MARKED_MEANING.into());
     }
     let design = Design {
         title,
@@ -124,11 +129,16 @@ fn short_ms(v: f64) -> String {
     }
 }
 
-/// The generator-bound runs' median of `m` marked `*`, else the worst label, else blank.
+/// The generator-bound runs' median of `m` marked `*`, else the disturbed runs' marked
+/// `†`, else the worst label, else blank.
 fn bound_or_failure(r: &Row, m: Measure, show: fn(f64) -> String) -> String {
     let bound = r.bound_values(m);
     if !bound.is_empty() {
         return format!("{}*", show(median(&bound)));
+    }
+    let marked = r.marked_values(m);
+    if r.is_marked() && !marked.is_empty() {
+        return format!("{} {MARKED}", show(median(&marked)));
     }
     r.failure().map_or(String::new(), |l| l.word().to_string())
 }

@@ -142,10 +142,15 @@ impl<'a> Row<'a> {
         !self.rps().is_empty()
     }
 
-    /// The ok run whose requests/s is the median (the lower one of an even count).
+    /// The ok run whose requests/s is the median (the lower one of an even count); for a
+    /// row that rests on marked runs, the median of those.
     pub fn median_run(&self) -> Option<(&'a RunRecord, &'a LoadResult)> {
-        let mut ok: Vec<(&RunRecord, &LoadResult)> = self
-            .labelled(Label::Ok)
+        let runs: Vec<&RunRecord> = match self.is_marked() {
+            true => self.marked_runs().collect(),
+            false => self.labelled(Label::Ok).collect(),
+        };
+        let mut ok: Vec<(&RunRecord, &LoadResult)> = runs
+            .into_iter()
             .filter_map(|r| Some((r, r.result()?)))
             .collect();
         ok.sort_by(|a, b| a.1.rps.total_cmp(&b.1.rps));

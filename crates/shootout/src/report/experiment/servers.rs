@@ -14,10 +14,13 @@ pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     ceiling::ranked_tables(runs, columns, NotePlace::First)
 }
 
-/// A column of the median run's numbers, blank without ok runs.
+/// A column of the median run's numbers (marked `†` when it is a marked run's), blank
+/// without a run to show.
 fn of_median_run<'c, 'a>(header: &str, show: fn(&LoadResult) -> String) -> Column<'c, Row<'a>> {
     Column::number(header, move |r: &Row| {
-        r.median_run().map_or(String::new(), |(_, m)| show(m))
+        let mark = if r.is_marked() { " †" } else { "" };
+        r.median_run()
+            .map_or(String::new(), |(_, m)| format!("{}{mark}", show(m)))
     })
 }
 
