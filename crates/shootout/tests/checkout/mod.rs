@@ -73,6 +73,14 @@ pub fn bare(args: &[&str]) -> Output {
         .expect("the shootout binary runs")
 }
 
+/// How many of an export's runs were planned: a run that did not count for its table
+/// (disturbed, or the generator saturated, as a busy machine makes runs) is made up by
+/// more, which are marked.
+pub fn planned_runs(doc: &serde_json::Value) -> usize {
+    let runs = doc["runs"].as_array().expect("runs in the export");
+    runs.iter().filter(|r| r["make_up"] != true).count()
+}
+
 /// How a load's requests ended, as its JSON names them under `requests`: each request in
 /// exactly one, so they add up to `total`.
 pub const REQUEST_CLASSES: [&str; 8] = [
