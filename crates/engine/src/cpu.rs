@@ -44,13 +44,18 @@ mod tests {
 
     #[test]
     fn busy_thread_accumulates_cpu_time() {
+        use nix::time::{clock_gettime, ClockId};
         let start = CpuTime::thread();
-        let mut x = 0u64;
-        let until = std::time::Instant::now() + Duration::from_millis(30);
-        while std::time::Instant::now() < until {
-            x = x.wrapping_add(1);
+        // Spin until the kernel's other clock of this thread says it ran 30 ms (not 30
+        // ms of wall time: on a busy machine the thread is preempted), or a minute passed.
+        let ran = || {
+            let t = clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID);
+            t.map_or(Duration::ZERO, Duration::from)
+        };
+        let (from, t0) = (ran(), std::time::Instant::now());
+        while ran() - from < Duration::from_millis(30) && t0.elapsed().as_secs() < 60 {
+            std::hint::black_box(0u64);
         }
-        std::hint::black_box(x);
         let used = CpuTime::thread().since(&start);
         assert!(
             used.user + used.sys >= Duration::from_millis(10),

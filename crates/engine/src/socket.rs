@@ -255,7 +255,14 @@ mod tests {
         let refused = match r {
             Err(e) => e.raw_os_error() == Some(libc::ECONNREFUSED),
             Ok(_) => {
-                std::thread::sleep(std::time::Duration::from_millis(20));
+                // In progress: wait (a minute at most) until the socket says how it ended.
+                let mut ended = libc::pollfd {
+                    fd,
+                    events: libc::POLLOUT,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd, for the duration of the call.
+                unsafe { libc::poll(&mut ended, 1, 60_000) };
                 take_error(fd).is_err()
             }
         };

@@ -36,11 +36,9 @@ fn devices_follow_the_stages_and_their_scripts() {
         // Devices leave at their next pause, so the ramp-down lags by a think time.
         let last = r.per_second.last().unwrap().devices;
         assert!(last <= peak / 4, "{io:?}: {last} devices left of {peak}");
+        // At least the server's 50 ms; a loose ceiling, not a speed (that is bench/'s).
         let p50 = r.latency_us.p50;
-        assert!(
-            (p50 - 50_000.0).abs() / 50_000.0 < 0.05,
-            "{io:?}: p50 {p50} us"
-        );
+        assert!((50_000.0..150_000.0).contains(&p50), "{io:?}: p50 {p50} us");
         let sent: u64 = r.per_second.iter().map(|s| s.sent).sum();
         assert_eq!(
             sent,

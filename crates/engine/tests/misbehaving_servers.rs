@@ -1,19 +1,24 @@
 //! Every kind of server misbehaviour ends up in the right error class, the counts add up,
 //! and nothing panics, on both event-loop kinds. Loads go to 127.0.0.1 only, and every
-//! load is bounded by a short duration or request count.
+//! load is bounded by a request count (each request ends, at worst by its timeout) or a
+//! short duration.
 
 use engine::{IoChoice, LoadConfig, LoadResult, RunError, Stop, Target};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use testserver::{Behavior, TestServer};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
+
+/// Requests of a load unless a test says otherwise: a count, not a time, so that what a
+/// test asserts of them does not depend on how many a busy machine gets through.
+const REQUESTS: u64 = 40;
 
 fn config(server: &TestServer, io: IoChoice) -> LoadConfig {
     let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
     c.connections = 4;
     c.threads = 1;
-    c.stop = Stop::After(Duration::from_millis(400));
+    c.stop = Stop::Requests(REQUESTS);
     c.timeout = Duration::from_secs(2);
     c.io = io;
     c
@@ -99,7 +104,7 @@ fn http10_close_delimited_bodies_end_at_close() {
         Behavior::Http10CloseDelimited,
         |c| c.http10 = true,
         |r, _| {
-            assert!(r.requests.ok > 10, "{:?}", r.requests);
+            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
             assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
         },
     );
@@ -127,7 +132,7 @@ fn error_statuses_are_counted_as_status() {
         |_| {},
         |r, _| {
             assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.status > 10);
+            assert_eq!(r.requests.status, REQUESTS);
             assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
             assert_eq!(r.status_codes.get("503"), Some(&r.requests.status));
         },
@@ -228,7 +233,7 @@ fn chunked_bodies_with_trailers_are_framed() {
         Behavior::Chunked,
         |_| {},
         |r, _| {
-            assert!(r.requests.ok > 10, "{:?}", r.requests);
+            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
             assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
         },
     );
@@ -240,7 +245,7 @@ fn headers_larger_than_a_receive_buffer_are_reassembled() {
         Behavior::HugeHeaders(40 * 1024),
         |_| {},
         |r, _| {
-            assert!(r.requests.ok > 10, "{:?}", r.requests);
+            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
             assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
         },
     );
@@ -264,11 +269,11 @@ fn a_server_that_never_answers_times_out() {
         Behavior::NeverAnswer,
         |c| {
             c.timeout = Duration::from_millis(100);
-            c.stop = Stop::After(Duration::from_millis(350));
+            c.stop = Stop::Requests(8);
         },
         |r, _| {
             assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.timeout >= 4, "{:?}", r.requests);
+            assert_eq!(r.requests.timeout, 8, "{:?}", r.requests);
             assert_eq!(r.requests.errors(), r.requests.timeout);
         },
     );
@@ -296,7 +301,8 @@ fn connections_closed_without_warning_are_reopened() {
         |_| {},
         |r, _| {
             let q = &r.requests;
-            assert!(q.ok > 10, "{q:?}");
+            // Each connection answers 3; at most the one request after them fails.
+            assert!(q.ok > REQUESTS / 2, "{q:?}");
             assert_eq!(
                 q.errors(),
                 q.read + q.write,
@@ -317,7 +323,10 @@ fn idle_connections_closed_by_the_server_are_reopened() {
         |_| {},
         |r, _| {
             let q = &r.requests;
-            assert!(q.ok > 10, "{q:?}");
+            // How many connections the server closes under a request depends on how soon
+            // the loop reuses each (1 ms idle is enough): the loop goes on, and every
+            // request ends ok or as the closed connection's error.
+            assert!(q.ok > 0, "{q:?}");
             assert_eq!(
                 q.errors(),
                 q.read + q.write,
@@ -335,7 +344,7 @@ fn interim_responses_are_skipped() {
         Behavior::Interim,
         |_| {},
         |r, _| {
-            assert!(r.requests.ok > 10, "{:?}", r.requests);
+            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
             assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
             assert_eq!(r.status_codes.keys().collect::<Vec<_>>(), ["200"]);
         },
@@ -391,20 +400,33 @@ fn too_many_connections_are_refused_with_the_number_that_fits() {
     }
 }
 
+/// Polls `done` until it holds, for at most a minute (a busy machine is slow, not
+/// stuck); fails naming `what`.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let until = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < until, "waited a minute for {what}");
+        // Between polls only.
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn interrupt_stops_the_load_and_keeps_the_counts() {
     let server = TestServer::start(Behavior::Hello).unwrap();
     let mut c = config(&server, IoChoice::Auto);
-    c.stop = Stop::After(Duration::from_secs(30));
-    let stop = AtomicBool::new(false);
+    c.stop = Stop::After(Duration::from_secs(120));
+    let load = engine::check(&c).expect("load checks");
+    let (stop, live) = (AtomicBool::new(false), engine::Live::new());
     let r = std::thread::scope(|s| {
-        let h = s.spawn(|| engine::run(&c, &stop));
-        std::thread::sleep(Duration::from_millis(300));
+        let h = s.spawn(|| engine::run_watched(&load, &stop, &live));
+        // Interrupted once it has counted a response (no warm-up: it is measured).
+        wait_until("the load to count a response", || live.responses() > 0);
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         h.join().unwrap().unwrap()
     });
     assert!(r.interrupted);
-    assert!(r.duration_s < 5.0, "{}", r.duration_s);
+    assert!(r.duration_s < 120.0, "ran to its end: {}", r.duration_s);
     assert!(r.requests.ok > 0);
 }
 
@@ -413,7 +435,8 @@ fn live_count_sees_every_response_warm_up_included() {
     for io in BACKENDS {
         let server = TestServer::start(Behavior::Hello).unwrap();
         let mut c = config(&server, io);
-        c.warmup = Duration::from_millis(100);
+        // Long enough that a busy machine answers something in it (the warm-up is a time).
+        c.warmup = Duration::from_secs(1);
         let live = engine::Live::new();
         let load = engine::check(&c).expect("load checks");
         let r = engine::run_watched(&load, &AtomicBool::new(false), &live).expect("load runs");

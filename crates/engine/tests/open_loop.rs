@@ -7,6 +7,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use testserver::{Behavior, TestServer};
 
+/// How many of a `rate`/s schedule of `secs` seconds an open loop can miss: none in the
+/// window (a late loop catches up on what was due), but those due just before the end
+/// when the loop woke only after it (`duration_s` says how late), and one either side.
+fn missable(r: &LoadResult, rate: f64, secs: u64) -> f64 {
+    let overrun = (r.duration_s - secs as f64).max(0.0);
+    rate * overrun + 2.0
+}
+
 fn rate_load(server: &TestServer, io: IoChoice, rate: f64, conns: usize, secs: u64) -> LoadResult {
     let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
     c.connections = conns;
@@ -23,13 +31,19 @@ fn below_capacity_latency_is_the_servers_delay_and_the_rate_is_kept() {
         let server = TestServer::start(Behavior::Delay(Duration::from_millis(20))).unwrap();
         let r = rate_load(&server, io, 200.0, 20, 2);
         let rate = r.rate.as_ref().expect("open loop reports its rate");
+        // At least the server's delay, which it holds each answer for; a loose ceiling
+        // catches latency counted from the wrong time. How much a busy machine adds to
+        // the delay is for bench/, not a test.
         let p50 = r.latency_us.p50;
+        assert!((20_000.0..120_000.0).contains(&p50), "{io:?}: p50 {p50} us");
+        // The rate is kept: every request due in the window started (20 connections
+        // carry 1,000/s: none waits for one).
+        let missed = 400.0 - rate.started as f64;
         assert!(
-            (p50 - 20_000.0).abs() / 20_000.0 < 0.02,
-            "{io:?}: p50 {p50} us"
+            (-2.0..=missable(&r, 200.0, 2)).contains(&missed),
+            "{io:?}: {rate:?}, {} s",
+            r.duration_s
         );
-        let off = (rate.achieved_rps - rate.target_rps).abs() / rate.target_rps;
-        assert!(off < 0.01, "{io:?}: {rate:?}");
         assert!((rate.target_rps - 200.0).abs() < 1.0, "{rate:?}");
         assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
         assert!(r.warnings.is_empty(), "{:?}", r.warnings);
@@ -52,7 +66,8 @@ fn a_stall_shows_in_corrected_latency_and_not_in_raw() {
             corrected > 500_000.0,
             "{io:?}: corrected p99 {corrected} us"
         );
-        assert!(raw < 100_000.0, "{io:?}: raw p99 {raw} us");
+        // The stall does not show in raw latency: far below it whatever the machine adds.
+        assert!(raw < 500_000.0, "{io:?}: raw p99 {raw} us");
         assert!(
             r.latency_raw_us.max > 900_000.0,
             "{io:?}: the requests caught in the stall"
@@ -113,10 +128,11 @@ fn a_fixed_rate_without_keepalive_opens_a_connection_per_request_and_keeps_the_r
         let r = engine::run(&c, &AtomicBool::new(false)).expect("load runs");
         let q = &r.requests;
         let rate = r.rate.as_ref().expect("open loop reports its rate");
-        let started = rate.started as f64;
+        let missed = 1000.0 - rate.started as f64;
         assert!(
-            (started - 1000.0).abs() / 1000.0 < 0.03,
-            "{io:?}: {started} started"
+            (-2.0..=missable(&r, 500.0, 2)).contains(&missed),
+            "{io:?}: {rate:?}, {} s",
+            r.duration_s
         );
         assert_eq!(
             q.ok + q.status + q.errors() + q.in_flight,

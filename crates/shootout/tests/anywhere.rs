@@ -12,7 +12,6 @@ use checkout::{assert_one_line_error, outside, run_to_end, HELLO_SERVER};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 /// A fresh temporary folder outside the repository, with a user's server in `srv/`.
 fn user_folder(tag: &str) -> PathBuf {
@@ -65,7 +64,7 @@ fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder(
     );
     assert!(tmp.join("data/shootout/mine-1.html").is_file(), "{text}");
     let doc = export(&tmp, 1);
-    assert_eq!(runs(&doc).len(), 3, "{text}");
+    assert_eq!(checkout::planned_runs(&doc), 3, "{text}");
     for r in runs(&doc) {
         assert_eq!(r["contestant"], "mine");
         let label = r["label"].as_str().unwrap();
@@ -277,11 +276,9 @@ fn running_server(tmp: &Path, name: &str) -> (Started, u16) {
         .spawn()
         .unwrap();
     let child = Started(child);
-    let until = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < until, "the server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    checkout::wait_for("the server to listen", checkout::PATIENCE, || {
+        TcpStream::connect(("127.0.0.1", port)).ok()
+    });
     (child, port)
 }
 
@@ -402,8 +399,8 @@ fn the_issues_example_runs_exactly_as_written() {
     let (out, text) = run_to_end(outside(&tmp, &["run", "mine.toml"]).current_dir(tmp.join("srv")));
     assert!(text.contains("stored as experiment 1 in "), "{text}");
     let doc = export(&tmp, 1);
+    assert_eq!(checkout::planned_runs(&doc), 3, "{text}");
     let runs = runs(&doc);
-    assert_eq!(runs.len(), 3, "{text}");
     let mut valid = false;
     for r in runs {
         assert_eq!(

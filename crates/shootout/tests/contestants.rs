@@ -116,7 +116,6 @@ fn a_failed_build_is_one_line_naming_contestant_and_step_and_the_others_go_on() 
 #[test]
 fn start_runs_until_interrupted_and_leaves_no_process() {
     use std::net::TcpStream;
-    use std::time::{Duration, Instant};
     let root = fake_root("start");
     assert!(checkout::shootout(&root, &["setup", "good"])
         .status
@@ -133,23 +132,11 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
         .spawn()
         .unwrap();
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(addr).is_err() {
-        assert!(Instant::now() < deadline, "the server never listened");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    checkout::wait_for("the server to listen", checkout::PATIENCE, || {
+        TcpStream::connect(addr).ok()
+    });
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "shootout start did not stop on Ctrl-C"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = checkout::wait_for_exit("shootout start to stop on Ctrl-C", &mut child);
     assert!(status.success(), "{status}");
     assert!(
         TcpStream::connect(addr).is_err(),
@@ -192,8 +179,8 @@ fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
     );
     let export = checkout::shootout(&root, &["export", "1", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
+    assert_eq!(checkout::planned_runs(&doc), 4, "{text}");
     let runs = doc["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 4, "{text}");
     for r in runs {
         let label = r["label"].as_str().unwrap();
         // Disturbed too: other tests of this file run beside it.

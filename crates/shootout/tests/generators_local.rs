@@ -4,7 +4,7 @@
 
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
-use checkout::REQUEST_CLASSES;
+use checkout::{PATIENCE, REQUEST_CLASSES};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -296,7 +296,6 @@ fn children(pid: u32) -> Vec<u32> {
 fn ctrl_c_stops_every_shard_and_keeps_what_they_measured() {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
-    use std::time::{Duration, Instant};
     let tmp = tempdir("generators-interrupt");
     let nginx = Nginx::start(&tmp, 1);
     let url = format!("http://127.0.0.1:{}/hello", nginx.port);
@@ -305,8 +304,9 @@ fn ctrl_c_stops_every_shard_and_keeps_what_they_measured() {
         &url,
         "-c",
         "8",
+        // Longer than the waits below can last: only Ctrl-C ends it early.
         "-d",
-        "60s",
+        "150s",
         "--generators",
         "local:2",
         "--json",
@@ -316,15 +316,17 @@ fn ctrl_c_stops_every_shard_and_keeps_what_they_measured() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let until = Instant::now() + Duration::from_secs(20);
-    let mut shards = Vec::new();
-    while shards.len() < 2 && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(100));
-        shards = children(child.id());
-    }
+    let shards = checkout::wait_for("the shard processes", PATIENCE, || {
+        Some(children(child.id())).filter(|s| s.len() >= 2)
+    });
     assert_eq!(shards.len(), 2, "two shard processes");
-    // Past the barrier, so that the shards have measured something.
-    std::thread::sleep(Duration::from_millis(1500));
+    // Ctrl-C once a shard has measured something: when nginx has logged more requests
+    // than there are connections, one connection carried a second request, which its
+    // shard sent only after it had counted the answer to the first (closed loop, no
+    // pipelining; the checks before a load connect without a request).
+    checkout::wait_for("a shard to count an answer", PATIENCE, || {
+        (nginx.logged() > 8).then_some(())
+    });
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);

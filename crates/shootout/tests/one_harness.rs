@@ -10,26 +10,11 @@ use nix::unistd::Pid;
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
+use checkout::{wait_for, PATIENCE};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-/// A keep-alive HTTP/1.1 server with /hello, as a contestant must have.
-const SERVER: &str = r#"
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        body = b"Hello World"
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-"#;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// A checkout in its own temporary folder, removed when dropped (processes it started
 /// are the test's to stop).
@@ -51,7 +36,7 @@ impl Checkout {
     fn contestant(&self, name: &str, start: &str) {
         let dir = self.root.join("contestants").join(name);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("server.py"), SERVER).unwrap();
+        std::fs::write(dir.join("server.py"), checkout::HELLO_SERVER).unwrap();
         let manifest = format!(
             "name = \"{name}\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
              endpoints = [\"hello\"]\n[requires]\ncommands = [\"python3\"]\n[start]\ncommand = \"{start}\"\n"
@@ -88,25 +73,29 @@ impl Checkout {
             .expect("the shootout binary runs")
     }
 
-    /// `shootout run NAME` in the background (its output is not read: it is short).
+    /// `shootout run NAME` in the background, its stderr in a file of the checkout (read
+    /// while it runs; its stdout is not read: it is short).
     fn start_run(&self, name: &str, extra: &[&str]) -> Started {
+        static RUNS: AtomicUsize = AtomicUsize::new(0);
+        let n = RUNS.fetch_add(1, Ordering::Relaxed);
+        let err = self.root.join(format!("run-{n}.stderr"));
         let mut args = vec!["run", name];
         args.extend(extra);
         let child = self
             .command(&args)
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(std::fs::File::create(&err).unwrap())
             .spawn()
             .unwrap();
-        Started(child)
+        Started { child, err }
     }
 
     /// Waits until the lock file contains `text` (the holder naming itself).
     fn wait_for_lock_text(&self, text: &str) {
-        let found = wait_until(Duration::from_secs(20), || {
-            std::fs::read_to_string(self.lock()).is_ok_and(|t| t.contains(text))
+        wait_for(&format!("the lock to say {text:?}"), PATIENCE, || {
+            let lock = std::fs::read_to_string(self.lock()).ok()?;
+            lock.contains(text).then_some(())
         });
-        assert!(found, "the lock never said {text:?}");
     }
 
     /// `shootout results`, as lines.
@@ -120,41 +109,40 @@ impl Checkout {
     }
 }
 
-/// A process the test started: killed if the test ends (or fails) before it does.
-struct Started(Child);
+/// A `shootout run` the test started: killed if the test ends (or fails) before it does.
+struct Started {
+    child: Child,
+    /// The file its stderr goes to.
+    err: PathBuf,
+}
 
 impl Started {
     fn pid(&self) -> Pid {
-        Pid::from_raw(self.0.id() as i32)
+        Pid::from_raw(self.child.id() as i32)
     }
 
-    /// Its exit code, if it exits within `limit`.
-    fn exit_code_within(&mut self, limit: Duration) -> Option<i32> {
-        let mut code = None;
-        wait_until(limit, || match self.0.try_wait() {
-            Ok(Some(status)) => {
-                code = status.code();
-                true
-            }
-            _ => false,
+    /// Its exit code, once it has exited (`what` names the wait).
+    fn exit_code(&mut self, what: &str) -> Option<i32> {
+        checkout::wait_for_exit(what, &mut self.child).code()
+    }
+
+    /// What it has written to stderr so far.
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.err).unwrap_or_default()
+    }
+
+    /// Waits until its stderr contains `text`.
+    fn wait_for_stderr(&self, text: &str) {
+        wait_for(&format!("{text:?} on stderr"), PATIENCE, || {
+            self.stderr().contains(text).then_some(())
         });
-        code
-    }
-
-    /// What it wrote to stderr (once it has exited).
-    fn stderr(&mut self) -> String {
-        let mut text = String::new();
-        if let Some(mut err) = self.0.stderr.take() {
-            let _ = std::io::Read::read_to_string(&mut err, &mut text);
-        }
-        text
     }
 }
 
 impl Drop for Started {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -166,18 +154,6 @@ impl Drop for Checkout {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Polls `done` every 20 ms for up to `limit`.
-fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let until = Instant::now() + limit;
-    while Instant::now() < until {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    done()
 }
 
 /// True while process `pid` runs (a zombie, dead but not yet reaped, does not).
@@ -239,6 +215,11 @@ fn a_second_run_exits_2_at_once_naming_the_holder_and_wait_waits_for_it() {
     let t0 = Instant::now();
     let out = co.shootout(&["run", "short"]);
     let took = t0.elapsed();
+    // At once: while the first still runs (its 60 s run holds the lock), not after.
+    assert!(
+        first.child.try_wait().unwrap().is_none(),
+        "the first run ended"
+    );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -248,27 +229,31 @@ fn a_second_run_exits_2_at_once_naming_the_holder_and_wait_waits_for_it() {
     );
     assert!(err.contains("runs experiment slow (id 1 in "), "{err}");
     assert!(err.contains("--wait waits for it"), "{err}");
-    assert!(took < Duration::from_secs(1), "refused after {took:?}");
     eprintln!("a second run was refused in {took:?}");
     assert!(row(&co.results(), 1).contains(" running "));
 
-    // Ctrl-C ends a wait at once.
+    // Ctrl-C ends a wait: it exits 130 while the first still runs.
+    let waiting = format!("waiting for the machine: pid {pid} (");
     let mut waiter = co.start_run("short", &["--wait"]);
-    std::thread::sleep(Duration::from_millis(500));
+    waiter.wait_for_stderr(&waiting);
     kill(waiter.pid(), Signal::SIGINT).unwrap();
-    assert_eq!(waiter.exit_code_within(Duration::from_secs(5)), Some(130));
+    assert_eq!(waiter.exit_code("the waiter to stop on Ctrl-C"), Some(130));
+    assert!(
+        first.child.try_wait().unwrap().is_none(),
+        "the first run ended"
+    );
 
     // A waiting run starts once the first lets go, and both ends are recorded.
     let mut second = co.start_run("short", &["--wait"]);
-    std::thread::sleep(Duration::from_millis(500));
+    second.wait_for_stderr(&waiting);
     kill(pid, Signal::SIGINT).unwrap();
-    assert_eq!(first.exit_code_within(Duration::from_secs(20)), Some(130));
-    assert_eq!(second.exit_code_within(Duration::from_secs(60)), Some(0));
-    let err = second.stderr();
-    assert!(
-        err.contains(&format!("waiting for the machine: pid {pid} (")),
-        "{err}"
+    assert_eq!(
+        first.exit_code("the first run to stop on Ctrl-C"),
+        Some(130)
     );
+    assert_eq!(second.exit_code("the second run to end"), Some(0));
+    let err = second.stderr();
+    assert!(err.contains(&waiting), "{err}");
     let lines = co.results();
     assert!(row(&lines, 1).contains(" interrupted "), "{lines:#?}");
     let complete = row(&lines, 2);
@@ -290,31 +275,33 @@ fn kill_9_of_run_leaves_no_contestant_and_the_next_run_stops_what_escaped() {
     co.contestant(
         "forks",
         "setsid sh -c 'echo $$ > {dir}/escaped.pid; exec sleep 600' & \
-         python3 server.py {port} & echo $! > {dir}/server.pid; wait",
+         python3 server.py {port} {dir}/loading & echo $! > {dir}/server.pid; wait",
     );
     co.contestant("good", "exec python3 server.py {port}");
     co.experiment("slow", "forks", "60s");
     co.experiment("short", "good", "1s");
     let mut run = co.start_run("slow", &[]);
-    let found = wait_until(Duration::from_secs(20), || {
-        read_pid(&dir.join("server.pid")).is_some() && read_pid(&dir.join("escaped.pid")).is_some()
+    let (server, escaped) = wait_for("the contestant to start", PATIENCE, || {
+        Some((
+            read_pid(&dir.join("server.pid"))?,
+            read_pid(&dir.join("escaped.pid"))?,
+        ))
     });
-    assert!(found, "the contestant did not start");
-    let server = read_pid(&dir.join("server.pid")).unwrap();
-    let escaped = read_pid(&dir.join("escaped.pid")).unwrap();
-    // Into the load.
-    std::thread::sleep(Duration::from_millis(1500));
+    // Into the load: it has measured answers.
+    checkout::wait_for_load(&dir.join("loading"));
     assert!(running(server));
 
     let t0 = Instant::now();
-    run.0.kill().unwrap();
-    let _ = run.0.wait();
-    let gone = wait_until(Duration::from_secs(2), || !running(server));
-    eprintln!("the contestant ended {:?} after kill -9", t0.elapsed());
-    assert!(
-        gone,
-        "the contestant outlived kill -9 of shootout run by 2 s"
+    run.child.kill().unwrap();
+    let _ = run.child.wait();
+    // Its guard stops the group (TERM, then KILL a second later); were it not, the
+    // server would run on for good.
+    wait_for(
+        "the contestant to end after kill -9 of shootout run",
+        PATIENCE,
+        || (!running(server)).then_some(()),
     );
+    eprintln!("the contestant ended {:?} after kill -9", t0.elapsed());
 
     let lines = co.results();
     let died = row(&lines, 1);

@@ -1,5 +1,7 @@
 //! SSH generators against real sshd, on hosts made of network namespaces (ssh_hosts).
 
+#[allow(dead_code)] // each test file uses part of it
+mod checkout;
 mod ssh_hosts;
 
 use engine::LoadResult;
@@ -138,13 +140,15 @@ fn a_host_whose_clock_is_too_far_off_is_refused_with_its_offset() {
     let err = refusal(&fleet, 2, None);
     let prefix = "ssh:root@198.18.0.3: its clock is +";
     assert!(err.starts_with(prefix), "{err}");
-    // `date` there adds 5 s to whole seconds: 4-5 s ahead.
+    // `date` there adds 5 s to whole seconds: 4-5 s ahead, measured within half a round
+    // trip, which a busy machine stretches (one sample is two processes there); still
+    // far more than the barrier's 1 s.
     let offset: i64 = err[prefix.len()..]
         .split(' ')
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{err}"));
-    assert!((4000..=5100).contains(&offset), "{err}");
+    assert!((3000..=6000).contains(&offset), "{err}");
     assert!(
         err.contains("more than the start barrier tolerates (1000 ms)"),
         "{err}"
@@ -191,18 +195,20 @@ fn ctrl_c_stops_the_remote_shards_and_merges_what_they_measured() {
     let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
     let url = fleet.start_nginx(1);
     let hosts = format!("ssh:{},{}", fleet.host(0), fleet.host(1));
+    // Longer than the wait below can last, so that only Ctrl-C can end it early.
     let child = fleet
         .server_command(env!("CARGO_BIN_EXE_shootout"))
-        .args(["load", &url, "-c", "4", "-t", "2", "-d", "20s"])
+        .args(["load", &url, "-c", "4", "-t", "2", "-d", "120s"])
         .args(["--generators", &hosts, "--json"])
         .env("SHOOTOUT_SSH_OPTS", fleet.ssh_options())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("shootout runs");
-    // `ip netns exec` execs shootout: the child is shootout itself. The checks and the
-    // barrier take about a second; the shards are loading by 4 s.
-    std::thread::sleep(std::time::Duration::from_secs(4));
+    // `ip netns exec` execs shootout: the child is shootout itself. Ctrl-C once both
+    // shards have counted an answer (past the checks and the barrier, however long those
+    // take on this machine).
+    fleet.wait_until_each_host_counted(2);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -212,8 +218,8 @@ fn ctrl_c_stops_the_remote_shards_and_merges_what_they_measured() {
     assert_eq!(merged.shards.len(), 2);
     assert!(merged.shards.iter().all(|s| s.requests.ok > 0), "{err}");
     assert!(
-        merged.duration_s < 15.0,
-        "stopped early: {}",
+        merged.duration_s < 120.0,
+        "stopped before its end: {}",
         merged.duration_s
     );
 }

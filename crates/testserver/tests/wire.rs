@@ -93,10 +93,12 @@ fn assert_eof(stream: &mut TcpStream) {
     assert_eq!(stream.read(&mut byte).unwrap(), 0);
 }
 
-/// Waits (bounded) for a counter to reach a value; counters lag the bytes slightly.
+/// Waits for a counter to reach a value (counters lag the bytes slightly): for a minute
+/// at most, which only a stuck server needs.
 fn wait_for(what: &str, want: u64, get: impl Fn() -> u64) {
-    let end = Instant::now() + Duration::from_secs(1);
+    let end = Instant::now() + Duration::from_secs(60);
     while get() != want && Instant::now() < end {
+        // Between polls only.
         thread::sleep(Duration::from_millis(1));
     }
     assert_eq!(get(), want, "{what}");
@@ -141,6 +143,7 @@ fn a_request_split_across_writes_is_reassembled() {
     c.set_nodelay(true).unwrap();
     for piece in ["GET / HT", "TP/1.1\r\nHost: t\r", "\n\r\n"] {
         send(&mut c, piece);
+        // Apart, so that the server reads them apart (the split is what is tested).
         thread::sleep(Duration::from_millis(5));
     }
     assert_eq!(undate(&read_response(&mut c)), HELLO);
@@ -327,8 +330,11 @@ fn close_after_responses_closes_after_the_nth() {
 
 #[test]
 fn close_idle_closes_an_idle_connection() {
-    let server = start(Behavior::CloseIdle(Duration::from_millis(100)));
+    // A limit far above the pause below, which a busy machine may stretch.
+    let limit = Duration::from_millis(1000);
+    let server = start(Behavior::CloseIdle(limit));
     let mut c = connect(&server);
+    c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     send(&mut c, GET);
     assert_eq!(undate(&read_response(&mut c)), HELLO);
     // Activity before the limit keeps it open.
@@ -337,11 +343,10 @@ fn close_idle_closes_an_idle_connection() {
     assert_eq!(undate(&read_response(&mut c)), HELLO);
     let t = Instant::now();
     assert_eof(&mut c);
+    // Not before the limit (less what passed between its answer and this clock); how
+    // long after is the machine's business.
     let idle = t.elapsed();
-    assert!(
-        (Duration::from_millis(80)..Duration::from_millis(500)).contains(&idle),
-        "{idle:?}"
-    );
+    assert!(idle >= limit / 2, "{idle:?}");
 }
 
 #[test]
@@ -438,13 +443,12 @@ fn stop_is_prompt_and_closes_every_connection() {
     }
     wait_for("requests", 20, || server.requests());
     assert_eq!(server.connections(), 20);
+    // Prompt: the connections' threads see the stop at their next poll. Unprompted they
+    // would wait for clients that never write again, and stop would hang; the bound is
+    // only there to fail rather than hang.
     let t = Instant::now();
     server.stop();
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
     for c in &mut clients {
         assert_eof(c);
     }
@@ -456,14 +460,12 @@ fn stop_interrupts_a_long_delay() {
     let server = start(Behavior::Delay(Duration::from_secs(30)));
     let mut c = connect(&server);
     send(&mut c, GET);
-    thread::sleep(Duration::from_millis(20));
+    // In the delay: the request was read.
+    wait_for("requests", 1, || server.requests());
     let t = Instant::now();
     drop(server);
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
+    // Well before the 30 s delay would have ended.
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
     assert_eq!(read_to_close(&mut c), "");
 }
 

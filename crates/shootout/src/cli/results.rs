@@ -337,6 +337,9 @@ struct ExportedRun<'a> {
     result: Option<&'a LoadResult>,
     series: &'a [Point],
     toolchain: &'a str,
+    /// Run again because its cell lacked runs that count (a make-up run), not one of the
+    /// planned repeats.
+    make_up: bool,
 }
 
 impl<'a> ExportedRun<'a> {
@@ -363,6 +366,7 @@ impl<'a> ExportedRun<'a> {
             result: r.result(),
             series: &r.series,
             toolchain: &r.toolchain,
+            make_up: r.make_up,
         }
     }
 }

@@ -196,13 +196,25 @@ fn clock_ticks() -> f64 {
 mod tests {
     use super::*;
 
+    /// Spins until this thread has run `ns` nanoseconds (not wall time: on a busy machine
+    /// the thread is preempted), or a minute has passed.
+    fn run_for(ns: u128) {
+        use nix::time::{clock_gettime, ClockId};
+        let ran = || {
+            let t = clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID);
+            t.map_or(0, |t| std::time::Duration::from(t).as_nanos())
+        };
+        let (start, t0) = (ran(), std::time::Instant::now());
+        while ran() - start < ns && t0.elapsed().as_secs() < 60 {
+            std::hint::black_box(0u64);
+        }
+    }
+
     #[test]
     fn counts_this_process_group() {
         let pgid = nix::unistd::getpgrp().as_raw() as u32;
-        let until = std::time::Instant::now() + std::time::Duration::from_millis(50);
-        while std::time::Instant::now() < until {
-            std::hint::black_box(0u64);
-        }
+        // More than a clock tick (10 ms), the unit of /proc's CPU times.
+        run_for(50_000_000);
         assert!(Sample::take(pgid).seconds() > 0.0);
     }
 
@@ -213,9 +225,10 @@ mod tests {
             .args(["-c", "i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done"])
             .spawn()
             .unwrap();
-        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
         let mut seen = 0.0;
         while seen < 0.05 && std::time::Instant::now() < until {
+            // Between polls only.
             std::thread::sleep(std::time::Duration::from_millis(50));
             seen = Sample::of(Members::Unknown).shard_seconds();
         }
@@ -229,18 +242,8 @@ mod tests {
 
     #[test]
     fn run_time_is_counted_in_nanoseconds() {
-        use nix::time::{clock_gettime, ClockId};
         let me = std::process::id();
-        // Spin until this thread has run 30 ms (not 30 ms of wall time: on a busy machine
-        // the thread is preempted), or 10 s have passed.
-        let ran = || {
-            let t = clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID);
-            t.map_or(0, |t| std::time::Duration::from(t).as_nanos())
-        };
-        let (start, t0) = (ran(), std::time::Instant::now());
-        while ran() - start < 30_000_000 && t0.elapsed().as_secs() < 10 {
-            std::hint::black_box(0u64);
-        }
+        run_for(30_000_000);
         let s = Sample::of(Members::Tree(me));
         // Linux keeps each thread's run time (schedstat) on the machines shootout runs on.
         let run_ns: u64 = s.0.values().map(|t| t.run_ns.unwrap_or(0)).sum();

@@ -25,11 +25,13 @@ pub enum Quiet {
 /// `bound`, or until `interrupt` is set.
 pub fn wait_for_quiet(limit: f64, bound: Duration, interrupt: &AtomicBool) -> Quiet {
     let t0 = Instant::now();
+    // Counted in looks, not by the clock: a busy machine may stretch the first look.
+    let mut first = true;
     // Bounded by `bound` (and by Ctrl-C): each pass takes one look of SAMPLE.
     loop {
         let share = busy_share();
         if share <= limit {
-            return match t0.elapsed() < SAMPLE * 2 {
+            return match first {
                 true => Quiet::Now,
                 false => Quiet::After(t0.elapsed()),
             };
@@ -37,6 +39,7 @@ pub fn wait_for_quiet(limit: f64, bound: Duration, interrupt: &AtomicBool) -> Qu
         if t0.elapsed() >= bound || interrupt.load(Ordering::Relaxed) {
             return Quiet::Busy(share);
         }
+        first = false;
     }
 }
 
@@ -67,7 +70,8 @@ mod tests {
             matches!(busy, Quiet::Busy(s) if (0.0..=1.0).contains(&s)),
             "{busy:?}"
         );
-        assert!(t0.elapsed() < Duration::from_secs(3));
+        // It gave up at its bound rather than waiting on; the margin is a busy machine's.
+        assert!(t0.elapsed() < Duration::from_secs(20));
         let stopped = AtomicBool::new(true);
         assert!(matches!(
             wait_for_quiet(-1.0, Duration::from_secs(30), &stopped),

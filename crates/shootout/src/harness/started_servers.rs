@@ -238,6 +238,18 @@ mod tests {
         let _ = std::fs::remove_file(&path);
     }
 
+    /// Waits (a minute at most) until `child` runs `sleep`: /proc then shows what it was
+    /// given (environment, folder), not what it had from this process before its exec.
+    fn wait_until_exec(child: &std::process::Child) {
+        let cmdline = format!("/proc/{}/cmdline", child.id());
+        let until = std::time::Instant::now() + Duration::from_secs(60);
+        while !std::fs::read(&cmdline).is_ok_and(|c| c.starts_with(b"sleep\0")) {
+            assert!(std::time::Instant::now() < until, "sleep never ran");
+            // Between polls only.
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     #[test]
     fn a_dead_harness_s_marked_process_is_stopped_and_a_live_one_s_is_kept() {
         let path = temp_state("leftover");
@@ -257,8 +269,7 @@ mod tests {
         };
         record(&path, &server(dead, orphan.id() as i32, &mark)).unwrap();
         record(&path, &server(me, 1, "still-running")).unwrap();
-        // /proc shows the new environment once sleep has been exec'd.
-        std::thread::sleep(Duration::from_millis(200));
+        wait_until_exec(&orphan);
         let stopped = stop_leftovers(&path).unwrap();
         assert_eq!(stopped.len(), 1, "{stopped:?}");
         assert_eq!(stopped[0].processes, 1);
@@ -296,7 +307,8 @@ mod tests {
             ..server(dead, titled.id() as i32, &new_mark())
         };
         record(&path, &recorded).unwrap();
-        std::thread::sleep(Duration::from_millis(200));
+        wait_until_exec(&titled);
+        wait_until_exec(&stranger);
         let stopped = stop_leftovers(&path).unwrap();
         assert_eq!(stopped.len(), 1, "{stopped:?}");
         assert_eq!(stopped[0].processes, 1);

@@ -1,16 +1,28 @@
-//! What the tests that drive the `shootout` binary share: a made-up contestant's server
-//! and the way to run shootout in a made-up checkout. Each test file uses part of it.
+//! What the tests that drive the `shootout` binary share: a made-up contestant's server,
+//! the way to run shootout in a made-up checkout, and waiting for a state. Each test file
+//! uses part of it.
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 /// A keep-alive HTTP/1.1 server with /hello (404 elsewhere), as a contestant must have.
+///
+/// `server.py PORT [MARK]`: with MARK, it creates that file when a connection carries its
+/// 4th request. Verification sends at most 3 requests on a connection, so the 4th is a
+/// load's, and its client (closed loop, no pipelining) sent it only after it had counted
+/// the answers to the first 3: the load has measured something ([`wait_for_load`]).
 pub const HELLO_SERVER: &str = r#"
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class H(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    served = 0
     def do_GET(self):
+        # One handler per connection: this counts the connection's requests.
+        self.served += 1
+        if self.served == 4 and len(sys.argv) > 2:
+            open(sys.argv[2], "a").close()
         body = b"Hello World" if self.path == "/hello" else b"no"
         self.send_response(200 if self.path == "/hello" else 404)
         self.send_header("Content-Length", str(len(body)))
@@ -21,6 +33,37 @@ class H(BaseHTTPRequestHandler):
 ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 "#;
 
+/// How long a test waits for a state before it fails. Generous: a busy shared machine
+/// (steal of 5-35%, other tests beside) takes many times what an idle one does, and a
+/// test must not fail for that; a state that never comes still fails, naming it.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Polls `found` until it gives a value, for at most `deadline`; fails naming `what`.
+pub fn wait_for<T>(what: &str, deadline: Duration, mut found: impl FnMut() -> Option<T>) -> T {
+    let until = Instant::now() + deadline;
+    loop {
+        if let Some(value) = found() {
+            return value;
+        }
+        assert!(Instant::now() < until, "waited {deadline:?} for {what}");
+        // Between polls only: what is waited for comes when it comes.
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits until HELLO_SERVER has created `mark`: a load has measured answers.
+pub fn wait_for_load(mark: &Path) {
+    let what = format!("a load to be answered ({} to appear)", mark.display());
+    wait_for(&what, PATIENCE, || mark.exists().then_some(()));
+}
+
+/// Waits until `child` has exited; its status.
+pub fn wait_for_exit(what: &str, child: &mut std::process::Child) -> std::process::ExitStatus {
+    wait_for(what, PATIENCE, || {
+        child.try_wait().expect("waiting on a child")
+    })
+}
+
 /// `shootout ARGS` with this process's environment, for commands that touch no checkout
 /// or store (`load`, `k8s job`, `--help`).
 pub fn bare(args: &[&str]) -> Output {
@@ -28,6 +71,14 @@ pub fn bare(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the shootout binary runs")
+}
+
+/// How many of an export's runs were planned: a run that did not count for its table
+/// (disturbed, or the generator saturated, as a busy machine makes runs) is made up by
+/// more, which are marked.
+pub fn planned_runs(doc: &serde_json::Value) -> usize {
+    let runs = doc["runs"].as_array().expect("runs in the export");
+    runs.iter().filter(|r| r["make_up"] != true).count()
 }
 
 /// How a load's requests ended, as its JSON names them under `requests`: each request in

@@ -12,7 +12,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 /// The nginx port in the server namespace (the namespace is the test's own).
 pub const NGINX_PORT: u16 = 8080;
@@ -111,14 +110,15 @@ impl Fleet {
     }
 
     /// Starts nginx with `workers` workers in the server namespace on 198.18.0.1, logging
-    /// every request; its /hello URL.
+    /// every request (its client's address and its place on its connection); its /hello
+    /// URL.
     pub fn start_nginx(&mut self, workers: usize) -> String {
         let d = self.dir.display();
         let conf = format!(
             "user root; daemon off; master_process on; worker_processes {workers};\n\
              pid {d}/nginx.pid; error_log {d}/nginx-error.log warn;\n\
              events {{ worker_connections 4096; }}\n\
-             http {{ log_format bench '$request_uri $status'; access_log {d}/access.log bench;\n\
+             http {{ log_format bench '$remote_addr $connection_requests $request_uri $status'; access_log {d}/access.log bench;\n\
              client_body_temp_path {d}/cb; proxy_temp_path {d}/px; fastcgi_temp_path {d}/fc;\n\
              uwsgi_temp_path {d}/uw; scgi_temp_path {d}/sc; keepalive_requests 1000000000;\n\
              server {{ listen 198.18.0.1:{NGINX_PORT} backlog=4096 reuseport;\n\
@@ -133,8 +133,27 @@ impl Fleet {
             .expect("nginx runs (scripts/install-test-deps installs it)");
         self.nginx = Some(child);
         // nginx writes its pid file once its sockets listen.
-        wait_for("nginx to listen", || self.dir.join("nginx.pid").exists());
+        wait_until("nginx to listen", || self.dir.join("nginx.pid").exists());
         format!("http://198.18.0.1:{NGINX_PORT}/hello")
+    }
+
+    /// Waits until nginx has logged, from each of the first `hosts` hosts, a request that
+    /// came second (or later) on its connection: a shard sends it only once it has
+    /// counted the answer to the first (closed loop, no pipelining), so every shard has
+    /// measured something.
+    pub fn wait_until_each_host_counted(&self, hosts: usize) {
+        let log = self.dir.join("access.log");
+        let counted = |text: &str, i: usize| {
+            text.lines().any(|l| {
+                let mut words = l.split(' ');
+                words.next() == Some(address(i).as_str())
+                    && words.next().and_then(|n| n.parse::<u64>().ok()) >= Some(2)
+            })
+        };
+        wait_until("every host's shard to count an answer", || {
+            let text = fs::read_to_string(&log).unwrap_or_default();
+            (0..hosts).all(|i| counted(&text, i))
+        });
     }
 
     /// Stops nginx gracefully (so its log is complete) and counts its access-log lines.
@@ -242,7 +261,7 @@ impl Fleet {
             .spawn()
             .unwrap();
         self.sshds.push(child);
-        wait_for("sshd to listen", || {
+        wait_until("sshd to listen", || {
             fs::read_to_string(&log).is_ok_and(|t| t.contains("Server listening"))
         });
     }
@@ -291,15 +310,9 @@ fn ip(args: &[&str]) {
     );
 }
 
-/// Polls `done` every 50 ms for at most 10 s.
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    for _ in 0..200 {
-        if done() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("waited 10 s for {what}");
+/// Waits (checkout::PATIENCE at most) until `done`.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    crate::checkout::wait_for(what, crate::checkout::PATIENCE, || done().then_some(()));
 }
 
 impl Drop for Fleet {
