@@ -347,7 +347,8 @@ fn run_with_progress(
 /// What the host's noise at idle means for this experiment's verdicts, said before the
 /// first run: nothing on a quiet host.
 fn noise_warnings(noise: &HostNoise, exp: &Experiment) -> Vec<String> {
-    let limits = &exp.thresholds;
+    let limits = exp.thresholds.strictest();
+    let wait = exp.thresholds.wait;
     let mut out = Vec::new();
     if noise.steal > limits.steal {
         out.push(format!(
@@ -367,7 +368,7 @@ fn noise_warnings(noise: &HostNoise, exp: &Experiment) -> Vec<String> {
              if you can",
             noise.busy * 100.0,
             limits.foreign * 100.0,
-            limits.wait.as_secs_f64()
+            wait.as_secs_f64()
         ));
     }
     out

@@ -76,8 +76,8 @@ pub fn run(
             Ok(round) => round,
             Err(stop) => break stop,
         };
-        let limits = &exp.thresholds;
-        let quiet = idle::wait_for_quiet(limits.foreign, limits.wait, controls.interrupt);
+        let (strictest, wait) = (exp.thresholds.strictest(), exp.thresholds.wait);
+        let quiet = idle::wait_for_quiet(strictest.foreign, wait, controls.interrupt);
         if quiet != Quiet::Now {
             on_event(Event::Busy(round.number, quiet));
         }
@@ -501,8 +501,9 @@ fn judge(
         Err((label, reason)) => return Outcome::NotRun { label, reason },
     };
     let bound = res.generator.bound;
-    let (warmup, layout, limits) = (cell.warmup, &cell.layout, &cell.thresholds);
-    let v = verdict::judge(series, warmup, layout, bound, limits, server.unattributed);
+    let (warmup, layout) = (cell.warmup, &cell.layout);
+    let limits = cell.thresholds.limits(&cell.kind);
+    let v = verdict::judge(series, warmup, layout, bound, &limits, server.unattributed);
     let (label, reason) = if !server.alive {
         (
             Label::ServerFailed,

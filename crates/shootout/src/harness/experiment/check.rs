@@ -12,7 +12,7 @@ use crate::harness::catalog::{Catalog, NO_CATALOG};
 use crate::harness::endpoint::Endpoint;
 use crate::harness::layout::Layout;
 use crate::harness::manifest::Contestant;
-use crate::harness::verdict::Thresholds;
+use crate::harness::verdict::{Thresholds, Tolerance};
 use crate::threshold::Gates;
 use crate::toml_file::{self, TomlFileError};
 use engine::{parse_duration, DeviceScript, RateSchedule};
@@ -168,7 +168,8 @@ fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
     names
 }
 
-/// The `[verdict]` percentages as shares, each within (0, 100%].
+/// The `[verdict]` percentages as shares, each within (0, 100%]. `foreign` and `steal`
+/// set both kinds of run's lines; `rate_foreign` and `rate_steal`, fixed-rate runs' alone.
 fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
     let share = |field: &str, text: &Option<String>, default: f64| match text {
         None => Ok(default),
@@ -179,10 +180,20 @@ fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
         },
     };
     let d = Thresholds::default();
+    let capacity = Tolerance {
+        foreign: share("foreign", &v.foreign, d.capacity.foreign)?,
+        steal: share("steal", &v.steal, d.capacity.steal)?,
+    };
+    let rate_foreign = share("foreign", &v.foreign, d.efficiency.foreign)?;
+    let rate_steal = share("steal", &v.steal, d.efficiency.steal)?;
+    let efficiency = Tolerance {
+        foreign: share("rate_foreign", &v.rate_foreign, rate_foreign)?,
+        steal: share("rate_steal", &v.rate_steal, rate_steal)?,
+    };
     Ok(Thresholds {
         saturated: share("saturated", &v.saturated, d.saturated)?,
-        foreign: share("foreign", &v.foreign, d.foreign)?,
-        steal: share("steal", &v.steal, d.steal)?,
+        capacity,
+        efficiency,
         wait: match &v.wait {
             None => d.wait,
             Some(t) => parse_duration(t).map_err(|w| format!("wait: {w}"))?,

@@ -63,6 +63,10 @@ pub struct VerdictFile {
     pub saturated: Option<String>,
     pub foreign: Option<String>,
     pub steal: Option<String>,
+    /// Fixed-rate runs' own lines, when not `foreign` and `steal` (the efficiency
+    /// tables' figure, CPU per response, tolerates more foreign CPU than requests/s).
+    pub rate_foreign: Option<String>,
+    pub rate_steal: Option<String>,
     /// How long a round waits for a quiet machine before it runs anyway, e.g. "30s".
     pub wait: Option<String>,
 }

@@ -200,7 +200,14 @@ fn verdict_thresholds_are_percentages_of_the_cores() {
     );
     let own = format!("{base}[verdict]\nforeign = \"25%\"\nsaturated = \"80%\"\n");
     let e = read(&write("v1.toml", &own), None).unwrap();
-    assert_eq!((e.thresholds.foreign, e.thresholds.saturated), (0.25, 0.8));
+    let t = e.thresholds;
+    assert_eq!(
+        (t.capacity.foreign, t.efficiency.foreign, t.saturated),
+        (0.25, 0.25, 0.8)
+    );
+    let rate_own = format!("{base}[verdict]\nsteal = \"20%\"\nrate_steal = \"30%\"\n");
+    let t = read(&write("v3.toml", &rate_own), None).unwrap().thresholds;
+    assert_eq!((t.capacity.steal, t.efficiency.steal), (0.2, 0.3));
     assert_eq!(e.cells()[0].thresholds, e.thresholds);
     let bad = format!("{base}[verdict]\nsteal = \"150%\"\n");
     let msg = message(read(&write("v2.toml", &bad), None));

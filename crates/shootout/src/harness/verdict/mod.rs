@@ -3,7 +3,7 @@
 //! The thresholds and the measurements behind them are in docs/verdicts.md.
 
 use super::layout::Layout;
-use crate::record::{Bottleneck, Point, Verdict};
+use crate::record::{Bottleneck, LoadKind, Point, Verdict};
 use std::time::Duration;
 
 /// Where the verdict draws its lines, as shares (0..1). The defaults come from
@@ -13,29 +13,85 @@ use std::time::Duration;
 pub struct Thresholds {
     /// A side whose cores were busy at least this share of the measured time is saturated.
     pub saturated: f64,
-    /// Core time that neither side's processes explain, above this share of all cores'
-    /// time, disturbs a run.
-    pub foreign: f64,
-    /// Time stolen by the hypervisor, above this share of all cores' time, disturbs a run.
-    pub steal: f64,
-    /// How long a round waits for the machine to be quieter than `foreign` before it runs
-    /// anyway (and its verdicts judge what the noise did).
+    /// What disturbs a run whose figures are requests/s and latency: a closed loop or a
+    /// device ramp. They lose what the server's cores lose (docs/verdicts.md: 5% of the
+    /// cores taken from the server's cut its requests/s by 4-15%).
+    pub capacity: Tolerance,
+    /// What disturbs a run at a fixed rate, whose figure is the server's CPU per
+    /// response: time taken from the server's core does not raise it, so it tolerates
+    /// more foreign CPU; the hypervisor's steal beyond a few percent does.
+    pub efficiency: Tolerance,
+    /// How long a round waits for the machine to be quieter than the strictest foreign
+    /// line before it runs anyway (and its verdicts judge what the noise did).
     pub wait: Duration,
+}
+
+/// The disturbance a kind of figure tolerates, as shares of all cores' time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerance {
+    /// Core time that neither side's processes explain.
+    pub foreign: f64,
+    /// Time stolen by the hypervisor.
+    pub steal: f64,
+}
+
+/// The lines one run is judged by: its side's saturation and its kind's tolerance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    pub saturated: f64,
+    pub foreign: f64,
+    pub steal: f64,
 }
 
 impl Default for Thresholds {
     fn default() -> Self {
         Thresholds {
             saturated: 0.90,
-            foreign: 0.10,
-            steal: 0.05,
+            capacity: Tolerance {
+                foreign: 0.05,
+                steal: 0.05,
+            },
+            efficiency: Tolerance {
+                foreign: 0.10,
+                steal: 0.05,
+            },
             wait: Duration::from_secs(30),
         }
     }
 }
 
+impl Thresholds {
+    /// The lines a run of this kind of load is judged by.
+    pub fn limits(&self, kind: &LoadKind) -> Limits {
+        let Tolerance { foreign, steal } = self.tolerance(kind);
+        Limits {
+            saturated: self.saturated,
+            foreign,
+            steal,
+        }
+    }
+
+    /// What disturbs a run of this kind of load.
+    pub fn tolerance(&self, kind: &LoadKind) -> Tolerance {
+        match kind {
+            LoadKind::Rate { .. } => self.efficiency,
+            LoadKind::Closed | LoadKind::Devices { .. } => self.capacity,
+        }
+    }
+
+    /// The least of both kinds' tolerances: what a round waits for before it runs, and
+    /// what the warning before the first run compares the idle host with.
+    pub fn strictest(&self) -> Tolerance {
+        Tolerance {
+            foreign: self.capacity.foreign.min(self.efficiency.foreign),
+            steal: self.capacity.steal.min(self.efficiency.steal),
+        }
+    }
+}
+
 /// The verdict on a run whose load was measured from `warmup` on, on `layout`;
-/// `engine_bound` is the generator's own account of its loops (busy over 90%).
+/// `engine_bound` is the generator's own account of its loops (busy over 90%); `limits`,
+/// what saturates a side and what disturbs a run of this kind (`Thresholds::limits`).
 /// `unattributed` says why the server's CPU could not be told apart, when it could not:
 /// it then counts among the other processes', so foreign CPU is not judged (steal is).
 pub fn judge(
@@ -43,7 +99,7 @@ pub fn judge(
     warmup: Duration,
     layout: &Layout,
     engine_bound: bool,
-    limits: &Thresholds,
+    limits: &Limits,
     unattributed: Option<String>,
 ) -> Verdict {
     let window = measured(series, warmup);

@@ -35,7 +35,7 @@ fn verdict(points: &[Point], engine_bound: bool) -> Verdict {
         Duration::from_millis(500),
         &split(),
         engine_bound,
-        &Thresholds::default(),
+        &Thresholds::default().limits(&LoadKind::Closed),
         None,
     )
 }
@@ -76,8 +76,8 @@ fn foreign_cpu_or_steal_past_the_threshold_disturbs_a_run() {
         .as_deref()
         .unwrap()
         .starts_with("foreign CPU 20%"));
-    // 5% foreign is within the threshold.
-    let v = verdict(&series([0.9, 0.9], 0.6, 0.4, 1.1, 0.0), false);
+    // 4% foreign is within a closed loop's threshold (5%).
+    let v = verdict(&series([0.9, 0.9], 0.6, 0.4, 1.08, 0.0), false);
     assert!(v.valid && v.disturbed.is_none(), "{v:?}");
     let v = verdict(&series([0.5, 0.5], 0.5, 0.5, 1.0, 0.08), false);
     assert!(!v.valid);
@@ -113,10 +113,10 @@ fn only_the_measured_part_counts() {
 #[test]
 fn an_experiment_may_draw_its_own_lines() {
     let points = series([0.85, 0.9], 0.6, 0.4, 1.4, 0.0);
-    let loose = Thresholds {
+    let loose = Limits {
         saturated: 0.8,
         foreign: 0.5,
-        ..Thresholds::default()
+        steal: 0.05,
     };
     let v = judge(
         &points,
@@ -136,7 +136,7 @@ fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
     let judged = verdict(&points, false);
     assert!(judged.disturbed.is_some(), "{judged:?}");
     let why = "no pid or process given".to_string();
-    let limits = Thresholds::default();
+    let limits = Thresholds::default().limits(&LoadKind::Closed);
     let layout = split();
     let v = judge(
         &points,
@@ -159,4 +159,32 @@ fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
         Some(why),
     );
     assert!(v.disturbed.is_some_and(|d| d.starts_with("steal")));
+}
+
+#[test]
+fn a_rate_run_tolerates_more_foreign_cpu_than_a_capacity_run() {
+    // 8% of the cores taken by other work: requests/s lose it, CPU per response does not.
+    let points = series([0.5, 0.5], 0.4, 0.4, 0.96, 0.0);
+    let defaults = Thresholds::default();
+    let rate = LoadKind::Rate {
+        schedule: "5000".into(),
+    };
+    let judged = |kind: &LoadKind| {
+        let limits = defaults.limits(kind);
+        judge(
+            &points,
+            Duration::from_millis(500),
+            &split(),
+            false,
+            &limits,
+            None,
+        )
+    };
+    let closed = judged(&LoadKind::Closed);
+    assert!(
+        closed.disturbed.as_deref() == Some("foreign CPU 8% of the cores (over 5%)"),
+        "{closed:?}"
+    );
+    assert_eq!(judged(&rate).disturbed, None);
+    assert_eq!(defaults.strictest().foreign, 0.05);
 }
