@@ -188,3 +188,29 @@ fn a_rate_run_tolerates_more_foreign_cpu_than_a_capacity_run() {
     assert_eq!(judged(&rate).disturbed, None);
     assert_eq!(defaults.strictest().foreign, 0.05);
 }
+
+#[test]
+fn steal_of_two_percent_disturbs_requests_per_second_but_not_cpu_per_response() {
+    let points = series([0.5, 0.5], 0.5, 0.5, 1.0, 0.02);
+    let defaults = Thresholds::default();
+    let judged = |kind: &LoadKind| {
+        let limits = defaults.limits(kind);
+        judge(
+            &points,
+            Duration::from_millis(500),
+            &split(),
+            false,
+            &limits,
+            None,
+        )
+    };
+    let closed = judged(&LoadKind::Closed);
+    assert_eq!(
+        closed.disturbed.as_deref(),
+        Some("steal 2% of the cores (over 1%)")
+    );
+    let rate = LoadKind::Rate {
+        schedule: "2000".into(),
+    };
+    assert_eq!(judged(&rate).disturbed, None);
+}
