@@ -1,7 +1,6 @@
 //! The HdrHistogram interval log of a result: one histogram per second of corrected
 //! latency, in nanoseconds, readable by HdrHistogram's own tools (HistogramLogProcessor).
 
-use crate::histcodec::decode_histogram;
 use crate::result::LoadResult;
 use hdrhistogram::serialization::interval_log::IntervalLogWriterBuilder;
 use hdrhistogram::serialization::V2DeflateSerializer;
@@ -21,7 +20,8 @@ pub fn write_hdr_log(result: &LoadResult, out: &mut impl Write) -> io::Result<()
         .with_base_time(start);
     let mut log = builder.begin_log_with(out, &mut serializer)?;
     for s in &result.per_second {
-        let h: Histogram<u32> = decode_histogram(&s.hist).map_err(io::Error::other)?;
+        let h: Histogram<u32> = (s.hist.decode().map_err(io::Error::other)?)
+            .unwrap_or_else(|| Histogram::new(2).expect("2 significant digits are valid"));
         let from = Duration::from_secs(s.second as u64 - 1);
         log.write_histogram(&h, from, Duration::from_secs(1), None)
             .map_err(|e| io::Error::other(e.to_string()))?;

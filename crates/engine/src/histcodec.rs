@@ -6,6 +6,7 @@ use hdrhistogram::serialization::{
     DeserializeError, Deserializer, Serializer, V2DeflateSerializer,
 };
 use hdrhistogram::{Counter, Histogram};
+use serde::{Deserialize, Serialize};
 
 /// Why a text is not an encoded histogram.
 #[derive(Debug, thiserror::Error)]
@@ -14,6 +15,34 @@ pub enum HistogramError {
     NotBase64(#[from] base64::DecodeError),
     #[error("histogram does not decode: {0:?}")]
     Undecodable(#[from] DeserializeError),
+}
+
+/// A histogram kept encoded (compressed V2, base64; empty text: no samples). A type of
+/// its own, not a `String`, so that the only way to its samples is [`Self::decode`]:
+/// nobody reads an encoded histogram as an empty one by forgetting to decode it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EncodedHistogram(String);
+
+impl EncodedHistogram {
+    /// Encodes `h`.
+    pub fn encode<T: Counter>(h: &Histogram<T>) -> EncodedHistogram {
+        EncodedHistogram(encode_histogram(h))
+    }
+
+    /// The histogram, or None when the text is empty (a result made by hand may carry
+    /// none: it has no samples).
+    pub fn decode<T: Counter>(&self) -> Result<Option<Histogram<T>>, HistogramError> {
+        match self.0.is_empty() {
+            true => Ok(None),
+            false => decode_histogram(&self.0).map(Some),
+        }
+    }
+
+    /// The encoded text.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
 }
 
 /// Encodes a histogram (compressed V2, base64).
@@ -45,5 +74,8 @@ mod tests {
         let back: Histogram<u64> = decode_histogram(&encode_histogram(&h)).unwrap();
         assert_eq!(back, h);
         assert!(decode_histogram::<u64>("not base64!").is_err());
+        let typed = EncodedHistogram::encode(&h);
+        assert_eq!(typed.decode::<u64>().unwrap(), Some(h));
+        assert_eq!(EncodedHistogram::default().decode::<u64>().unwrap(), None);
     }
 }

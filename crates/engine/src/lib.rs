@@ -34,7 +34,7 @@ pub use cpu::allowed_cpus;
 pub use devices::DeviceScript;
 pub use duration::{parse_duration, DurationError};
 pub use hdr_log::write_hdr_log;
-pub use histcodec::{decode_histogram, HistogramError};
+pub use histcodec::{decode_histogram, EncodedHistogram, HistogramError};
 pub use limits::raise_nofile;
 pub use live::Live;
 pub use merge::{merge, MergeError};
@@ -45,8 +45,8 @@ pub use response::{
     ResponseParser, ResponseSink,
 };
 pub use result::{
-    Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, ShardFigures, Spread,
+    Bytes, ConfigEcho, Connections, EncodedHistograms, Generator, Histograms, LoadResult,
+    Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, WireError, WireResult, SCHEMA,
 };
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};

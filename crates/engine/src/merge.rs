@@ -1,7 +1,7 @@
 //! Merging the results of shards of one load, exactly: counts add, histograms add
 //! (so merged percentiles are those of the union of samples), series add second by second.
 
-use crate::histcodec::{decode_histogram, encode_histogram, HistogramError};
+use crate::histcodec::HistogramError;
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
@@ -15,23 +15,19 @@ use hdrhistogram::Histogram;
 pub enum MergeError {
     #[error("nothing to merge")]
     Empty,
-    #[error("result {index}: schema {found:?}, not {expected:?}")]
-    Schema {
-        index: usize,
-        found: String,
-        expected: String,
-    },
-    #[error("result {index}: {source}")]
+    /// A second of the per-second series whose histogram does not decode.
+    #[error("result {index}: per_second: {source}")]
     Histogram {
         index: usize,
         source: HistogramError,
     },
 }
 
-/// Merges shard results into one result with the same schema.
+/// Merges shard results into one result.
 pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
     let first = parts.first().ok_or(MergeError::Empty)?;
-    let [latency, latency_raw, connect] = merged_histograms(parts)?;
+    let histograms = merged_histograms(parts);
+    let h = &histograms;
     let duration_s = parts.iter().map(|p| p.duration_s).fold(0.0, f64::max);
     let requests = parts.iter().fold(Counts::default(), |mut c, p| {
         c.merge(&p.requests);
@@ -42,7 +38,6 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
         written: parts.iter().map(|p| p.bytes.written).sum(),
     };
     Ok(LoadResult {
-        schema: first.schema.clone(),
         url: first.url.clone(),
         started_unix_ms: parts.iter().map(|p| p.started_unix_ms).min().unwrap_or(0),
         config: merged_config(parts, &requests),
@@ -51,10 +46,10 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
         requests,
         transfer_per_s: bytes.read as f64 / duration_s.max(f64::MIN_POSITIVE),
         bytes,
-        latency_us: Percentiles::of(&latency),
-        latency_raw_us: Percentiles::of(&latency_raw),
+        latency_us: Percentiles::of(&h.latency),
+        latency_raw_us: Percentiles::of(&h.latency_raw),
         rate: merge_rate(parts, duration_s),
-        connect_us: Percentiles::of(&connect),
+        connect_us: Percentiles::of(&h.connect),
         thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
         status_codes: merged_status_codes(parts),
         connections: Connections {
@@ -65,13 +60,8 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
         generator: merge_generator(parts, duration_s),
         interrupted: parts.iter().any(|p| p.interrupted),
         warnings: merged_warnings(parts),
-        histograms: Histograms {
-            latency: encode_histogram(&latency),
-            latency_raw: encode_histogram(&latency_raw),
-            connect: encode_histogram(&connect),
-        },
         shards: shard_figures(parts),
-        latency,
+        histograms,
     })
 }
 
@@ -86,33 +76,15 @@ fn shard_figures(parts: &[LoadResult]) -> Vec<ShardFigures> {
         .collect()
 }
 
-/// The parts' latency, raw latency and connect histograms, each added up exactly; every
-/// part must have the first part's schema.
-fn merged_histograms(parts: &[LoadResult]) -> Result<[Histogram<u64>; 3], MergeError> {
-    let mut hist = [empty(), empty(), empty()];
-    for (i, p) in parts.iter().enumerate() {
-        if p.schema != parts[0].schema {
-            return Err(MergeError::Schema {
-                index: i,
-                found: p.schema.clone(),
-                expected: parts[0].schema.clone(),
-            });
-        }
-        let h = &p.histograms;
-        for (sum, text) in hist
-            .iter_mut()
-            .zip([&h.latency, &h.latency_raw, &h.connect])
-        {
-            // A result made by hand may carry no histogram: it adds no samples.
-            if text.is_empty() {
-                continue;
-            }
-            let h = decode_histogram(text)
-                .map_err(|source| MergeError::Histogram { index: i, source })?;
-            add(sum, &h);
-        }
+/// The parts' latency, raw latency and connect histograms, each added up exactly.
+fn merged_histograms(parts: &[LoadResult]) -> Histograms {
+    let mut sum = Histograms::default();
+    for p in parts {
+        add(&mut sum.latency, &p.histograms.latency);
+        add(&mut sum.latency_raw, &p.histograms.latency_raw);
+        add(&mut sum.connect, &p.histograms.connect);
     }
-    Ok(hist)
+    sum
 }
 
 /// The first part's configuration, with the connections and threads of all of them.
@@ -144,10 +116,6 @@ fn merged_warnings(parts: &[LoadResult]) -> Vec<String> {
                 .map(move |w| format!("part {}: {w}", i + 1))
         })
         .collect()
-}
-
-fn empty() -> Histogram<u64> {
-    crate::stats::latency_histogram()
 }
 
 fn add<T: hdrhistogram::Counter>(sum: &mut Histogram<T>, h: &Histogram<T>) {

@@ -5,7 +5,6 @@ use crate::config::{ConfigError, IoChoice, LoadConfig, Stop};
 use crate::cpu;
 use crate::devices::Fleet;
 use crate::event_loop::LoopSpec;
-use crate::histcodec;
 use crate::ledger::Clock;
 use crate::limits;
 use crate::live::Live;
@@ -304,7 +303,6 @@ fn summarise(
         ));
     }
     LoadResult {
-        schema: result::SCHEMA.to_string(),
         url: config.target.url.clone(),
         started_unix_ms,
         config: echo(config),
@@ -330,13 +328,12 @@ fn summarise(
         warnings,
         generator,
         interrupted: interrupt.load(std::sync::atomic::Ordering::Relaxed),
-        histograms: Histograms {
-            latency: histcodec::encode_histogram(&all.latency),
-            latency_raw: histcodec::encode_histogram(&all.latency_raw),
-            connect: histcodec::encode_histogram(&all.connect),
-        },
         shards: Vec::new(),
-        latency: all.latency,
+        histograms: Histograms {
+            latency: all.latency,
+            latency_raw: all.latency_raw,
+            connect: all.connect,
+        },
     }
 }
 

@@ -184,7 +184,14 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
     let db = root.0.join("results").join("shootout.db");
     let mut store = shootout::store::Store::open(&db).unwrap();
     let machine = shootout::record::Machine::default();
-    let id = store.begin("quick", 1, "", &machine).unwrap();
+    let new = shootout::store::NewExperiment {
+        name: "quick",
+        seed: 1,
+        definition: "",
+        plan: None,
+        machine: &machine,
+    };
+    let id = store.begin(&new).unwrap();
     drop(store);
     assert_one_line_error(
         &shootout(&root.0, &["compare", "quick", "b"]),

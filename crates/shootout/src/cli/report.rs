@@ -74,15 +74,12 @@ fn write_svgs(docs: &[Document], dir: &Path) -> std::io::Result<()> {
 
 fn load(which: &[String]) -> anyhow::Result<Vec<Document>> {
     let store = open_store()?;
-    let newest = match which.is_empty() {
-        true => vec![store
-            .experiments()?
-            .last()
-            .map(|e| e.id.to_string())
-            .context("no stored experiment yet (run `shootout run` first)")?],
-        false => which.to_vec(),
-    };
-    let docs = newest.iter().map(|w| Document::load(&store, w));
+    if which.is_empty() {
+        let newest = (store.experiments()?.pop())
+            .context("no stored experiment yet (run `shootout run` first)")?;
+        return Ok(vec![Document::of(&store, newest)?]);
+    }
+    let docs = which.iter().map(|w| Document::load(&store, w));
     Ok(docs.collect::<Result<_, _>>()?)
 }
 

@@ -7,7 +7,7 @@ use clap::Args;
 use engine::LoadResult;
 use shootout::harness::machine_lock::{self, Holder};
 use shootout::harness::places;
-use shootout::record::{Machine, Point, Verdict};
+use shootout::record::{ExperimentId, Machine, Point, RunId, Verdict};
 use shootout::report::document::utc;
 use shootout::report::load_output;
 use shootout::report::side::Reference;
@@ -95,12 +95,12 @@ impl Ends {
     }
 
     /// Experiment `id`'s end and status.
-    fn of(&self, store: &Store, id: i64) -> anyhow::Result<(End, Status)> {
+    fn of(&self, store: &Store, id: ExperimentId) -> anyhow::Result<(End, Status)> {
         let end = store.end_of(id)?;
         let running = self
             .holder
             .as_ref()
-            .is_some_and(|h| h.runs(&self.store, id));
+            .is_some_and(|h| h.runs(&self.store, id.0));
         Ok((end, end.status(running)))
     }
 }
@@ -177,11 +177,11 @@ fn took(e: &ExperimentRow, end: End) -> String {
 }
 
 fn print_runs(runs: &[StoredRun]) {
-    for StoredRun { id, record: r } in runs {
+    for StoredRun { id, record: r, .. } in runs {
         let c = &r.cell;
         println!(
             "{:>6}  {:<24} /{:<5} {:<8} {:<16} c={:<6} #{}  {:<15} {:>10}",
-            id,
+            id.0,
             c.contestant,
             c.endpoint,
             c.layout,
@@ -308,7 +308,7 @@ struct ExportedExperiment {
 /// One run in the export: the store's columns, flat, as scripts read them.
 #[derive(serde::Serialize)]
 struct ExportedRun<'a> {
-    id: i64,
+    id: RunId,
     #[serde(flatten)]
     cell: &'a shootout::record::Cell,
     load_kind: &'static str,

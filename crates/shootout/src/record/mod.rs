@@ -4,6 +4,7 @@
 
 mod cell;
 mod host_noise;
+mod ids;
 mod label;
 mod load_json;
 mod load_kind;
@@ -16,6 +17,7 @@ mod verify_level;
 pub use crate::harness::monitor::Point;
 pub use cell::Cell;
 pub use host_noise::HostNoise;
+pub use ids::{ExperimentId, RunId, RunIdError};
 pub use label::Label;
 pub use load_json::{read_load_result, LoadJsonError};
 pub use load_kind::LoadKind;

@@ -2,7 +2,7 @@
 //! articles' layouts.
 
 use crate::harness::experiment::{self, Repeats};
-use crate::record::RunRecord;
+use crate::record::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};
@@ -15,16 +15,15 @@ use crate::store::{ExperimentRow, Store, StoreError};
 pub enum DocumentError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("{0:?}: a run is run:ID")]
-    RunId(String),
+    #[error(transparent)]
+    RunId(#[from] RunIdError),
 }
 
 /// An experiment and its runs, as stored.
 pub struct Document {
     pub experiment: ExperimentRow,
     pub runs: Vec<RunRecord>,
-    /// How the experiment repeated, read from its stored file; None for a single run or
-    /// a file that no longer reads.
+    /// How the experiment repeated, from its stored plan; None for a single run.
     pub repeats: Option<Repeats>,
 }
 
@@ -32,24 +31,34 @@ impl Document {
     /// Reads experiment `what` (an id or a name) from `store`, or one run of it
     /// (`run:ID`, the ids `shootout results EXPERIMENT` lists).
     pub fn load(store: &Store, what: &str) -> Result<Document, DocumentError> {
-        if let Some(id) = what.strip_prefix("run:") {
-            let id = id
-                .parse()
-                .map_err(|_| DocumentError::RunId(what.to_string()))?;
-            let (experiment, run) = store.find_run(id)?;
-            return Ok(Document {
-                experiment,
-                runs: vec![run.record],
-                repeats: None,
-            });
+        if RunId::is_meant(what) {
+            return Ok(Document::of_run(store, what.parse()?)?);
         }
-        let experiment = store.find(what)?;
+        Ok(Document::of(store, store.find(what)?)?)
+    }
+
+    /// Experiment `experiment` with its runs.
+    pub fn of(store: &Store, experiment: ExperimentRow) -> Result<Document, StoreError> {
         let runs = store.load_runs(experiment.id)?;
-        let repeats = experiment::stored_repeats(&experiment.definition, &experiment.name);
+        let repeats = match &experiment.plan {
+            Some(plan) => Some(plan.repeats.into()),
+            // Stored before plans were (schema 9): only its file, as stored, says.
+            None => experiment::stored_repeats(&experiment.definition, &experiment.name),
+        };
         Ok(Document {
             experiment,
             runs,
             repeats,
+        })
+    }
+
+    /// Run `id` alone, with its experiment.
+    pub fn of_run(store: &Store, id: RunId) -> Result<Document, StoreError> {
+        let (experiment, run) = store.find_run(id)?;
+        Ok(Document {
+            experiment,
+            runs: vec![run.record],
+            repeats: None,
         })
     }
 

@@ -4,6 +4,7 @@
 //! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
 //! change).
 
+use crate::harness::experiment::{Repeats, UntilSure};
 use crate::record::{
     Bottleneck, Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord, Verdict, VerifyLevel,
 };
@@ -388,7 +389,7 @@ const DEFINITION: &str = "name = \"fixture\"\n# <every kind of run> & more\n\
 pub fn document() -> Document {
     Document {
         experiment: ExperimentRow {
-            id: 7,
+            id: crate::record::ExperimentId(7),
             name: "fixture".into(),
             started_unix_ms: 1_795_321_405_936,
             seed: 42,
@@ -408,9 +409,14 @@ pub fn document() -> Document {
                 }),
             },
             runs: 0,
+            plan: None,
         },
         runs: runs(),
-        repeats: crate::harness::experiment::stored_repeats(DEFINITION, "fixture"),
+        repeats: Some(Repeats::UntilSure(UntilSure {
+            min: 2,
+            max: 7,
+            target_percent: 3.0,
+        })),
     }
 }
 

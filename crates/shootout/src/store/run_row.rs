@@ -1,14 +1,14 @@
-//! A run record as a row of the `runs` table: one column list, read and written in the
-//! same order. `rps` and `p99_us` repeat two numbers of `result`, and `bottleneck` and
-//! `valid` two of `verdict`, so that SQL can sort and filter on them; they are written,
-//! never read back.
+//! A run record as a row of the `runs` table, every column written and read by its
+//! name. `rps` and `p99_us` repeat two numbers of `result`, and `bottleneck` and `valid`
+//! two of `verdict`, so that SQL can sort and filter on them; they are written, never
+//! read back.
 
 use super::{StoreError, StoredRun};
-use crate::record::{Cell, Label, LoadKind, Outcome, RunRecord, VerifyLevel};
-use rusqlite::types::Value;
+use crate::record::{Cell, ExperimentId, Label, LoadKind, Outcome, RunId, RunRecord, VerifyLevel};
+use rusqlite::types::{ToSql, Value};
 
-/// The columns after `experiment_id`, in the order of [`values`] and [`read`].
-const COLUMNS: [&str; 24] = [
+/// The columns a run reads back, besides its `id` and `experiment_id`.
+const READ: [&str; 20] = [
     "contestant",
     "endpoint",
     "layout",
@@ -19,8 +19,6 @@ const COLUMNS: [&str; 24] = [
     "schedule",
     "label",
     "reason",
-    "rps",
-    "p99_us",
     "server_cpu_s",
     "peak_rss_kb",
     "wall_s",
@@ -28,28 +26,52 @@ const COLUMNS: [&str; 24] = [
     "result",
     "series",
     "toolchain",
-    "bottleneck",
-    "valid",
     "verdict",
     "verify",
     "make_up",
 ];
 
-pub(super) fn insert_sql() -> String {
-    let marks: Vec<String> = (1..=COLUMNS.len() + 1).map(|i| format!("?{i}")).collect();
-    format!(
-        "INSERT INTO runs (experiment_id, {}) VALUES ({})",
-        COLUMNS.join(", "),
+/// Every run column and its value for `r` in experiment `experiment`.
+fn named_values(
+    experiment: ExperimentId,
+    r: &RunRecord,
+) -> Result<Vec<(String, Value)>, StoreError> {
+    let values = values(r)?;
+    let experiment = ("experiment_id", Value::Integer(experiment.0));
+    Ok(std::iter::once(experiment)
+        .chain(values)
+        .map(|(name, v)| (format!(":{name}"), v))
+        .collect())
+}
+
+/// Inserts `r` as a run of `experiment`; its id.
+pub(super) fn insert(
+    db: &rusqlite::Connection,
+    experiment: ExperimentId,
+    r: &RunRecord,
+) -> Result<RunId, StoreError> {
+    let values = named_values(experiment, r)?;
+    let names: Vec<&str> = values.iter().map(|(mark, _)| &mark[1..]).collect();
+    let marks: Vec<&str> = values.iter().map(|(mark, _)| mark.as_str()).collect();
+    let sql = format!(
+        "INSERT INTO runs ({}) VALUES ({})",
+        names.join(", "),
         marks.join(", ")
-    )
+    );
+    let params: Vec<(&str, &dyn ToSql)> = (values.iter())
+        .map(|(mark, v)| (mark.as_str(), v as &dyn ToSql))
+        .collect();
+    db.execute(&sql, params.as_slice())?;
+    Ok(RunId(db.last_insert_rowid()))
 }
 
+/// `SELECT` of what [`read`] takes, from `runs`.
 pub(super) fn select_sql() -> String {
-    format!("SELECT id, {} FROM runs", COLUMNS.join(", "))
+    format!("SELECT id, experiment_id, {} FROM runs", READ.join(", "))
 }
 
-/// The values of [`COLUMNS`] for `r`.
-pub(super) fn values(r: &RunRecord) -> Result<[Value; COLUMNS.len()], StoreError> {
+/// The columns of `r`, by name.
+fn values(r: &RunRecord) -> Result<[(&'static str, Value); 24], StoreError> {
     let json = |what: &str, e: serde_json::Error| StoreError::Decode {
         table: "runs",
         id: 0,
@@ -70,39 +92,44 @@ pub(super) fn values(r: &RunRecord) -> Result<[Value; COLUMNS.len()], StoreError
     let text = |s: &str| Value::Text(s.to_string());
     let real_or_null = |x: Option<f64>| x.map_or(Value::Null, Value::Real);
     Ok([
-        text(&c.contestant),
-        text(&c.endpoint),
-        text(&c.layout),
-        text(&c.load),
-        Value::Integer(c.connections as i64),
-        Value::Integer(c.repeat as i64),
-        text(r.kind.word()),
-        r.kind.schedule().map_or(Value::Null, text),
-        text(r.label().word()),
-        text(r.reason()),
-        real_or_null(r.result().map(|x| x.rps)),
-        real_or_null(r.result().map(|x| x.latency_us.p99)),
-        Value::Real(r.server_cpu_s),
-        Value::Integer(r.peak_rss_kb as i64),
-        Value::Real(r.wall_s),
-        Value::Real(r.load_s),
-        result.map_or(Value::Null, Value::Text),
-        Value::Text(series),
-        text(&r.toolchain),
-        r.verdict()
-            .map_or(Value::Null, |v| text(v.bottleneck.word())),
-        r.verdict()
-            .map_or(Value::Null, |v| Value::Integer(v.valid.into())),
-        verdict.map_or(Value::Null, Value::Text),
-        text(r.verify.word()),
-        Value::Integer(r.make_up.into()),
+        ("contestant", text(&c.contestant)),
+        ("endpoint", text(&c.endpoint)),
+        ("layout", text(&c.layout)),
+        ("load", text(&c.load)),
+        ("connections", Value::Integer(c.connections as i64)),
+        ("repeat", Value::Integer(c.repeat as i64)),
+        ("load_kind", text(r.kind.word())),
+        ("schedule", r.kind.schedule().map_or(Value::Null, text)),
+        ("label", text(r.label().word())),
+        ("reason", text(r.reason())),
+        ("rps", real_or_null(r.result().map(|x| x.rps))),
+        ("p99_us", real_or_null(r.result().map(|x| x.latency_us.p99))),
+        ("server_cpu_s", Value::Real(r.server_cpu_s)),
+        ("peak_rss_kb", Value::Integer(r.peak_rss_kb as i64)),
+        ("wall_s", Value::Real(r.wall_s)),
+        ("load_s", Value::Real(r.load_s)),
+        ("result", result.map_or(Value::Null, Value::Text)),
+        ("series", Value::Text(series)),
+        ("toolchain", text(&r.toolchain)),
+        (
+            "bottleneck",
+            (r.verdict()).map_or(Value::Null, |v| text(v.bottleneck.word())),
+        ),
+        (
+            "valid",
+            (r.verdict()).map_or(Value::Null, |v| Value::Integer(v.valid.into())),
+        ),
+        ("verdict", verdict.map_or(Value::Null, Value::Text)),
+        ("verify", text(r.verify.word())),
+        ("make_up", Value::Integer(r.make_up.into())),
     ])
 }
 
 /// A row as read, before its JSON columns and words are decoded (which may fail, and
 /// then names the run).
 pub(super) struct RawRun {
-    id: i64,
+    id: RunId,
+    experiment: ExperimentId,
     cell: Cell,
     load_kind: String,
     schedule: Option<String>,
@@ -120,34 +147,33 @@ pub(super) struct RawRun {
     make_up: bool,
 }
 
-/// Reads a row of [`select_sql`]: `id`, then [`COLUMNS`] in order.
+/// Reads a row of [`select_sql`], each column by its name.
 pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
     Ok(RawRun {
-        id: row.get(0)?,
+        id: row.get("id")?,
+        experiment: row.get("experiment_id")?,
         cell: Cell {
-            contestant: row.get(1)?,
-            endpoint: row.get(2)?,
-            layout: row.get(3)?,
-            load: row.get(4)?,
-            connections: row.get::<_, i64>(5)? as usize,
-            repeat: row.get::<_, i64>(6)? as usize,
+            contestant: row.get("contestant")?,
+            endpoint: row.get("endpoint")?,
+            layout: row.get("layout")?,
+            load: row.get("load")?,
+            connections: row.get::<_, i64>("connections")? as usize,
+            repeat: row.get::<_, i64>("repeat")? as usize,
         },
-        load_kind: row.get(7)?,
-        schedule: row.get(8)?,
-        label: row.get(9)?,
-        reason: row.get(10)?,
-        // 11 and 12 (rps, p99_us) are in `result`.
-        server_cpu_s: row.get(13)?,
-        peak_rss_kb: row.get(14)?,
-        wall_s: row.get(15)?,
-        load_s: row.get(16)?,
-        result: row.get(17)?,
-        series: row.get(18)?,
-        toolchain: row.get(19)?,
-        // 20 and 21 (bottleneck, valid) are in `verdict`.
-        verdict: row.get(22)?,
-        verify: row.get(23)?,
-        make_up: row.get(24)?,
+        load_kind: row.get("load_kind")?,
+        schedule: row.get("schedule")?,
+        label: row.get("label")?,
+        reason: row.get("reason")?,
+        server_cpu_s: row.get("server_cpu_s")?,
+        peak_rss_kb: row.get("peak_rss_kb")?,
+        wall_s: row.get("wall_s")?,
+        load_s: row.get("load_s")?,
+        result: row.get("result")?,
+        series: row.get("series")?,
+        toolchain: row.get("toolchain")?,
+        verdict: row.get("verdict")?,
+        verify: row.get("verify")?,
+        make_up: row.get("make_up")?,
     })
 }
 
@@ -157,7 +183,7 @@ impl RawRun {
         let id = self.id;
         let bad = |what: String| StoreError::Decode {
             table: "runs",
-            id,
+            id: id.0,
             what,
         };
         let label = Label::from_word(&self.label)
@@ -185,6 +211,7 @@ impl RawRun {
         let series = serde_json::from_str(&self.series).map_err(|e| bad(format!("series: {e}")))?;
         Ok(StoredRun {
             id,
+            experiment: self.experiment,
             record: RunRecord {
                 cell: self.cell,
                 kind,

@@ -83,6 +83,10 @@ pub const MIGRATIONS: &[&str] = &[
     // 8: whether a run was a make-up (run again because its cell lacked valid runs);
     // earlier experiments had none.
     "ALTER TABLE runs ADD COLUMN make_up INTEGER NOT NULL DEFAULT 0;",
+    // 9: each experiment's plan as resolved at its start (contestants, endpoints, layouts,
+    // loads, repeats, budget; JSON), so that nothing parses its file again; NULL for
+    // earlier experiments.
+    "ALTER TABLE experiments ADD COLUMN plan TEXT;",
 ];
 
 /// The version this build writes.

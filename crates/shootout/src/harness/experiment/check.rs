@@ -97,6 +97,7 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
     Ok(Experiment {
         inline,
         file: path.to_path_buf(),
+        text,
         ..exp
     })
 }
@@ -148,6 +149,7 @@ fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Exp
         loads,
         inline: Vec::new(),
         file: PathBuf::new(),
+        text: String::new(),
     })
 }
 

@@ -49,8 +49,9 @@ pub struct Experiment {
     pub make_up: MakeUp,
     /// Contestants the file declares itself (`[contestant.NAME]`).
     pub inline: Vec<Inline>,
-    /// The experiment file.
+    /// The experiment file, and its text as read (stored with the experiment's results).
     pub file: PathBuf,
+    pub text: String,
     /// What results must meet (`[thresholds]`): `shootout run` exits 99 when one is
     /// crossed.
     pub gates: Gates,

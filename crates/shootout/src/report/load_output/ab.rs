@@ -54,9 +54,15 @@ fn print_percentiles(r: &LoadResult) {
         (98, 0.98),
         (99, 0.99),
     ] {
-        println!("  {p:>3}% {:>6}", ms(r.latency.value_at_quantile(q)));
+        println!(
+            "  {p:>3}% {:>6}",
+            ms(r.histograms.latency.value_at_quantile(q))
+        );
     }
-    println!("  100% {:>6} (longest request)", ms(r.latency.max()));
+    println!(
+        "  100% {:>6} (longest request)",
+        ms(r.histograms.latency.max())
+    );
 }
 
 /// Whole milliseconds, rounded as ab rounds them.

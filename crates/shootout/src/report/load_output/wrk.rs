@@ -180,7 +180,7 @@ pub fn cpu_us_per_request(r: &LoadResult) -> f64 {
 
 /// Percent of latencies within one standard deviation of the mean (wrk's "+/- Stdev").
 fn within_one_stdev(r: &LoadResult) -> f64 {
-    let h = &r.latency;
+    let h = &r.histograms.latency;
     if h.is_empty() {
         return 0.0;
     }

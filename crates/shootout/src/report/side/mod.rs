@@ -9,6 +9,7 @@ pub mod single;
 pub use reference::{Reference, ReferenceError};
 pub use single::Single;
 
+use crate::record::RunId;
 use crate::report::document::{Document, DocumentError};
 use crate::store::{Named, Store, StoreError};
 use std::path::PathBuf;
@@ -24,8 +25,8 @@ pub enum SideError {
     Document(#[from] DocumentError),
     #[error("{}: {why}", path.display())]
     File { path: PathBuf, why: String },
-    #[error("run:{id} measured nothing ({label}): there is no load to compare")]
-    NothingMeasured { id: i64, label: &'static str },
+    #[error("{id} measured nothing ({label}): there is no load to compare")]
+    NothingMeasured { id: RunId, label: &'static str },
     #[error(
         "{text:?} is none of: an experiment (id or name), a saved load (label or load:ID), \
          a run (run:ID), a JSON file from load --json or --out{} (see shootout results)",
@@ -52,7 +53,7 @@ pub enum Side {
     /// One stored run: a cell of its experiment against an experiment, a single load
     /// against another.
     Run {
-        id: i64,
+        id: RunId,
         document: Document,
     },
     SavedLoad(Single),
@@ -63,24 +64,17 @@ impl Side {
     /// The side `reference` names in `store` (or on disk).
     pub fn find(store: &Store, reference: Reference) -> Result<Side, SideError> {
         match reference {
-            Reference::Run(id) => {
-                let (experiment, run) = store.find_run(id)?;
-                let document = Document {
-                    experiment,
-                    runs: vec![run.record],
-                    repeats: None,
-                };
-                Ok(Side::Run { id, document })
-            }
+            Reference::Run(id) => Ok(Side::Run {
+                id,
+                document: Document::of_run(store, id)?,
+            }),
             Reference::SavedLoad(id) => Ok(Side::SavedLoad(Single::saved(store.saved_load(id)?))),
             Reference::File(path) => Ok(Side::File(Single::file(&path)?)),
             Reference::Word {
                 text,
                 looked_like_file,
             } => match store.named(&text)? {
-                Some(Named::Experiment(e)) => {
-                    Ok(Side::Experiment(Document::load(store, &e.id.to_string())?))
-                }
+                Some(Named::Experiment(e)) => Ok(Side::Experiment(Document::of(store, e)?)),
                 Some(Named::SavedLoad(row)) => {
                     Ok(Side::SavedLoad(Single::saved(store.saved_load(row.id)?)))
                 }
@@ -108,7 +102,7 @@ impl Side {
             Side::Experiment(d) => d.header().swap_remove(0),
             Side::Run { id, document } => match self.single() {
                 Ok(Some(single)) => single.title,
-                _ => format!("run:{id} of {}", document.header().swap_remove(0)),
+                _ => format!("{id} of {}", document.header().swap_remove(0)),
             },
             Side::SavedLoad(s) | Side::File(s) => s.title.clone(),
         }

@@ -2,13 +2,14 @@
 //! (`run:ID`), a saved load (`load:ID`), a JSON file, or a word the store resolves (an
 //! experiment's id or name, a saved load's label).
 
+use crate::record::{RunId, RunIdError};
 use std::path::{Path, PathBuf};
 
 /// A word naming something stored or a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reference {
     /// `run:ID`: one stored run.
-    Run(i64),
+    Run(RunId),
     /// `load:ID`: one saved load.
     SavedLoad(i64),
     /// An existing path that ends in `.json` or contains '/': a `shootout.load/1` file.
@@ -30,6 +31,15 @@ pub struct ReferenceError {
     pub prefix: &'static str,
 }
 
+impl From<RunIdError> for ReferenceError {
+    fn from(e: RunIdError) -> ReferenceError {
+        ReferenceError {
+            text: e.0,
+            prefix: RunId::PREFIX,
+        }
+    }
+}
+
 impl Reference {
     /// What `text` refers to.
     pub fn parse(text: &str) -> Result<Reference, ReferenceError> {
@@ -39,8 +49,8 @@ impl Reference {
                 prefix,
             })
         };
-        if let Some(rest) = text.strip_prefix("run:") {
-            return Ok(Reference::Run(id("run:", rest)?));
+        if RunId::is_meant(text) {
+            return Ok(Reference::Run(text.parse()?));
         }
         if let Some(rest) = text.strip_prefix("load:") {
             return Ok(Reference::SavedLoad(id("load:", rest)?));
@@ -62,7 +72,11 @@ mod tests {
 
     #[test]
     fn prefixes_paths_and_words() {
-        assert_eq!(Reference::parse("run:12"), Ok(Reference::Run(12)));
+        assert_eq!(Reference::parse("run:12"), Ok(Reference::Run(RunId(12))));
+        assert_eq!(
+            Reference::parse("run:x").unwrap_err().to_string(),
+            "\"run:x\": expected run:ID with a number (see shootout results)"
+        );
         assert_eq!(Reference::parse("load:3"), Ok(Reference::SavedLoad(3)));
         assert_eq!(
             Reference::parse("load:x").unwrap_err().to_string(),

@@ -2,7 +2,7 @@
 //! one stored run that measured something.
 
 use super::SideError;
-use crate::record::RunRecord;
+use crate::record::{RunId, RunRecord};
 use crate::report::document::utc;
 use crate::report::stats::measures;
 use crate::store::{ExperimentRow, SavedLoad};
@@ -61,7 +61,11 @@ impl Single {
     }
 
     /// Run `id` of `experiment`, when it measured something.
-    pub fn run(id: i64, run: &RunRecord, experiment: &ExperimentRow) -> Result<Single, SideError> {
+    pub fn run(
+        id: RunId,
+        run: &RunRecord,
+        experiment: &ExperimentRow,
+    ) -> Result<Single, SideError> {
         let Some(result) = run.result() else {
             return Err(SideError::NothingMeasured {
                 id,
@@ -74,9 +78,9 @@ impl Single {
             other => format!(", {}", other.word()),
         };
         Ok(Single {
-            name: format!("run:{id} {}", run.cell.contestant),
+            name: format!("{id} {}", run.cell.contestant),
             title: format!(
-                "run:{id}, {} in experiment {} (#{}){label}: {}",
+                "{id}, {} in experiment {} (#{}){label}: {}",
                 run.cell.contestant,
                 experiment.name,
                 experiment.id,

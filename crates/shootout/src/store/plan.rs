@@ -1,0 +1,127 @@
+//! The experiment as it was resolved at its start, stored with it: what the report needs
+//! later (its repeats above all) is read from here, typed, and the experiment file is
+//! never read or parsed again. A shape of its own, not the harness's types, so that the
+//! stored JSON stays readable when those change.
+
+use crate::harness::experiment::{Experiment, LoadPace, Repeats, UntilSure};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// An experiment's resolved plan (the `plan` column, JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub contestants: Vec<String>,
+    pub endpoints: Vec<String>,
+    pub layouts: Vec<String>,
+    pub loads: Vec<PlannedLoad>,
+    pub repeats: PlannedRepeats,
+    pub warmup_s: f64,
+    pub duration_s: f64,
+    pub budget: Budget,
+}
+
+/// One load of the matrix: its name, kind and the levels it runs at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannedLoad {
+    pub name: String,
+    /// `closed`, `rate` or `devices`.
+    pub kind: String,
+    /// A rate load's schedules, or a device load's stages, as the file wrote them.
+    pub schedules: Vec<String>,
+    /// Connections (closed and open loops) or peak devices, one run each.
+    pub levels: Vec<usize>,
+    /// Its own measured time, when it overrides the experiment's.
+    pub duration_s: Option<f64>,
+}
+
+/// The experiment's rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum PlannedRepeats {
+    Fixed {
+        rounds: usize,
+    },
+    UntilSure {
+        min: usize,
+        max: usize,
+        target_percent: f64,
+    },
+}
+
+/// What the run could spend: rounds stop starting after `time_s` (`--budget`), and
+/// make-up runs are capped in count and time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Budget {
+    pub time_s: Option<f64>,
+    pub make_up_runs: usize,
+    /// How long after the planned rounds a make-up round may start; None: a third of
+    /// the planned rounds' time.
+    pub make_up_time_s: Option<f64>,
+}
+
+impl Plan {
+    /// The plan of `exp`, as it is about to run, with the `--budget` it was given.
+    pub fn of(exp: &Experiment, budget: Option<Duration>) -> Plan {
+        Plan {
+            contestants: exp.contestants.clone(),
+            endpoints: exp.endpoints.iter().map(|e| e.name.clone()).collect(),
+            layouts: exp.layouts.iter().map(|l| l.name.clone()).collect(),
+            loads: exp.loads.iter().map(PlannedLoad::of).collect(),
+            repeats: PlannedRepeats::from(exp.repeats),
+            warmup_s: exp.warmup.as_secs_f64(),
+            duration_s: exp.duration.as_secs_f64(),
+            budget: Budget {
+                time_s: budget.map(|b| b.as_secs_f64()),
+                make_up_runs: exp.make_up.runs_for(exp.run_count()),
+                make_up_time_s: exp.make_up.time.map(|t| t.as_secs_f64()),
+            },
+        }
+    }
+}
+
+impl PlannedLoad {
+    fn of(load: &crate::harness::experiment::Load) -> PlannedLoad {
+        let (kind, schedules) = match &load.pace {
+            LoadPace::Closed => ("closed", Vec::new()),
+            LoadPace::Rates(rates) => ("rate", rates.iter().map(|r| r.text.clone()).collect()),
+            LoadPace::Devices { stages, .. } => ("devices", vec![stages.clone()]),
+        };
+        PlannedLoad {
+            name: load.name.clone(),
+            kind: kind.to_string(),
+            schedules,
+            levels: load.levels.clone(),
+            duration_s: load.duration.map(|d| d.as_secs_f64()),
+        }
+    }
+}
+
+impl From<Repeats> for PlannedRepeats {
+    fn from(r: Repeats) -> PlannedRepeats {
+        match r {
+            Repeats::Fixed(rounds) => PlannedRepeats::Fixed { rounds },
+            Repeats::UntilSure(u) => PlannedRepeats::UntilSure {
+                min: u.min,
+                max: u.max,
+                target_percent: u.target_percent,
+            },
+        }
+    }
+}
+
+impl From<PlannedRepeats> for Repeats {
+    fn from(r: PlannedRepeats) -> Repeats {
+        match r {
+            PlannedRepeats::Fixed { rounds } => Repeats::Fixed(rounds),
+            PlannedRepeats::UntilSure {
+                min,
+                max,
+                target_percent,
+            } => Repeats::UntilSure(UntilSure {
+                min,
+                max,
+                target_percent,
+            }),
+        }
+    }
+}

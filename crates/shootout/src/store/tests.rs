@@ -1,0 +1,338 @@
+//! The store's own tests: rows round-trip, old databases migrate, bad rows name themselves.
+
+use super::*;
+use crate::record::{Cell, ExperimentId, Label, LoadKind, Machine, RunId, RunRecord, VerifyLevel};
+use rusqlite::Connection;
+
+fn run_row() -> RunRecord {
+    let cell = Cell {
+        contestant: "c".into(),
+        endpoint: "hello".into(),
+        layout: "split".into(),
+        load: "ka".into(),
+        connections: 10,
+        repeat: 0,
+    };
+    let kind = LoadKind::Rate {
+        schedule: "0,500:2s".into(),
+    };
+    let mut r = RunRecord::not_run(cell, kind, Label::GeneratorBound, "busy");
+    r.toolchain = "go version go1.22".into();
+    r.verify = VerifyLevel::Http;
+    r.server_cpu_s = 1.5;
+    r.peak_rss_kb = 2048;
+    r.wall_s = 3.0;
+    r.load_s = 2.0;
+    r.make_up = true;
+    r
+}
+
+/// An experiment `name` without a plan, as a test begins one.
+fn begin(
+    s: &mut Store,
+    name: &str,
+    seed: u64,
+    definition: &str,
+    machine: &Machine,
+) -> ExperimentId {
+    let new = NewExperiment {
+        name,
+        seed,
+        definition,
+        plan: None,
+        machine,
+    };
+    s.begin(&new).unwrap()
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("shootout-{name}-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn runs_round_trip_and_reopening_migrates_nothing_twice() {
+    let path = temp_db("store");
+    let mut s = Store::open(&path).unwrap();
+    let machine = Machine {
+        cores: 2,
+        ..Machine::default()
+    };
+    let id = begin(&mut s, "quick", 7, "name = \"quick\"", &machine);
+    s.add_run(id, &run_row()).unwrap();
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    let e = &s.experiments().unwrap()[0];
+    assert_eq!(
+        (e.name.as_str(), e.seed, e.runs, e.machine.cores),
+        ("quick", 7, 1, 2)
+    );
+    let r = &s.runs(id).unwrap()[0].record;
+    assert_eq!(r.label(), Label::GeneratorBound);
+    assert_eq!(r.peak_rss_kb, 2048);
+    assert!(r.result().is_none());
+    assert_eq!(
+        (r.rate(), r.toolchain.as_str()),
+        (Some("0,500:2s"), "go version go1.22")
+    );
+    assert_eq!(r.cell, run_row().cell);
+    assert_eq!(r.verify, VerifyLevel::Http);
+    assert!(r.make_up, "a make-up run reads back as one");
+    let version: i64 =
+        s.db.pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+    assert_eq!(version as usize, schema::VERSION);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_version_1_database_is_migrated_and_keeps_its_runs() {
+    let path = temp_db("v1");
+    let db = Connection::open(&path).unwrap();
+    db.execute_batch(schema::MIGRATIONS[0]).unwrap();
+    db.execute_batch(
+        "PRAGMA user_version = 1;
+         INSERT INTO experiments VALUES (1, 'old', 0, 1, '', '{}');
+         INSERT INTO runs (experiment_id, contestant, endpoint, layout, load, connections, repeat, \
+         label, reason, server_cpu_s, peak_rss_kb, wall_s, load_s, series) \
+         VALUES (1, 'c', 'hello', 'split', 'ka', 5, 0, 'ok', '', 0.5, 10, 1.0, 1.0, '[]');",
+    )
+    .unwrap();
+    drop(db);
+    let s = Store::open(&path).unwrap();
+    let r = &s.runs(ExperimentId(1)).unwrap()[0].record;
+    assert_eq!(
+        (r.cell.contestant.as_str(), r.toolchain.as_str()),
+        ("c", "")
+    );
+    assert!(r.rate().is_none());
+    assert_eq!(r.kind, LoadKind::Closed);
+    assert_eq!(
+        r.verify,
+        VerifyLevel::Strict,
+        "runs before levels were strict"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn version_2_ramps_get_their_kind_from_the_data_once() {
+    let path = temp_db("v2");
+    let mut db = Connection::open(&path).unwrap();
+    db.execute_batch(schema::MIGRATIONS[0]).unwrap();
+    db.execute_batch(schema::MIGRATIONS[1]).unwrap();
+    db.execute_batch(
+        "PRAGMA user_version = 2;
+         INSERT INTO experiments VALUES (1, 'old', 0, 1, '', '{}');
+         INSERT INTO runs (experiment_id, contestant, endpoint, layout, load, connections, repeat, \
+         label, reason, server_cpu_s, peak_rss_kb, wall_s, load_s, series, result, rate) VALUES
+         (1, 'a', 'app', 'split', 'ramp', 5, 0, 'ok', '', 0.5, 10, 1.0, 1.0, '[]',
+          '{\"per_second\": [{\"devices\": 0}, {\"devices\": 3}]}', NULL),
+         (1, 'b', 'app', 'split', 'ramp', 5, 0, 'skipped', 'blocked', 0, 0, 0, 0, '[]', NULL, NULL),
+         (1, 'a', 'hello', 'split', 'open', 5, 0, 'skipped', '', 0, 0, 0, 0, '[]', NULL, '1000'),
+         (1, 'a', 'hello', 'split', 'ka', 5, 0, 'skipped', '', 0, 0, 0, 0, '[]', NULL, NULL);",
+    )
+    .unwrap();
+    schema::migrate(&mut db).unwrap();
+    let kinds: Vec<String> = db
+        .prepare("SELECT load_kind FROM runs ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(kinds, ["devices", "devices", "rate", "closed"]);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn an_experiment_is_open_until_its_end_is_recorded_and_older_ones_are_unrecorded() {
+    let path = temp_db("end");
+    let db = Connection::open(&path).unwrap();
+    for sql in &schema::MIGRATIONS[..3] {
+        db.execute_batch(sql).unwrap();
+    }
+    db.execute_batch(
+        "PRAGMA user_version = 3; INSERT INTO experiments VALUES (1, 'old', 0, 1, '', '{}');",
+    )
+    .unwrap();
+    drop(db);
+    let mut s = Store::open(&path).unwrap();
+    assert_eq!(s.end_of(ExperimentId(1)).unwrap(), End::Unrecorded);
+    assert_eq!(
+        s.end_of(ExperimentId(1)).unwrap().status(false),
+        Status::Unknown
+    );
+    let id = begin(&mut s, "q", 1, "", &Machine::default());
+    assert_eq!(s.end_of(id).unwrap(), End::Open);
+    assert_eq!(End::Open.status(true), Status::Running);
+    assert_eq!(End::Open.status(false), Status::Died);
+    s.end(id, Ending::Interrupted).unwrap();
+    let end = s.end_of(id).unwrap();
+    assert_eq!(end.status(false), Status::Interrupted);
+    assert!(end.finished_unix_ms().unwrap() > 0);
+    assert!(matches!(
+        s.end(ExperimentId(id.0 + 1), Ending::Complete),
+        Err(StoreError::NoExperiment(_))
+    ));
+    assert!(matches!(
+        s.end_of(ExperimentId(id.0 + 1)),
+        Err(StoreError::NoExperiment(_))
+    ));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn saved_loads_keep_their_result_and_a_label_names_its_newest() {
+    let path = temp_db("saved");
+    let mut s = Store::open(&path).unwrap();
+    let mut result = crate::report::fixture::result(crate::report::fixture::Measured {
+        rps: 1000.0,
+        p99_ms: 2.0,
+        server_cpu_s: 0.0,
+        errors: 0,
+    });
+    let kind = LoadKind::Rate {
+        schedule: "0,500:2s".into(),
+    };
+    let command = vec!["http://127.0.0.1:9000/hello".to_string(), "-c".into()];
+    let mut save = |rps: f64, label: &str| {
+        result.rps = rps;
+        s.save_load(&NewSavedLoad {
+            label,
+            command: &command,
+            kind: &kind,
+            machine: &Machine::default(),
+            result: &result,
+        })
+        .unwrap()
+    };
+    let (first, _, newest) = (save(1.0, "a"), save(2.0, "b"), save(3.0, "a"));
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    let rows = s.saved_loads().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!((rows[0].id, rows[0].label.as_str()), (first, "a"));
+    assert_eq!((rows[0].duration_s, rows[0].interrupted), (4.0, false));
+    let a = s.newest_saved_load("a").unwrap().unwrap();
+    assert_eq!((a.id, a.rps, &a.kind), (newest, 3.0, &kind));
+    assert!(s.newest_saved_load("c").unwrap().is_none());
+    let full = s.saved_load(first).unwrap();
+    assert_eq!((full.result.rps, full.row.command), (1.0, command));
+    assert_eq!(full.result.latency_us.p99, 2000.0);
+    assert!(matches!(
+        s.saved_load(newest + 1),
+        Err(StoreError::NoSavedLoad(_))
+    ));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_row_that_does_not_decode_is_an_error_naming_the_run() {
+    let path = temp_db("bad");
+    let mut s = Store::open(&path).unwrap();
+    let id = begin(&mut s, "q", 1, "", &Machine::default());
+    let run = s.add_run(id, &run_row()).unwrap();
+    s.db.execute("UPDATE runs SET series = 'not json' WHERE id = ?1", [run])
+        .unwrap();
+    let err = s.runs(id).unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("runs row {}: series:", run.0)),
+        "{err}"
+    );
+    let err = s.find_run(run).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("runs row {}:", run.0)), "{err}");
+    assert_eq!(
+        s.find_run(RunId(run.0 + 1)).unwrap_err().to_string(),
+        format!(
+            "no stored run {} (see `shootout results EXPERIMENT`)",
+            run.0 + 1
+        )
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+fn plan() -> Plan {
+    Plan {
+        contestants: vec!["c-epoll".into(), "nginx-static".into()],
+        endpoints: vec!["hello".into()],
+        layouts: vec!["split".into()],
+        loads: vec![PlannedLoad {
+            name: "rate".into(),
+            kind: "rate".into(),
+            schedules: vec!["2000".into(), "8000".into()],
+            levels: vec![50],
+            duration_s: Some(5.0),
+        }],
+        repeats: PlannedRepeats::UntilSure {
+            min: 3,
+            max: 9,
+            target_percent: 2.5,
+        },
+        warmup_s: 1.0,
+        duration_s: 10.0,
+        budget: Budget {
+            time_s: Some(600.0),
+            make_up_runs: 4,
+            make_up_time_s: None,
+        },
+    }
+}
+
+#[test]
+fn an_experiment_keeps_its_plan_and_the_report_reads_its_repeats_there() {
+    let path = temp_db("plan");
+    let mut s = Store::open(&path).unwrap();
+    let new = NewExperiment {
+        name: "planned",
+        seed: 3,
+        // The file says otherwise: the plan, resolved at the start, is what counts.
+        definition: "name = \"planned\"\nrepeats = 1\n",
+        plan: Some(&plan()),
+        machine: &Machine::default(),
+    };
+    let id = s.begin(&new).unwrap();
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    let e = s.experiment(id).unwrap();
+    assert_eq!(e.plan, Some(plan()));
+    assert_eq!(s.find("planned").unwrap().id, id);
+    assert_eq!(s.find(&id.to_string()).unwrap().plan, Some(plan()));
+    let doc = crate::report::document::Document::of(&s, e).unwrap();
+    let sure =
+        crate::harness::experiment::Repeats::UntilSure(crate::harness::experiment::UntilSure {
+            min: 3,
+            max: 9,
+            target_percent: 2.5,
+        });
+    assert_eq!(doc.repeats, Some(sure));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_version_8_experiment_has_no_plan_and_keeps_its_repeats() {
+    let path = temp_db("v8");
+    let mut db = Connection::open(&path).unwrap();
+    for sql in &schema::MIGRATIONS[..8] {
+        db.execute_batch(sql).unwrap();
+    }
+    db.execute_batch(
+        "PRAGMA user_version = 8;
+         INSERT INTO experiments (id, name, started_unix_ms, seed, definition, machine) \
+         VALUES (1, 'old', 0, 1, 'name = \"old\"\ncontestants = [\"c\"]\nrepeats = 4\n\
+         [[loads]]\nname = \"ka\"\nconnections = [5]\n', '{}');",
+    )
+    .unwrap();
+    schema::migrate(&mut db).unwrap();
+    drop(db);
+    let s = Store::open(&path).unwrap();
+    let e = s.experiment(ExperimentId(1)).unwrap();
+    assert_eq!((e.name.as_str(), e.plan.as_ref()), ("old", None));
+    let doc = crate::report::document::Document::of(&s, e).unwrap();
+    assert_eq!(
+        doc.repeats,
+        Some(crate::harness::experiment::Repeats::Fixed(4))
+    );
+    let _ = std::fs::remove_file(&path);
+}
