@@ -8,7 +8,7 @@ use super::group_guard::GroupGuard;
 use super::layout::{PinError, Pinned};
 use super::manifest::{Contestant, Placeholders};
 use super::process_identity::ProcessIdentity;
-use super::started_servers::{self, StartedServer, MARK_ENV};
+use super::started_servers::{self, StartedServer, GRACE, MARK_ENV};
 use nix::errno::Errno;
 use nix::sys::prctl;
 use nix::sys::signal::{killpg, Signal};
@@ -19,9 +19,6 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-
-/// How long a stopping server gets between TERM and KILL.
-pub const GRACE: Duration = Duration::from_secs(3);
 
 /// Why a server did not start or did not come up.
 #[derive(Debug, thiserror::Error)]
