@@ -2,7 +2,7 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
-use crate::report::experiment::ceiling::LOWER_BOUND_MARK;
+use crate::report::experiment::marks::LOWER_BOUND_MARK;
 use crate::report::experiment::ranking::{
     self, CellKey, RankedCell, Row, MARKED, MARKED_MEANING, RPS_SPREAD,
 };
