@@ -5,10 +5,10 @@
 use crate::record::RunRecord;
 use crate::report::experiment::marks::{BOUND_MARK, LOWER_BOUND_MARK};
 use crate::report::experiment::ranking::{self, CellKey, Row, MARKED, MARKED_MEANING};
-use crate::report::stats::measures;
-use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
+use crate::stats::measures;
+use crate::stats::median;
 
 /// Where a table puts the ceiling's note among its own.
 #[derive(Debug, Clone, Copy)]

@@ -6,10 +6,10 @@ use crate::record::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{Row, RPS_SPREAD};
-use crate::report::stats::{measures, median};
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
-use crate::report::units;
+use crate::stats::{measures, median};
+use crate::units;
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {

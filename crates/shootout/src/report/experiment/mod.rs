@@ -5,8 +5,6 @@
 pub mod ceiling;
 pub mod cell_key;
 pub mod cells;
-pub mod comparison;
-pub mod comparison_document;
 pub mod convergence;
 pub mod efficiency;
 pub mod leaders;

@@ -6,7 +6,7 @@ pub use super::cell_key::CellKey;
 pub use super::marks::{MARKED, MARKED_MEANING, RPS_SPREAD};
 pub use super::row::{disturbed_note, Row};
 use crate::record::RunRecord;
-use crate::report::stats::{self, median};
+use crate::stats::{self, median};
 
 /// The cells of `runs` in the order they first appear, each with its rows ranked: best
 /// first, then contestants without an ok run, by name.

@@ -3,9 +3,9 @@
 
 use super::marks::MARKED;
 use crate::record::{Bottleneck, Label, RunRecord};
-use crate::report::stats::measures::{self, Measure};
-use crate::report::stats::{self, median};
-use crate::report::units;
+use crate::stats::measures::{self, Measure};
+use crate::stats::{self, median};
+use crate::units;
 use engine::LoadResult;
 
 /// One contestant's runs in one cell.
