@@ -6,8 +6,11 @@
 pub mod generators;
 pub mod harness;
 pub mod k8s;
+pub mod process;
 pub mod record;
 pub mod report;
+pub mod stats;
 pub mod store;
 pub mod threshold;
 pub mod toml_file;
+pub mod units;

@@ -5,10 +5,8 @@
 use super::results::open_store;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use shootout::report::experiment::comparison::{self, Compared};
-use shootout::report::experiment::comparison_document::{
-    CellChange, ComparisonDocument, SideSummary, SCHEMA,
-};
+use shootout::report::comparison::document::{CellChange, ComparisonDocument, SideSummary, SCHEMA};
+use shootout::report::comparison::{self, Compared};
 use shootout::report::side::{Reference, Side, Single};
 use shootout::report::table::Table;
 use shootout::store::Store;

@@ -14,7 +14,7 @@ use engine::{
 };
 use shootout::generators::{self, FleetError, Generators, Launcher};
 use shootout::report;
-use shootout::threshold::{self, Judgement, Threshold};
+use shootout::threshold::{Judgement, Threshold};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -254,7 +254,7 @@ fn judge_thresholds(result: &LoadResult, thresholds: &[Threshold], json: bool) -
         .iter()
         .map(|t| Judgement::of(t, t.metric.of_load(result), "no response"))
         .collect();
-    let text = threshold::table::load_text(&judged);
+    let text = shootout::report::thresholds::load_text(&judged);
     match json {
         true => eprint!("\n{text}"),
         false => print!("\n{text}"),

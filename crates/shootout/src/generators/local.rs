@@ -2,8 +2,7 @@
 //! the generator cores, each with its own open-file limit.
 
 use super::Launcher;
-use crate::harness::layout::Pinned;
-use crate::harness::process::die_with_harness;
+use crate::process::{die_with_harness, Pinned};
 use nix::sched::{sched_getaffinity, CpuSet};
 use nix::unistd::Pid;
 use std::io;

@@ -70,7 +70,7 @@ impl std::fmt::Display for Holder {
         if let (Some(id), Some(store)) = (self.experiment_id, &self.store) {
             write!(f, " (id {id} in {})", store.display())?;
         }
-        let since = crate::report::document::utc(self.since_unix_ms);
+        let since = crate::units::utc(self.since_unix_ms);
         write!(f, " since {since}")
     }
 }

@@ -13,12 +13,12 @@ pub mod layout;
 pub mod machine_lock;
 pub mod manifest;
 pub mod monitor;
+pub mod open_file_limit;
 pub mod places;
 pub mod process;
 pub mod process_identity;
 pub mod run;
 pub mod running;
-pub mod server_files;
 pub mod setup;
 pub mod setup_all;
 #[cfg(test)]

@@ -4,36 +4,11 @@
 
 use super::cores::{CoreTicks, CoreUse};
 use super::group_cpu::{self, Members, Sample};
+pub use crate::record::Point;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// One point of the series (fields after `cpu_s` are absent from schema-1 rows).
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct Point {
-    /// Milliseconds since the monitor started.
-    pub t_ms: u64,
-    /// Cumulative CPU seconds of the server's processes (user + system).
-    pub cpu_s: f64,
-    /// The user-mode part of `cpu_s`.
-    pub user_s: f64,
-    /// The kernel part of `cpu_s`.
-    pub sys_s: f64,
-    /// Resident memory of the server's processes, KiB.
-    pub rss_kb: u64,
-    /// Cumulative CPU seconds of the generator: the shootout process and its load
-    /// shards (its child processes outside the server's group).
-    pub generator_cpu_s: f64,
-    /// Each core's busy share (0..1) since the previous point: task and interrupt work.
-    pub cores: Vec<f32>,
-    /// Each core's share (0..1) stolen by the hypervisor since the previous point.
-    pub steal: Vec<f32>,
-    /// CPU seconds of every other user process alive at this point (not the server's
-    /// group, not the generator): its growth over a run is foreign work.
-    pub others_cpu_s: f64,
-}
 
 /// A sampler thread, stopped by [`Monitor::finish`].
 pub struct Monitor {

@@ -5,23 +5,18 @@
 //! escaped both is recorded (`started_servers`) for the next `shootout run` to stop.
 
 use super::group_guard::GroupGuard;
-use super::layout::{PinError, Pinned};
 use super::manifest::{Contestant, Placeholders};
 use super::process_identity::ProcessIdentity;
-use super::started_servers::{self, StartedServer, MARK_ENV};
-use nix::errno::Errno;
-use nix::sys::prctl;
+use super::started_servers::{self, StartedServer, GRACE, MARK_ENV};
+use crate::process::{die_with_harness, PinError, Pinned};
 use nix::sys::signal::{killpg, Signal};
-use nix::unistd::{getpid, getppid, Pid};
+use nix::unistd::Pid;
 use std::io;
 use std::net::{SocketAddr, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-
-/// How long a stopping server gets between TERM and KILL.
-pub const GRACE: Duration = Duration::from_secs(3);
 
 /// Why a server did not start or did not come up.
 #[derive(Debug, thiserror::Error)]
@@ -202,24 +197,6 @@ fn last_lines(log: &Path) -> String {
             format!("...{tail}")
         }
         _ => last,
-    }
-}
-
-/// Makes the command's process get SIGKILL when the harness dies, even by `kill -9`.
-pub(crate) fn die_with_harness(cmd: &mut Command) {
-    let harness = getpid();
-    // SAFETY: the closure runs in the forked child before exec, where only
-    // async-signal-safe calls are allowed: prctl(2) and getppid(2) are plain system calls
-    // that neither allocate nor take locks, and the errors are built without allocating.
-    unsafe {
-        cmd.pre_exec(move || {
-            prctl::set_pdeathsig(Signal::SIGKILL)?;
-            // The harness may have died between fork and prctl: no signal would come then.
-            match getppid() == harness {
-                true => Ok(()),
-                false => Err(Errno::ESRCH.into()),
-            }
-        });
     }
 }
 

@@ -9,7 +9,6 @@
 //! old pid or group id is not touched.
 
 use super::machine_lock;
-use super::process::GRACE;
 use super::process_identity::ProcessIdentity;
 use nix::fcntl::{Flock, FlockArg};
 use nix::sys::signal::{killpg, Signal};
@@ -22,6 +21,10 @@ use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// How long a stopping server gets between TERM and KILL: here for the leftovers of an
+/// earlier harness, and for the servers this one started (`process`).
+pub const GRACE: Duration = Duration::from_secs(3);
 
 /// The environment variable that carries a server's mark.
 pub const MARK_ENV: &str = "SHOOTOUT_SERVER_MARK";

@@ -10,11 +10,11 @@ mod load_json;
 mod load_kind;
 mod machine;
 mod outcome;
+mod series_point;
 pub mod standing;
 mod verdict;
 mod verify_level;
 
-pub use crate::harness::monitor::Point;
 pub use cell::Cell;
 pub use host_noise::HostNoise;
 pub use ids::{ExperimentId, RunId, RunIdError};
@@ -23,6 +23,7 @@ pub use load_json::{read_load_result, LoadJsonError};
 pub use load_kind::LoadKind;
 pub use machine::Machine;
 pub use outcome::Outcome;
+pub use series_point::Point;
 pub use verdict::{Bottleneck, Verdict};
 pub use verify_level::VerifyLevel;
 

@@ -6,9 +6,12 @@ use crate::record::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};
-use crate::report::stats::{measures, median};
 use crate::report::table::Table;
+use crate::stats::{measures, median};
 use crate::store::{ExperimentRow, Store, StoreError};
+
+/// Where `shootout results` has always found it; it lives with the other units now.
+pub use crate::units::utc;
 
 /// Why an experiment could not be read for a report.
 #[derive(Debug, thiserror::Error)]
@@ -172,25 +175,5 @@ impl Document {
     /// The device-ramp runs, and the others.
     pub fn split(&self) -> (Vec<RunRecord>, Vec<RunRecord>) {
         self.runs.iter().cloned().partition(RunRecord::is_ramp)
-    }
-}
-
-/// `2026-11-22 04:31 UTC` from Unix milliseconds (times before 1970 read as 1970).
-pub fn utc(unix_ms: i64) -> String {
-    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(unix_ms.max(0) as u64);
-    // RFC 3339, `2026-11-22T04:31:05Z`, cut to the minute.
-    let text = humantime::format_rfc3339_seconds(at).to_string();
-    format!("{} {} UTC", &text[..10], &text[11..16])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utc_dates() {
-        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
-        assert_eq!(utc(1_795_321_405_936), "2026-11-22 04:23 UTC");
-        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00 UTC");
     }
 }

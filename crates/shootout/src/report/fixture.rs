@@ -423,7 +423,8 @@ pub fn document() -> Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::experiment::{cells, comparison};
+    use crate::report::comparison;
+    use crate::report::experiment::cells;
     use crate::report::page::{figures as charts, html};
 
     /// Every output the report draws from the fixture, one after another.

@@ -4,10 +4,6 @@
 //! judged and counts as crossed.
 
 use super::expression::{Threshold, ThresholdError};
-use super::judgement::Judgement;
-use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
-use crate::report::stats::median;
 use std::collections::BTreeMap;
 
 /// The key of the thresholds every contestant must meet.
@@ -36,14 +32,6 @@ pub enum GatesError {
          `all` is for every one)"
     )]
     UnknownContestant { key: String, known: String },
-}
-
-/// One contestant's threshold judged in one cell of the matrix.
-#[derive(Debug, Clone)]
-pub struct CellJudgement<'t, 'r> {
-    pub contestant: &'r str,
-    pub cell: CellKey,
-    pub judgement: Judgement<'t>,
 }
 
 impl Gates {
@@ -96,48 +84,10 @@ impl Gates {
         let own = self.named.get(contestant).into_iter().flatten();
         self.all.iter().chain(own)
     }
-
-    /// Every contestant's thresholds in every cell of `runs` it ran in, in the report's
-    /// order of cells and rows.
-    pub fn judge<'g, 'r>(&'g self, runs: &'r [RunRecord]) -> Vec<CellJudgement<'g, 'r>> {
-        let mut out = Vec::new();
-        for (cell, rows) in ranking::cells(runs) {
-            for row in &rows {
-                out.extend(self.of(row.contestant).map(|t| CellJudgement {
-                    contestant: row.contestant,
-                    cell: cell.clone(),
-                    judgement: judge_row(t, row),
-                }));
-            }
-        }
-        out
-    }
 }
-
-/// `threshold` on the median of its metric over the row's valid runs, the median every
-/// table of the report shows.
-fn judge_row<'t>(threshold: &'t Threshold, row: &Row) -> Judgement<'t> {
-    let values: Vec<f64> = row
-        .ok_runs()
-        .filter_map(|r| threshold.metric.of_run(r))
-        .collect();
-    let why = match (row.ok_runs().next(), row.failure()) {
-        (Some(_), _) => "nothing measured".to_string(),
-        (None, Some(label)) => format!("no valid run ({})", label.word()),
-        (None, None) => "no valid run".to_string(),
-    };
-    Judgement::of(
-        threshold,
-        (!values.is_empty()).then(|| median(&values)),
-        &why,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
-    use crate::report::fixture::{hello, hello_run, run};
 
     fn table(entries: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
         entries
@@ -166,36 +116,6 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "thresholds.web: \"p99<5\": \"5\" needs a unit (us, ms or s)"
-        );
-    }
-
-    #[test]
-    fn cells_are_judged_on_the_median_of_their_valid_runs() {
-        let runs = vec![
-            hello_run("a", Label::Ok, 1000.0, 1.0),
-            hello_run("a", Label::Ok, 3000.0, 1.0),
-            hello_run("a", Label::Ok, 2000.0, 1.0),
-            // Not valid: left out of the median.
-            hello_run("a", Label::GeneratorBound, 9000.0, 1.0),
-            run("b", hello(50), 0, Label::ServerFailed, None),
-        ];
-        let g = Gates::parse(&table(&[("all", &["rps>1500"])])).unwrap();
-        let judged = g.judge(&runs);
-        assert_eq!(judged.len(), 2);
-        let a = &judged[0];
-        assert_eq!(a.contestant, "a");
-        assert_eq!(a.judgement.measured_text(), "2,000 req/s");
-        assert!(a.judgement.held());
-        let b = &judged[1];
-        assert_eq!(b.contestant, "b");
-        assert!(
-            !b.judgement.held(),
-            "a cell with no valid run counts as crossed"
-        );
-        assert_eq!(b.judgement.by_text(), "no valid run (server-failed)");
-        assert_eq!(
-            b.cell.title(),
-            "/hello, layout split, keep-alive, 50 connections"
         );
     }
 }

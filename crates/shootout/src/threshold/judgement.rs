@@ -3,7 +3,7 @@
 //! must not let a result through.
 
 use super::expression::Threshold;
-use crate::report::units;
+use crate::units;
 
 /// What a threshold is judged on.
 #[derive(Debug, Clone, PartialEq)]

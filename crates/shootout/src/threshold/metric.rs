@@ -2,8 +2,8 @@
 //! or from one run of an experiment.
 
 use crate::record::RunRecord;
-use crate::report::stats::measures;
-use crate::report::units;
+use crate::stats::measures;
+use crate::units;
 use engine::{LoadResult, Percentiles};
 
 /// A number a threshold limits, each in one unit: responses/s, microseconds, a share of

@@ -22,7 +22,6 @@ use shootout::report::experiment::summary::Summary;
 use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
 use shootout::store::{Ending, NewExperiment, Plan, Store};
-use shootout::threshold;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -186,7 +185,10 @@ fn judge_thresholds(exp: &Experiment, runs: &[RunRecord]) -> bool {
         return true;
     }
     let judged = exp.gates.judge(runs);
-    print!("\n{}", threshold::table::experiment_text(&judged));
+    print!(
+        "\n{}",
+        shootout::report::thresholds::experiment_text(&judged)
+    );
     judged.iter().all(|c| c.judgement.held())
 }
 

@@ -22,7 +22,10 @@ impl SshClient {
         match std::env::var(OPTIONS_ENV) {
             Ok(text) => Self::with_options(&text),
             Err(std::env::VarError::NotPresent) => Ok(Self::default()),
-            Err(e) => Err(SshError::Options { why: e.to_string() }),
+            Err(e) => Err(SshError::Options {
+                env: OPTIONS_ENV,
+                why: e.to_string(),
+            }),
         }
     }
 
@@ -30,6 +33,7 @@ impl SshClient {
     pub fn with_options(text: &str) -> Result<Self, SshError> {
         // A hand-written split would get quotes and backslashes subtly wrong.
         let options = shell_words::split(text).map_err(|e| SshError::Options {
+            env: OPTIONS_ENV,
             why: format!("{e} in {text:?}"),
         })?;
         Ok(SshClient { options })

@@ -27,8 +27,9 @@ impl fmt::Display for Step {
 /// Why SSH generators cannot run.
 #[derive(Debug, thiserror::Error)]
 pub enum SshError {
-    #[error("{env}: {why}", env = super::client::OPTIONS_ENV)]
-    Options { why: String },
+    /// The ssh options variable (`env`) is set but cannot be read or split.
+    #[error("{env}: {why}")]
+    Options { env: &'static str, why: String },
     /// The `ssh` client could not be started at all (not installed).
     #[error("ssh:{host}: {step}: cannot run ssh: {source}")]
     Client {

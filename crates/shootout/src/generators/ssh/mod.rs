@@ -108,7 +108,7 @@ impl SshLauncher {
             // Out of the terminal's process group: Ctrl-C would kill the ssh client and
             // lose the shard's result; the fleet stops the shard through `interrupt`.
             .process_group(0);
-        crate::harness::process::die_with_harness(&mut cmd);
+        crate::process::die_with_harness(&mut cmd);
         cmd
     }
 }

@@ -3,7 +3,7 @@
 //! 95% interval over the median), between a least and a most number of rounds.
 
 use super::file::{RepeatsFile, UntilSureFile};
-use crate::report::stats;
+use crate::stats;
 
 /// The most rounds an experiment may ask for.
 const MOST_ROUNDS: usize = 100;

@@ -7,7 +7,7 @@ use super::{Experiment, MakeUp, Repeats};
 use crate::harness::catalog::CEILING;
 use crate::record::standing::Standing;
 use crate::record::{Label, RunRecord};
-use crate::report::stats::measures;
+use crate::stats::measures;
 use std::time::Duration;
 
 /// What has run so far, and what may come.

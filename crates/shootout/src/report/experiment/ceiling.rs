@@ -3,16 +3,12 @@
 //! ceiling's, and server CPU per response as a multiple of the ceiling's.
 
 use crate::record::RunRecord;
-use crate::report::experiment::cells::BOUND_MARK;
+use crate::report::experiment::marks::{BOUND_MARK, LOWER_BOUND_MARK};
 use crate::report::experiment::ranking::{self, CellKey, Row, MARKED, MARKED_MEANING};
-use crate::report::stats::measures;
-use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
-
-/// What `≥` means, under a table that has such a row.
-pub const LOWER_BOUND_MARK: &str =
-    "≥ both sides were saturated: a lower bound of the server's capacity";
+use crate::stats::measures;
+use crate::stats::median;
 
 /// Where a table puts the ceiling's note among its own.
 #[derive(Debug, Clone, Copy)]

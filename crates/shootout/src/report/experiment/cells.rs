@@ -6,13 +6,10 @@ use crate::record::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{Row, RPS_SPREAD};
-use crate::report::stats::{measures, median};
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
-use crate::report::units;
-
-/// What `*` means in the tables of a cell.
-pub const BOUND_MARK: &str = "* generator-bound runs only: not ranked";
+use crate::stats::{measures, median};
+use crate::units;
 
 /// One table per cell of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
@@ -73,6 +70,7 @@ pub fn print_tables(runs: &[RunRecord]) {
 mod tests {
     use super::*;
     use crate::record::Label;
+    use crate::report::experiment::marks::BOUND_MARK;
     use crate::report::experiment::servers;
     use crate::report::fixture::{disturb, hello_run};
 

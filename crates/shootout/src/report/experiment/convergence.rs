@@ -6,7 +6,7 @@
 use crate::harness::experiment::{Repeats, UntilSure};
 use crate::record::RunRecord;
 use crate::report::experiment::ranking::{self, CellKey, Row};
-use crate::report::stats;
+use crate::stats;
 
 /// The lines that say it: what was asked, then one per cell that did not converge.
 pub fn lines(runs: &[RunRecord], repeats: &Repeats) -> Vec<String> {

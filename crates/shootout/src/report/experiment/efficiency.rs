@@ -8,10 +8,10 @@
 use crate::record::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
 use crate::record::RunRecord;
 use crate::report::experiment::ranking::{self, CellKey, Row, MARKED};
-use crate::report::stats::{self, measures, median};
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
-use crate::report::units;
+use crate::stats::{self, measures, median};
+use crate::units;
 
 impl std::fmt::Display for OffRate {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {

@@ -8,8 +8,8 @@ use crate::report::experiment::ceiling::CEILING;
 use crate::report::experiment::efficiency::{self, Efficiency};
 use crate::report::experiment::ramp;
 use crate::report::experiment::ranking::{self, disturbed_note, CellKey, Row, MARKED};
-use crate::report::stats::{measures, median, with_spread};
-use crate::report::units::grouped;
+use crate::stats::{measures, median, with_spread};
+use crate::units::grouped;
 
 /// One table's answer: which table (`Capacity (/hello, split, keep-alive, 50
 /// connections)`) and who leads it, with figures.

@@ -2,15 +2,15 @@
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
 use crate::record::RunRecord;
-use crate::report::experiment::ceiling::LOWER_BOUND_MARK;
+use crate::report::experiment::marks::LOWER_BOUND_MARK;
 use crate::report::experiment::ranking::{
     self, CellKey, RankedCell, Row, MARKED, MARKED_MEANING, RPS_SPREAD,
 };
-use crate::report::stats::measures::{self, Measure};
-use crate::report::stats::median;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
-use crate::report::units;
+use crate::stats::measures::{self, Measure};
+use crate::stats::median;
+use crate::units;
 
 /// The two tables for each endpoint × load (× rate) of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {

@@ -3,15 +3,16 @@
 //! the cells of an experiment that repeats until sure converged.
 
 pub mod ceiling;
+pub mod cell_key;
 pub mod cells;
-pub mod comparison;
-pub mod comparison_document;
 pub mod convergence;
 pub mod efficiency;
 pub mod leaders;
+pub mod marks;
 pub mod matrix;
 pub mod ramp;
 pub mod ranking;
+pub mod row;
 pub mod servers;
 pub mod summary;
 pub mod unverified;

@@ -3,10 +3,10 @@
 
 use crate::record::RunRecord;
 use crate::report::experiment::ranking::CellKey;
-use crate::report::stats::measures;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
-use crate::report::units;
+use crate::stats::measures;
+use crate::units;
 use engine::LoadResult;
 use engine::SecondSummary;
 

@@ -6,7 +6,7 @@ use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::ranking::{Row, RPS_SPREAD};
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
-use crate::report::units;
+use crate::units;
 use engine::LoadResult;
 
 /// One table per cell of `runs`.

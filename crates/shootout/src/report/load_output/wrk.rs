@@ -1,6 +1,6 @@
 //! The default summary, laid out as wrk prints it, plus what wrk does not say.
 
-use crate::report::units::{self, bytes, metric, micros};
+use crate::units::{self, bytes, metric, micros};
 use engine::{CheckedLoad, LoadResult, Stop};
 
 /// The lines printed before the load starts.

@@ -8,7 +8,7 @@ use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{self, RankedCell, Row, MARKED};
 use crate::report::page::colours::Colours;
 use crate::report::page::svg::{self, Bar, Chart, Series};
-use crate::report::stats::{self, median};
+use crate::stats::{self, median};
 use engine::LoadResult;
 use engine::SecondSummary;
 

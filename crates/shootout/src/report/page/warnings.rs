@@ -5,9 +5,9 @@
 
 use crate::record::{Label, RunRecord};
 use crate::report::document::Document;
-use crate::report::stats::measures;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::escape;
+use crate::stats::measures;
 use std::fmt::Write;
 
 /// The folds, under their heading.

@@ -3,9 +3,9 @@
 
 use super::SideError;
 use crate::record::{RunId, RunRecord};
-use crate::report::document::utc;
-use crate::report::stats::measures;
+use crate::stats::measures;
 use crate::store::{ExperimentRow, SavedLoad};
+use crate::units::utc;
 use engine::LoadResult;
 use std::path::Path;
 

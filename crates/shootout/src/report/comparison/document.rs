@@ -2,9 +2,9 @@
 //! what each side was, every cell with each measure's values, medians, change and
 //! p-value, the table's notes, and the regressions `--fail-above` found.
 
-use crate::report::experiment::comparison::{Change, Compared, ALPHA};
+use super::{Change, Compared, ALPHA};
 use crate::report::side::Side;
-use crate::report::stats::median;
+use crate::stats::median;
 
 /// The schema name and version of [`ComparisonDocument`].
 pub const SCHEMA: &str = "shootout.compare/1";

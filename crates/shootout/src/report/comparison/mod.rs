@@ -3,15 +3,17 @@
 //! significant given the repeats (Mann-Whitney U, two-sided, 5%). Two single loads
 //! (saved, from files, or one run each) are one cell of one run a side.
 
+pub mod document;
+
 use crate::record::RunRecord;
 use crate::report::experiment::ranking::{self, Row};
 use crate::report::side::Single;
-use crate::report::stats::measures::{self, Measure};
-use crate::report::stats::median;
-use crate::report::stats::significance::mann_whitney;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
-use crate::report::units;
+use crate::stats::measures::{self, Measure};
+use crate::stats::median;
+use crate::stats::significance::mann_whitney;
+use crate::units;
 
 /// The level below which a difference is called significant.
 pub const ALPHA: f64 = 0.05;

@@ -50,6 +50,14 @@ pub fn grouped(n: f64) -> String {
     out
 }
 
+/// `2026-11-22 04:31 UTC` from Unix milliseconds (times before 1970 read as 1970).
+pub fn utc(unix_ms: i64) -> String {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(unix_ms.max(0) as u64);
+    // RFC 3339, `2026-11-22T04:31:05Z`, cut to the minute.
+    let text = humantime::format_rfc3339_seconds(at).to_string();
+    format!("{} {} UTC", &text[..10], &text[11..16])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +75,12 @@ mod tests {
         assert_eq!(grouped(999.0), "999");
         assert_eq!(grouped(1_234_567.0), "1,234,567");
         assert_eq!(grouped(-1500.0), "-1,500");
+    }
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_795_321_405_936), "2026-11-22 04:23 UTC");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00 UTC");
     }
 }

@@ -1,0 +1,184 @@
+//! What the thresholds came to: an experiment's judged per contestant and cell on the
+//! report's medians, and a table of those crossed (threshold, measured, by how much in
+//! the metric's unit and as a percentage of the limit), or one line when all held.
+
+use crate::record::RunRecord;
+use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::table::columns::{Column, Design};
+use crate::stats::median;
+use crate::threshold::{Gates, Judgement, Threshold};
+
+/// One contestant's threshold judged in one cell of the matrix.
+#[derive(Debug, Clone)]
+pub struct CellJudgement<'t, 'r> {
+    pub contestant: &'r str,
+    pub cell: CellKey,
+    pub judgement: Judgement<'t>,
+}
+
+// Here, not in threshold/: an experiment's thresholds are judged on the medians the
+// report's tables show, over the same cells and rows.
+impl Gates {
+    /// Every contestant's thresholds in every cell of `runs` it ran in, in the report's
+    /// order of cells and rows.
+    pub fn judge<'g, 'r>(&'g self, runs: &'r [RunRecord]) -> Vec<CellJudgement<'g, 'r>> {
+        let mut out = Vec::new();
+        for (cell, rows) in ranking::cells(runs) {
+            for row in &rows {
+                out.extend(self.of(row.contestant).map(|t| CellJudgement {
+                    contestant: row.contestant,
+                    cell: cell.clone(),
+                    judgement: judge_row(t, row),
+                }));
+            }
+        }
+        out
+    }
+}
+
+/// `threshold` on the median of its metric over the row's valid runs, the median every
+/// table of the report shows.
+fn judge_row<'t>(threshold: &'t Threshold, row: &Row) -> Judgement<'t> {
+    let values: Vec<f64> = row
+        .ok_runs()
+        .filter_map(|r| threshold.metric.of_run(r))
+        .collect();
+    let why = match (row.ok_runs().next(), row.failure()) {
+        (Some(_), _) => "nothing measured".to_string(),
+        (None, Some(label)) => format!("no valid run ({})", label.word()),
+        (None, None) => "no valid run".to_string(),
+    };
+    Judgement::of(
+        threshold,
+        (!values.is_empty()).then(|| median(&values)),
+        &why,
+    )
+}
+
+/// What the `by` columns mean, under every table of crossed thresholds.
+const BY: &str = "by: the measured value minus the limit, in the metric's unit and in % of \
+                  the limit; a threshold that nothing measured counts as crossed";
+
+/// A load's thresholds: the crossed ones as a table, or one line saying that all held.
+pub fn load_text(judged: &[Judgement]) -> String {
+    let crossed: Vec<&Judgement> = judged.iter().filter(|j| !j.held()).collect();
+    if crossed.is_empty() {
+        return format!("thresholds: {} held\n", all(judged.len()));
+    }
+    let design = Design {
+        title: format!("thresholds crossed: {} of {}", crossed.len(), judged.len()),
+        columns: judgement_columns(|j: &&Judgement| *j),
+        marks: vec![BY.into()],
+    };
+    design.draw(&crossed).text()
+}
+
+/// An experiment's thresholds, judged per contestant and cell: the crossed ones as a
+/// table, or one line saying that all held.
+pub fn experiment_text(judged: &[CellJudgement]) -> String {
+    let crossed: Vec<&CellJudgement> = judged.iter().filter(|c| !c.judgement.held()).collect();
+    if crossed.is_empty() {
+        return format!(
+            "thresholds: {} held (each contestant's, in every cell it ran in)\n",
+            all(judged.len())
+        );
+    }
+    let mut columns = vec![
+        Column::name("contestant", |c: &&CellJudgement| c.contestant.to_string()),
+        Column::name("cell", |c: &&CellJudgement| c.cell.title()),
+    ];
+    columns.extend(judgement_columns(|c: &&CellJudgement| &c.judgement));
+    let design = Design {
+        title: format!(
+            "thresholds crossed: {} of {} (contestant × cell × threshold; medians over valid runs)",
+            crossed.len(),
+            judged.len()
+        ),
+        columns,
+        marks: vec![BY.into()],
+    };
+    design.draw(&crossed).text()
+}
+
+/// `all 3` or `the 1`.
+fn all(n: usize) -> String {
+    match n {
+        1 => "the 1".into(),
+        n => format!("all {n}"),
+    }
+}
+
+/// The columns of one judgement, for rows of type `R` that hold one.
+fn judgement_columns<'a, R: 'a>(of: impl Fn(&R) -> &Judgement + Copy + 'a) -> Vec<Column<'a, R>> {
+    vec![
+        Column::name("threshold", move |r: &R| of(r).threshold.to_string()),
+        Column::number("measured", move |r: &R| of(r).measured_text()),
+        Column::number("by", move |r: &R| of(r).by_text()),
+        Column::number("% of limit", move |r: &R| of(r).by_percent_text()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Label;
+    use crate::report::fixture::{hello, hello_run, run};
+    use std::collections::BTreeMap;
+
+    fn table(entries: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
+        entries
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn crossed_thresholds_make_a_table_held_ones_a_line() {
+        let p99: Threshold = "p99<5ms".parse().unwrap();
+        let rps: Threshold = "rps > 1000".parse().unwrap();
+        let judged = [
+            Judgement::of(&p99, Some(7200.0), "no response"),
+            Judgement::of(&rps, Some(5000.0), "no response"),
+        ];
+        let text = load_text(&judged);
+        assert_eq!(
+            text,
+            format!(
+                "thresholds crossed: 1 of 2\n  \
+                 threshold  measured       by  % of limit\n  \
+                 p99<5ms      7.20ms  +2.20ms      +44.0%\n  {BY}\n"
+            )
+        );
+        assert_eq!(load_text(&judged[1..]), "thresholds: the 1 held\n");
+    }
+
+    #[test]
+    fn cells_are_judged_on_the_median_of_their_valid_runs() {
+        let runs = vec![
+            hello_run("a", Label::Ok, 1000.0, 1.0),
+            hello_run("a", Label::Ok, 3000.0, 1.0),
+            hello_run("a", Label::Ok, 2000.0, 1.0),
+            // Not valid: left out of the median.
+            hello_run("a", Label::GeneratorBound, 9000.0, 1.0),
+            run("b", hello(50), 0, Label::ServerFailed, None),
+        ];
+        let g = Gates::parse(&table(&[("all", &["rps>1500"])])).unwrap();
+        let judged = g.judge(&runs);
+        assert_eq!(judged.len(), 2);
+        let a = &judged[0];
+        assert_eq!(a.contestant, "a");
+        assert_eq!(a.judgement.measured_text(), "2,000 req/s");
+        assert!(a.judgement.held());
+        let b = &judged[1];
+        assert_eq!(b.contestant, "b");
+        assert!(
+            !b.judgement.held(),
+            "a cell with no valid run counts as crossed"
+        );
+        assert_eq!(b.judgement.by_text(), "no valid run (server-failed)");
+        assert_eq!(
+            b.cell.title(),
+            "/hello, layout split, keep-alive, 50 connections"
+        );
+    }
+}
