@@ -21,7 +21,7 @@ use super::verify::{self, Check, Plan};
 use crate::generators::{self, fleet, FleetError, Generators};
 use crate::record::VerifyLevel;
 use crate::record::{Bottleneck, Cell, Label, Outcome, RunRecord, Verdict};
-use engine::LoadResult;
+use engine::{LoadResult, LoadSpec};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -287,13 +287,19 @@ fn measure(
     // A server shootout started listens on loopback at the port it was given.
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
     known.verify_once(c, addr, &addr.to_string(), on_event)?;
-    let config = config(cell, addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
+    let load_of = load_spec(cell, &addr.to_string(), addr);
+    let (spec, config) = load_of.map_err(|e| (Label::ServerFailed, e.to_string()))?;
     let room = FileRoom::of_group(server.pid());
     if let Some(why) = room.and_then(|r| r.refusal(cell.connections)) {
         server.stop();
         return Err((Label::LoadRefused, why));
     }
-    let m = load(cell, &config, &mut Watched::Started(&mut server), controls);
+    let m = load(
+        cell,
+        (&spec, &config),
+        &mut Watched::Started(&mut server),
+        controls,
+    );
     server.stop();
     Ok(m)
 }
@@ -314,12 +320,11 @@ fn measure_running(
     on_event: &mut impl FnMut(Event),
 ) -> Result<Measurement, (Label, String)> {
     known.verify_once(c, running.addr, &running.host, on_event)?;
-    let mut config =
-        config(cell, running.addr).map_err(|e| (Label::ServerFailed, e.to_string()))?;
-    config.target.host_header = running.host.clone();
+    let load_of = load_spec(cell, &running.host, running.addr);
+    let (spec, config) = load_of.map_err(|e| (Label::ServerFailed, e.to_string()))?;
     Ok(load(
         cell,
-        &config,
+        (&spec, &config),
         &mut Watched::Running(running),
         controls,
     ))
@@ -388,7 +393,7 @@ impl Watched<'_> {
 /// Loads the server from the generator's CPUs, watching it.
 fn load(
     cell: &MatrixCell,
-    config: &engine::LoadConfig,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
     server: &mut Watched,
     controls: &Controls,
 ) -> Measurement {
@@ -397,7 +402,7 @@ fn load(
     let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
     let monitor = Monitor::start(server.members());
     let t0 = Instant::now();
-    let result = generate(cell, config, controls);
+    let result = generate(cell, (spec, config), controls);
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
     drop(pinned);
@@ -423,7 +428,7 @@ fn load(
 /// one barrier and merged; what went wrong as the run's label and reason.
 fn generate(
     cell: &MatrixCell,
-    config: &engine::LoadConfig,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
     controls: &Controls,
 ) -> Result<LoadResult, (Label, String)> {
     let cpus = cell.layout.generator.as_deref();
@@ -434,9 +439,11 @@ fn generate(
             .and_then(|load| engine::run_watched(&load, controls.interrupt, controls.live))
             .map_err(refused);
     };
-    fleet::run(launcher.as_ref(), config, controls.interrupt).map_err(|e| match e {
+    fleet::run(launcher.as_ref(), spec, controls.interrupt).map_err(|e| match e {
         FleetError::Check(e) => refused(e),
-        e @ FleetError::Args(_) => (Label::LoadRefused, e.to_string()),
+        e @ (FleetError::Spec(_) | FleetError::AlreadySharded(_)) => {
+            (Label::LoadRefused, e.to_string())
+        }
         e => (Label::GeneratorFailed, e.to_string()),
     })
 }
@@ -449,24 +456,33 @@ fn refused(e: engine::RunError) -> (Label, String) {
     }
 }
 
-/// The engine's configuration for one run of `cell` against the server at `addr`: its
-/// endpoint's request, its load's pace.
-fn config(cell: &MatrixCell, addr: SocketAddr) -> Result<engine::LoadConfig, engine::ConfigError> {
-    let mut config = cell.endpoint.load_config(addr)?;
-    config.connections = cell.connections;
-    config.threads = cell
-        .layout
-        .generator
-        .as_ref()
-        .map_or(engine::allowed_cpus(), Vec::len);
-    config.keepalive = cell.load.keepalive;
-    config.http10 = cell.load.http10;
-    config.pipeline = cell.load.pipeline;
-    config.timeout = cell.load.timeout;
-    config.pace = cell.pace.clone();
-    config.warmup = cell.warmup;
-    config.stop = engine::Stop::After(cell.measured);
-    Ok(config)
+/// The load of one run of `cell` against the server at `addr`, named `host` in its
+/// requests: its endpoint's request and its load's pace, as the spec shards receive and
+/// as this process runs it.
+fn load_spec(
+    cell: &MatrixCell,
+    host: &str,
+    addr: SocketAddr,
+) -> Result<(LoadSpec, engine::LoadConfig), engine::SpecError> {
+    let e = &cell.endpoint;
+    let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", e.path))?);
+    spec.method = engine::parse_method(&e.method)?;
+    spec.headers = (e.headers.iter())
+        .map(|(name, value)| format!("{name}: {value}").parse())
+        .collect::<Result<_, _>>()?;
+    spec.body = e.body.clone();
+    spec.connections = cell.connections;
+    let generator = cell.layout.generator.as_ref();
+    spec.threads = Some(generator.map_or(engine::allowed_cpus(), Vec::len));
+    spec.keepalive = cell.load.keepalive;
+    spec.http10 = cell.load.http10;
+    spec.pipeline = cell.load.pipeline;
+    spec.timeout = cell.load.timeout;
+    spec.pace = cell.pace.clone();
+    spec.warmup = cell.warmup;
+    spec.stop = Some(engine::Stop::After(cell.measured));
+    let config = spec.resolve_at(addr)?;
+    Ok((spec, config))
 }
 
 /// Server CPU seconds over the measured part (from the first sample after the warm-up
