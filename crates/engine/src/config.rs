@@ -1,8 +1,11 @@
 //! What a load is: the target, the request, and how hard and how long to send it.
 
 use crate::pace::Pace;
-use std::net::{SocketAddr, ToSocketAddrs};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::net::SocketAddr;
 use std::time::Duration;
+use url::Url;
 
 /// A problem with the load description, found before any request is sent.
 #[derive(Debug, thiserror::Error)]
@@ -44,56 +47,60 @@ pub struct Target {
 impl Target {
     /// Parses an `http://host[:port][/path]` URL and resolves its host.
     pub fn parse(url: &str) -> Result<Target, ConfigError> {
-        Target::parse_with(url, resolve)
+        Target::resolve(&checked_url(url)?)
     }
 
     /// Parses a URL as [`Target::parse`] does, without resolving its host: for a load
     /// that runs on another network (a Kubernetes pod), whose names this machine may not
     /// know. The address is the unspecified one, with the URL's port.
     pub fn parse_unresolved(url: &str) -> Result<Target, ConfigError> {
-        Target::parse_with(url, |_, port| Ok(SocketAddr::from(([0, 0, 0, 0], port))))
+        Ok(Target::unresolved(&checked_url(url)?))
     }
 
-    fn parse_with(
-        url: &str,
-        resolve: impl FnOnce(&str, u16) -> Result<SocketAddr, String>,
-    ) -> Result<Target, ConfigError> {
-        let bad = |reason: &str| ConfigError::Url {
-            url: url.to_string(),
-            reason: reason.to_string(),
-        };
-        let rest = match url.split_once("://") {
-            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => rest,
-            Some((scheme, _)) => {
-                return Err(bad(&format!(
-                    "scheme {scheme:?} is not supported (only http)"
-                )))
-            }
-            None => return Err(bad("missing scheme (expected http://host[:port]/path)")),
-        };
-        let (authority, path) = match rest.find(['/', '?']) {
-            Some(i) if rest.as_bytes()[i] == b'/' => (&rest[..i], rest[i..].to_string()),
-            Some(i) => (&rest[..i], format!("/{}", &rest[i..])),
-            None => (rest, "/".to_string()),
-        };
-        if authority.contains('@') {
-            return Err(bad("user info in the URL is not supported"));
+    /// The target of a checked URL (see [`crate::parse_url`]), its host resolved.
+    pub fn resolve(url: &Url) -> Result<Target, ConfigError> {
+        let host = url.host_str().unwrap_or_default();
+        let resolved = url.socket_addrs(|| None).map_err(|e| e.to_string());
+        let addr = resolved.and_then(|addrs| {
+            addrs
+                .first()
+                .copied()
+                .ok_or_else(|| "no address found".to_string())
+        });
+        match addr {
+            Ok(addr) => Ok(Target::at(url, addr)),
+            Err(reason) => Err(ConfigError::Resolve {
+                url: url.to_string(),
+                host: host.trim_matches(['[', ']']).to_string(),
+                reason,
+            }),
         }
-        let (host, port) = split_host_port(authority).map_err(|r| bad(&r))?;
-        if host.is_empty() {
-            return Err(bad("missing host"));
-        }
-        let addr = resolve(host, port).map_err(|reason| ConfigError::Resolve {
-            url: url.to_string(),
-            host: host.to_string(),
-            reason,
-        })?;
-        Ok(Target {
+    }
+
+    /// The target of a checked URL, its host not resolved (see [`Target::parse_unresolved`]).
+    pub fn unresolved(url: &Url) -> Target {
+        let port = url.port_or_known_default().unwrap_or(80);
+        Target::at(url, SocketAddr::from(([0, 0, 0, 0], port)))
+    }
+
+    /// The target of a checked URL reached at `addr`, whatever its host resolves to: a
+    /// server loaded by its address under its own name.
+    pub fn at(url: &Url, addr: SocketAddr) -> Target {
+        let host = url.host_str().unwrap_or_default();
+        let host_header = match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_string(),
+        };
+        let path = match url.query() {
+            Some(q) => format!("{}?{q}", url.path()),
+            None => url.path().to_string(),
+        };
+        Target {
             url: url.to_string(),
             addr,
-            host_header: authority.to_string(),
+            host_header,
             path,
-        })
+        }
     }
 
     /// True when the target is on this machine's loopback.
@@ -102,49 +109,27 @@ impl Target {
     }
 }
 
-fn split_host_port(authority: &str) -> Result<(&str, u16), String> {
-    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
-        let end = rest.find(']').ok_or("unclosed '[' in IPv6 host")?;
-        let after = &rest[end + 1..];
-        let port = match after.strip_prefix(':') {
-            Some(p) => Some(p),
-            None if after.is_empty() => None,
-            None => return Err("unexpected text after IPv6 host".into()),
-        };
-        (&rest[..end], port)
-    } else {
-        match authority.rsplit_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (authority, None),
-        }
-    };
-    let port = match port {
-        None => 80,
-        Some(p) => p
-            .parse::<u16>()
-            .ok()
-            .filter(|&p| p != 0)
-            .ok_or_else(|| format!("bad port {p:?}"))?,
-    };
-    Ok((host, port))
+/// The URL checked as every load's is, as this module's error.
+fn checked_url(text: &str) -> Result<Url, ConfigError> {
+    crate::parse_url(text).map_err(|e| match e {
+        crate::SpecError::Url { url, reason } => ConfigError::Url { url, reason },
+        e => ConfigError::Invalid(e.to_string()),
+    })
 }
 
-fn resolve(host: &str, port: u16) -> Result<SocketAddr, String> {
-    let mut addrs = (host, port).to_socket_addrs().map_err(|e| e.to_string())?;
-    addrs.next().ok_or_else(|| "no address found".to_string())
-}
-
-/// When the measured load ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// When the measured load ends: `{"after": "10s"}` or `{"requests": 5000}` in a spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Stop {
     /// After this long (the warm-up not included).
-    After(Duration),
+    After(#[serde(with = "crate::spec::duration_text")] Duration),
     /// After this many requests have been started and have ended.
     Requests(u64),
 }
 
-/// Which I/O interface the event loops use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which I/O interface the event loops use: `auto`, `uring` or `epoll` in a spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum IoChoice {
     /// io_uring when the kernel offers it, epoll otherwise.
     #[default]
@@ -186,8 +171,9 @@ pub struct LoadConfig {
     pub start_at: Option<u64>,
 }
 
-/// Part `index` (0-based) of a load split into `count` equal parts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Part `index` (0-based) of a load split into `count` equal parts; `"I/N"` in a spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Shard {
     pub index: u64,
     pub count: u64,
@@ -196,6 +182,27 @@ pub struct Shard {
 impl Default for Shard {
     fn default() -> Self {
         Shard { index: 0, count: 1 }
+    }
+}
+
+impl fmt::Display for Shard {
+    /// `I/N`, numbered from 1 as users number shards.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+impl From<Shard> for String {
+    fn from(shard: Shard) -> String {
+        shard.to_string()
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = ShardError;
+
+    fn try_from(text: String) -> Result<Shard, ShardError> {
+        Shard::parse(&text)
     }
 }
 
@@ -221,20 +228,21 @@ impl Shard {
 }
 
 impl LoadConfig {
-    /// A keep-alive GET load on `target` with wrk-like defaults.
+    /// A keep-alive GET load on `target` with a spec's defaults (one thread).
     pub fn new(target: Target) -> LoadConfig {
+        use crate::spec::defaults;
         LoadConfig {
             target,
-            method: "GET".into(),
+            method: defaults::method().to_string(),
             headers: Vec::new(),
             body: Vec::new(),
-            connections: 10,
+            connections: defaults::connections(),
             threads: 1,
-            stop: Stop::After(Duration::from_secs(10)),
-            warmup: Duration::ZERO,
-            timeout: Duration::from_secs(5),
-            pipeline: 1,
-            keepalive: true,
+            stop: Stop::After(defaults::duration()),
+            warmup: defaults::warmup(),
+            timeout: defaults::timeout(),
+            pipeline: defaults::pipeline(),
+            keepalive: defaults::keepalive(),
             http10: false,
             io: IoChoice::Auto,
             pace: Pace::Closed,
@@ -250,20 +258,15 @@ impl LoadConfig {
         self.validate_numbers()
     }
 
-    /// The method is a token and every header a name and a value without line breaks.
+    /// The method is a token and every header a name and a value without line breaks,
+    /// as `http` checks them (the same rule as a [`crate::LoadSpec`]'s).
     fn validate_request(&self) -> Result<(), ConfigError> {
-        let method_ok = !self.method.is_empty()
-            && self
-                .method
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b'-');
-        if !method_ok {
+        if http::Method::from_bytes(self.method.as_bytes()).is_err() {
             return Err(ConfigError::Method(self.method.clone()));
         }
         for (name, value) in &self.headers {
-            let name_ok =
-                !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic() && b != b':');
-            if !name_ok || value.contains(['\r', '\n']) {
+            let name_ok = http::HeaderName::from_bytes(name.as_bytes()).is_ok();
+            if !name_ok || http::HeaderValue::from_str(value).is_err() {
                 return Err(ConfigError::Header {
                     name: name.clone(),
                     value: value.clone(),
@@ -352,7 +355,7 @@ mod tests {
         assert!(Target::parse("127.0.0.1:80").is_err());
         assert!(Target::parse("http://127.0.0.1:0/").is_err());
         assert!(Target::parse("http://127.0.0.1:99999/").is_err());
-        assert!(Target::parse("http:///x").is_err());
+        assert!(Target::parse("http://user@127.0.0.1/").is_err());
     }
 
     #[test]
@@ -371,11 +374,12 @@ mod tests {
     #[test]
     fn methods_must_be_tokens() {
         let mut c = LoadConfig::new(Target::parse("http://127.0.0.1:1/").unwrap());
-        for good in ["GET", "PATCH", "M-SEARCH"] {
+        // Any token is a method (RFC 9110), digits too.
+        for good in ["GET", "PATCH", "M-SEARCH", "G1"] {
             c.method = good.into();
             assert!(c.validate().is_ok(), "{good}");
         }
-        for bad in ["", "GE T", "GET /x HTTP/1.1\r\nX:", "G1"] {
+        for bad in ["", "GE T", "GET /x HTTP/1.1\r\nX:", "G(1)"] {
             c.method = bad.into();
             let e = c.validate().unwrap_err().to_string();
             assert_eq!(

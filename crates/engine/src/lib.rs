@@ -1,8 +1,8 @@
 //! The load engine of shootout: share-nothing event loops (io_uring or epoll) that drive
 //! HTTP/1.1 connections, frame responses, and account for every request exactly once.
 //!
-//! It knows nothing of contestants or experiments: give it a [`LoadConfig`], get a
-//! [`LoadResult`]. Everything a caller needs is re-exported here; the modules are private.
+//! It knows nothing of contestants or experiments: give it a [`LoadSpec`] (made into a
+//! [`LoadConfig`] by [`LoadSpec::resolve`]), get a [`LoadResult`]. Everything a caller needs is re-exported here; the modules are private.
 
 mod buf_ring;
 mod config;
@@ -26,6 +26,7 @@ mod result;
 mod runner;
 mod schedule;
 mod socket;
+mod spec;
 mod stats;
 mod uring;
 
@@ -50,3 +51,7 @@ pub use result::{
 };
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};
+pub use spec::{
+    default_devices, defaults, format_duration, parse_method, parse_url, Header, LoadSpec,
+    SpecError,
+};

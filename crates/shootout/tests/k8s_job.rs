@@ -1,6 +1,7 @@
 //! `shootout k8s job` as a user runs it: the Indexed Job it prints, read back into
-//! Kubernetes' typed objects field by field; each pod's command run here as the kubelet
-//! would run it (its index in JOB_COMPLETION_INDEX), against a local test server, and
+//! Kubernetes' typed objects field by field, the load's spec in the pod's environment;
+//! each pod's command run here as the kubelet would run it (its index in
+//! JOB_COMPLETION_INDEX, the spec in SHOOTOUT_SPEC), against a local test server, and
 //! the pods' results merged; bad flags refused with one line before any Job exists.
 //! No cluster runs here: nothing is ever applied.
 
@@ -40,6 +41,14 @@ fn container(job: &Job) -> &Container {
     let pod = job.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
     assert_eq!(pod.containers.len(), 1);
     &pod.containers[0]
+}
+
+/// The load's spec the container's environment carries, as JSON.
+fn load_spec(c: &Container) -> serde_json::Value {
+    let env = c.env.as_deref().unwrap();
+    let var = env.iter().find(|e| e.name == "SHOOTOUT_SPEC");
+    let text = var.and_then(|e| e.value.as_deref()).expect("SHOOTOUT_SPEC");
+    serde_json::from_str(text).expect("the spec is JSON")
 }
 
 #[test]
@@ -83,19 +92,14 @@ fn the_job_runs_every_shard_at_once_from_one_start() {
     assert_eq!(pod.restart_policy.as_deref(), Some("Never"));
     let c = container(&job);
     assert_eq!(c.image.as_deref(), Some("registry.example/shootout:0.1.0"));
-    // The flags pass through as they were given, one argument each (-t given: no -t added).
-    let flags = [
-        "http://nginx.bench.svc:8080/hello",
-        "-c",
-        "30000",
-        "-d",
-        "20s",
-        "-H",
-        "X-Run: a b",
-        "-t",
-        "2",
-    ];
-    assert_eq!(c.args.as_deref().unwrap(), flags);
+    // The flags become one spec (-t given: its threads kept), no arguments.
+    assert_eq!(c.args, None);
+    let spec = load_spec(c);
+    assert_eq!(spec["url"], "http://nginx.bench.svc:8080/hello");
+    assert_eq!(spec["connections"], 30000);
+    assert_eq!(spec["stop"]["after"], "20s");
+    assert_eq!(spec["headers"], serde_json::json!(["x-run: a b"]));
+    assert_eq!(spec["threads"], 2);
     let command = c.command.as_deref().unwrap();
     assert_eq!(command[..2], ["/bin/sh", "-c"]);
     assert_eq!(command[3], "shootout", "the script's $0");
@@ -104,6 +108,7 @@ fn the_job_runs_every_shard_at_once_from_one_start() {
         script.contains("--shard \"$((JOB_COMPLETION_INDEX + 1))/3\""),
         "{script}"
     );
+    assert!(script.contains("--spec env:SHOOTOUT_SPEC"), "{script}");
     assert!(
         script.contains(&format!("--start-at {start_at} --json")),
         "{script}"
@@ -128,10 +133,8 @@ fn the_job_runs_every_shard_at_once_from_one_start() {
 fn without_t_each_pod_runs_one_loop_per_core_it_is_given() {
     let (job, _) = job(&["--cpus", "4", "--", "http://nginx:80/", "-c", "8"]);
     let c = container(&job);
-    assert_eq!(
-        c.args.as_deref().unwrap(),
-        ["http://nginx:80/", "-c", "8", "-t", "4"]
-    );
+    assert_eq!(load_spec(c)["threads"], 4);
+    assert_eq!(load_spec(c)["connections"], 8);
     assert_eq!(
         c.image.as_deref(),
         Some(concat!("shootout:", env!("CARGO_PKG_VERSION")))
@@ -142,8 +145,13 @@ fn without_t_each_pod_runs_one_loop_per_core_it_is_given() {
 
 /// kubectl reads YAML 1.1, where a bare `on`, `no` or `yes` is a boolean: it refused a
 /// Job whose flag `--body on` was printed bare ("cannot unmarshal bool into ... args").
+/// The load now travels as one JSON spec, a binary body file too.
 #[test]
-fn strings_that_yaml_1_1_takes_for_booleans_are_quoted() {
+fn strings_that_yaml_1_1_takes_for_booleans_are_quoted_and_any_body_travels() {
+    let dir = std::env::temp_dir().join(format!("shootout-k8s-body-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = dir.join("body.bin");
+    std::fs::write(&body, [0u8, 0xff, b'o', b'n']).unwrap();
     let out = shootout(&[
         "k8s",
         "job",
@@ -153,8 +161,8 @@ fn strings_that_yaml_1_1_takes_for_booleans_are_quoted() {
         "http://a:80/",
         "-m",
         "POST",
-        "--body",
-        "on",
+        "--body-file",
+        &body.display().to_string(),
         "-H",
         "X: yes",
     ]);
@@ -164,15 +172,12 @@ fn strings_that_yaml_1_1_takes_for_booleans_are_quoted() {
         String::from_utf8_lossy(&out.stderr)
     );
     let yaml = String::from_utf8(out.stdout).unwrap();
-    for quoted in [
-        "\n  name: \"no\"\n",
-        "\n        - \"on\"\n",
-        "- \"X: yes\"\n",
-    ] {
-        assert!(yaml.contains(quoted), "{quoted:?} in {yaml}");
-    }
+    assert!(yaml.contains("\n  name: \"no\"\n"), "{yaml}");
     let job = shootout::k8s::from_yaml(&yaml).unwrap();
-    assert_eq!(container(&job).args.as_ref().unwrap()[4], "on");
+    let spec = load_spec(container(&job));
+    assert_eq!(spec["body"], "AP9vbg==", "the four bytes, base64");
+    assert_eq!(spec["headers"][0], "x: yes");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs pod `index`'s container command here as the kubelet would: the image's PATH
@@ -183,7 +188,8 @@ fn run_pod(c: &Container, index: usize, dir: &Path) -> Output {
     let message = dir.join(format!("termination-{index}"));
     let kubelet_path = c.termination_message_path.as_deref().unwrap();
     argv[2] = argv[2].replace(kubelet_path, &message.display().to_string());
-    argv.extend(c.args.clone().unwrap());
+    argv.extend(c.args.clone().unwrap_or_default());
+    let spec = load_spec(c).to_string();
     let bin = Path::new(env!("CARGO_BIN_EXE_shootout")).parent().unwrap();
     let path = format!(
         "{}:{}",
@@ -193,6 +199,7 @@ fn run_pod(c: &Container, index: usize, dir: &Path) -> Output {
     let out = Command::new(&argv[0])
         .args(&argv[1..])
         .env("JOB_COMPLETION_INDEX", index.to_string())
+        .env("SHOOTOUT_SPEC", spec)
         .env("PATH", path)
         .stdin(Stdio::null())
         .output()
@@ -274,15 +281,22 @@ fn every_pod_runs_its_own_shard_and_their_logs_merge() {
 #[test]
 fn bad_flags_are_refused_with_one_line_before_any_job() {
     let url = "http://nginx.bench.svc:8080/hello";
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 11] = [
         (
             &["--", url, "--json"],
-            "load flag --json after --: every pod prints JSON",
+            "load flags after --: unexpected argument '--json' found",
         ),
-        (&["--", url, "--shard", "1/2"], "load flag --shard after --"),
         (
-            &["--", url, "--scenario", "s.toml"],
-            "load flag --scenario after --",
+            &["--", url, "--shard", "1/2"],
+            "; only flags that describe the load go there",
+        ),
+        (
+            &["--", url, "--scenario", "no-such.toml"],
+            "load flags after --: no-such.toml",
+        ),
+        (
+            &["--", url, "-H", "X Y: z"],
+            "header \"X Y: z\" is not a valid HTTP header",
         ),
         (
             &["--", url, "--bogus"],

@@ -1,13 +1,15 @@
 //! `shootout k8s job [FLAGS] -- LOAD FLAGS`: prints an Indexed Job whose pods run the
 //! load's shards on one start time, and on stderr the steps that collect and merge
-//! their results. The load's flags are read by `shootout load`'s own parser and checked
-//! here, so that a mistake fails once, now, not in every pod.
+//! their results. The load's flags are the ones `shootout load` reads to describe a load
+//! (a scenario and a body file among them, read here); they become one spec, checked
+//! here, so that a mistake fails once, now, not in every pod, and the Job carries it.
 
-use super::{load, usage_error, Cli, WorkFailed};
+use super::borrowed_flags::BorrowedFlags;
+use super::load_flags::LoadFlags;
+use super::{usage_error, WorkFailed};
 use anyhow::{bail, Context};
-use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Subcommand};
-use engine::{parse_duration, LoadConfig};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use engine::{parse_duration, LoadSpec};
 use shootout::k8s::{self, JobPlan, Memory, ObjectName};
 use std::num::NonZeroU32;
 use std::process::ExitCode;
@@ -65,54 +67,24 @@ pub struct JobArgs {
     load: Vec<String>,
 }
 
-/// Load flags a pod cannot take: the Job sets them, or they name this machine's files.
-const REFUSED: [(&str, &str, &str); 11] = [
-    (
-        "shard",
-        "--shard",
-        "each pod's shard is its completion index + 1",
-    ),
-    ("start_at", "--start-at", "give it to k8s job, before --"),
-    ("json", "--json", "every pod prints JSON already"),
-    (
-        "format",
-        "--format",
-        "pods print JSON; shootout merge prints any format",
-    ),
-    (
-        "hdr_log",
-        "--hdr-log",
-        "a pod's files go with it: use shootout merge --hdr-log",
-    ),
-    (
-        "out",
-        "--out",
-        "a pod's files go with it: its log is the result",
-    ),
-    ("save", "--save", "a pod has no results store"),
-    ("label", "--label", "a pod has no results store"),
-    (
-        "thresholds",
-        "--threshold",
-        "one shard is not the load: judge the merged result",
-    ),
-    (
-        "scenario",
-        "--scenario",
-        "the file is here, not in the pods: give its fields as flags",
-    ),
-    (
-        "body_file",
-        "--body-file",
-        "the file is here, not in the pods: use --body",
-    ),
-];
+/// The flags after `--`: those of `shootout load` that describe the load. The others
+/// (output, shards, saving) have no meaning in a pod, which prints JSON for `shootout
+/// merge`, and are refused as unknown.
+#[derive(Debug, Parser)]
+#[command(name = "shootout load", bin_name = "shootout load")]
+struct PodLoad {
+    #[command(flatten)]
+    load: LoadFlags,
+    #[command(flatten)]
+    borrowed: BorrowedFlags,
+}
 
 /// Prints the Job on stdout and the steps that follow on stderr.
 pub fn run(args: K8sArgs) -> anyhow::Result<ExitCode> {
     let K8sCommand::Job(args) = args.command;
     let plan = plan(&args).context("k8s job")?;
-    let yaml = k8s::to_yaml(&k8s::job(&plan)).map_err(|e| WorkFailed(e.into()))?;
+    let job = k8s::job(&plan).map_err(|e| WorkFailed(e.into()))?;
+    let yaml = k8s::to_yaml(&job).map_err(|e| WorkFailed(e.into()))?;
     print!("{yaml}");
     eprintln!(
         "{}: {} shards from {}; save the Job as {}.yaml, then:\n{}",
@@ -127,18 +99,12 @@ pub fn run(args: K8sArgs) -> anyhow::Result<ExitCode> {
 
 /// The Job's plan, from its flags and the load's, every one checked.
 fn plan(args: &JobArgs) -> anyhow::Result<JobPlan> {
-    let matches = load_matches(&args.load)?;
-    refuse_pod_less_flags(&matches)?;
-    let load_args = load::LoadArgs::from_arg_matches(&matches)?;
-    let load = load::config_elsewhere(&load_args).context("load flags after --")?;
+    let mut spec = load_spec(&args.load)?;
+    let load = spec.resolve_elsewhere().context("load flags after --")?;
     k8s::check_shares(&load, args.shards)?;
-    let threads_given = matches.value_source("threads") == Some(ValueSource::CommandLine);
-    let cpus = cpus(args, &load, threads_given)?;
-    let mut load_flags = args.load.clone();
-    if !threads_given {
-        // Without -t a pod would run one loop per core of its node, not of its share.
-        load_flags.extend(["-t".to_string(), cpus.to_string()]);
-    }
+    let cpus = cpus(args, &spec)?;
+    // Without -t a pod would run one loop per core of its node, not of its share.
+    spec.threads = spec.threads.or(Some(cpus.get() as usize));
     let (start_at_unix_ms, start_in) = start(args)?;
     Ok(JobPlan {
         name: args.name.clone(),
@@ -148,49 +114,35 @@ fn plan(args: &JobArgs) -> anyhow::Result<JobPlan> {
         start_at_unix_ms,
         cpus,
         memory: args.memory.clone(),
-        load_flags,
         deadline: k8s::deadline(&load, start_in),
+        spec,
     })
 }
 
-/// The flags after `--` read as `shootout load` reads its own: its `load` matches.
-fn load_matches(flags: &[String]) -> anyhow::Result<ArgMatches> {
-    let argv: Vec<std::ffi::OsString> = ["shootout", "load"]
-        .iter()
-        .map(Into::into)
+/// The flags after `--` read as `shootout load` reads those that describe a load.
+fn load_spec(flags: &[String]) -> anyhow::Result<LoadSpec> {
+    let argv: Vec<std::ffi::OsString> = std::iter::once("shootout load".into())
         .chain(flags.iter().map(Into::into))
         .collect();
-    let mut matches = match Cli::command().try_get_matches_from(&argv) {
-        Ok(m) => m,
+    let pod = match PodLoad::try_parse_from(&argv) {
+        Ok(pod) => pod,
         Err(e) if e.use_stderr() => bail!(
-            "load flags after --: {}",
-            usage_error::one_line(&e, &Cli::command(), &argv)
+            "load flags after --: {}; only flags that describe the load go there",
+            usage_error::one_line(&e, &PodLoad::command(), &argv)
         ),
         Err(_) => bail!("load flags after --: see shootout load --help"),
     };
-    match matches.remove_subcommand() {
-        Some((_, load)) => Ok(load),
-        None => bail!("load flags after --: none given"),
-    }
+    pod.load.spec().context("load flags after --")
 }
 
-fn refuse_pod_less_flags(matches: &ArgMatches) -> anyhow::Result<()> {
-    for (id, flag, why) in REFUSED {
-        if matches.value_source(id) == Some(ValueSource::CommandLine) {
-            bail!("load flag {flag} after --: {why}");
-        }
-    }
-    Ok(())
-}
-
-fn cpus(args: &JobArgs, load: &LoadConfig, threads_given: bool) -> anyhow::Result<NonZeroU32> {
-    match (args.cpus, threads_given) {
+fn cpus(args: &JobArgs, spec: &LoadSpec) -> anyhow::Result<NonZeroU32> {
+    match (args.cpus, spec.threads) {
         (Some(cpus), _) => Ok(cpus),
-        (None, true) => u32::try_from(load.threads)
+        (None, Some(threads)) => u32::try_from(threads)
             .ok()
             .and_then(NonZeroU32::new)
             .context("load flag -t: too many threads for --cpus"),
-        (None, false) => Ok(NonZeroU32::MIN),
+        (None, None) => Ok(NonZeroU32::MIN),
     }
 }
 
@@ -221,25 +173,4 @@ fn image(args: &JobArgs) -> anyhow::Result<String> {
         bail!("--image {image:?}: an image reference has no spaces and is not empty");
     }
     Ok(image)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `value_source` knows an argument by its id: each refused one must be a load flag
-    /// of that name, and `threads` its -t.
-    #[test]
-    fn every_flag_looked_at_is_a_load_flag() {
-        let cli = Cli::command();
-        let load = cli.find_subcommand("load").expect("a load command");
-        let long = |id: &str| {
-            let arg = load.get_arguments().find(|a| a.get_id() == id);
-            arg.and_then(|a| a.get_long()).map(|l| format!("--{l}"))
-        };
-        for (id, flag, _) in REFUSED {
-            assert_eq!(long(id).as_deref(), Some(flag), "{id}");
-        }
-        assert_eq!(long("threads").as_deref(), Some("--threads"));
-    }
 }

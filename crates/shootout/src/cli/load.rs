@@ -2,92 +2,32 @@
 
 use super::borrowed_flags::BorrowedFlags;
 use super::keep::Keep;
+use super::load_flags::{set, LoadFlags};
 use super::load_progress::{self, ProgressArgs};
-use super::scenario::{self, Scenario};
-use super::{interrupt, WorkFailed};
-use anyhow::{bail, Context};
+use super::{interrupt, spec_input, WorkFailed};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
-
-use engine::{
-    parse_duration, DeviceScript, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, RunError,
-    Shard, Stop, Target,
-};
+use engine::{LoadConfig, LoadResult, LoadSpec, RunError, Shard};
 use shootout::generators::{self, FleetError, Generators, Launcher};
 use shootout::report;
 use shootout::threshold::{Judgement, Threshold};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Flags of `shootout load`, named as wrk, ab and h2load name them where they can be.
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// Target URL (http only), e.g. http://127.0.0.1:8080/hello
-    url: Option<String>,
-    /// Read the load from a TOML scenario (flags given here win over it)
-    #[arg(long, value_name = "FILE")]
-    scenario: Option<std::path::PathBuf>,
-    /// Connections to keep open [default: 10]
-    #[arg(short = 'c', long)]
-    connections: Option<usize>,
-    /// Event-loop threads [default: the cores this process may run on]
-    #[arg(short = 't', long)]
-    threads: Option<usize>,
-    /// How long to measure (10s, 500ms, 2m) [default: 10s]
-    #[arg(short = 'd', long, value_parser = parse_duration, conflicts_with = "requests")]
-    duration: Option<Duration>,
-    /// Number of requests to measure instead of a duration (as ab -n)
-    #[arg(short = 'n', long)]
-    requests: Option<u64>,
-    /// A request unanswered for this long counts as a timeout [default: 5s]
-    #[arg(long, value_parser = parse_duration)]
-    timeout: Option<Duration>,
-    /// Extra request header, "Name: value" (repeatable)
-    #[arg(short = 'H', long = "header", value_name = "HEADER")]
-    headers: Vec<String>,
-    /// Request method
-    #[arg(short = 'm', long, default_value = "GET")]
-    method: String,
-    /// Request body
-    #[arg(long, conflicts_with = "body_file")]
-    body: Option<String>,
-    /// Read the request body from a file
-    #[arg(long)]
-    body_file: Option<std::path::PathBuf>,
-    /// Requests written ahead on each connection (HTTP/1.1 pipelining)
-    #[arg(long, default_value_t = 1)]
-    pipeline: usize,
-    /// Load sent before measuring, not recorded (e.g. 2s) [default: 0s]
-    #[arg(long, value_parser = parse_duration)]
-    warmup: Option<Duration>,
-    /// A new connection for every request (as ab without -k)
-    #[arg(long)]
-    no_keepalive: bool,
-    /// Send HTTP/1.0 requests (as ab and webbench do)
-    #[arg(long = "http1.0")]
-    http10: bool,
+    #[command(flatten)]
+    load: LoadFlags,
     #[command(flatten)]
     borrowed: BorrowedFlags,
-    /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
-    /// latency counts from each request's intended send time
-    #[arg(long, value_name = "RATE")]
-    rate: Option<String>,
-    /// Device load (Stressgrid): device counts over time as stages, e.g.
-    /// "0,15000:60s,15000:60s,0:30s"; each device keeps one connection
-    #[arg(long, value_name = "STAGES", conflicts_with = "rate")]
-    devices: Option<String>,
-    /// Requests each device sends before it leaves (and is replaced while wanted)
-    /// [default: 100]
-    #[arg(long, value_name = "N")]
-    device_requests: Option<u32>,
-    /// Mean time between a device's response and its next request [default: 900ms]
-    #[arg(long, value_parser = parse_duration)]
-    think: Option<Duration>,
-    /// Uniform jitter of the think time, as a fraction (0.05 = ±5%) [default: 0.05]
-    #[arg(long)]
-    jitter: Option<f64>,
+    /// Read the whole load from a JSON spec (see docs/load.md): a FILE, - for stdin, or
+    /// env:NAME for an environment variable. No flag that describes the load may be given
+    /// with it; --shard and --start-at may, and override the spec's
+    #[arg(long, value_name = "FILE|-", conflicts_with = "LoadFlags")]
+    spec: Option<String>,
     /// Run part I of N of the load (connections, rate, requests), e.g. 1/2
-    #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Start at this wall-clock time (Unix milliseconds), so that shards start together
     #[arg(long, value_name = "UNIX_MS")]
     start_at: Option<u64>,
@@ -102,9 +42,6 @@ pub struct LoadArgs {
     /// (else each host runs the shootout on its PATH, which must be this version)
     #[arg(long)]
     push: bool,
-    /// I/O interface of the event loops [default: uring if the kernel has it]
-    #[arg(long, value_enum)]
-    io: Option<IoArg>,
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -134,10 +71,8 @@ pub struct LoadArgs {
     progress: ProgressArgs,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum IoArg {
-    Uring,
-    Epoll,
+fn parse_shard(text: &str) -> Result<Shard, engine::ShardError> {
+    Shard::parse(text)
 }
 
 /// Output layouts.
@@ -165,7 +100,8 @@ When more than one applies, the first of 130, 1, 99 is the exit status.";
 
 /// Runs the load and prints it, then its thresholds: the exit code by [`EXIT_CODES`].
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
-    let config = config(&args).context("load")?;
+    let spec = spec(&args).context("load")?;
+    let config = spec.resolve().context("load")?;
     let keep = Keep::prepare(
         args.out.as_deref(),
         args.save,
@@ -177,7 +113,7 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| generators_failed(e, &args.generators))?;
     let result = match launcher {
         None => in_process(&config, &args)?,
-        Some(launcher) => sharded(launcher.as_ref(), &config)?,
+        Some(launcher) => sharded(launcher.as_ref(), &spec)?,
     };
     let saved = keep.keep(&result)?;
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
@@ -223,12 +159,14 @@ fn run_error(e: RunError) -> anyhow::Error {
 
 /// The load run as shards by `launcher`, merged: a shard that failed fails the load
 /// (exit 1) by name; a load no shard can run is refused before any starts (exit 2).
-fn sharded(launcher: &dyn Launcher, config: &LoadConfig) -> anyhow::Result<LoadResult> {
+fn sharded(launcher: &dyn Launcher, spec: &LoadSpec) -> anyhow::Result<LoadResult> {
     interrupt::install();
-    match generators::fleet::run(launcher, config, &interrupt::INTERRUPTED) {
+    match generators::fleet::run(launcher, spec, &interrupt::INTERRUPTED) {
         Ok(r) => Ok(r),
         Err(FleetError::Check(e)) => Err(run_error(e)),
-        Err(e @ FleetError::Args(_)) => Err(anyhow::Error::new(e).context("load")),
+        Err(e @ (FleetError::Spec(_) | FleetError::AlreadySharded(_))) => {
+            Err(anyhow::Error::new(e).context("load"))
+        }
         Err(e) => Err(WorkFailed(anyhow::Error::new(e).context("load")).into()),
     }
 }
@@ -319,156 +257,16 @@ pub fn print(
     Ok(())
 }
 
-/// Turns the flags into an engine load, with one-line errors for bad input.
-fn config(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
-    config_with(args, Target::parse)
-}
-
-/// The load these flags describe, for processes that run it on another network (the
-/// pods of `shootout k8s job`): read as [`config`] reads it, the URL's host unresolved.
-pub fn config_elsewhere(args: &LoadArgs) -> anyhow::Result<LoadConfig> {
-    config_with(args, Target::parse_unresolved)
-}
-
-fn config_with(
-    args: &LoadArgs,
-    target: fn(&str) -> Result<Target, engine::ConfigError>,
-) -> anyhow::Result<LoadConfig> {
-    let file = match &args.scenario {
-        Some(path) => scenario::read(path)?,
-        None => Scenario::default(),
+/// The load: a `--spec`, or the flags (over a `--scenario`), with this process's shard
+/// and start over either.
+fn spec(args: &LoadArgs) -> anyhow::Result<LoadSpec> {
+    let mut spec = match &args.spec {
+        Some(source) => spec_input::read(source)?,
+        None => args.load.spec()?,
     };
-    let args = &with_scenario(args, file)?;
-    let Some(url) = &args.url else {
-        bail!("no URL: give one, or a --scenario with url = \"...\"");
-    };
-    let target = target(url)?;
-    let mut c = LoadConfig::new(target);
-    c.method = args.method.clone();
-    c.headers = args
-        .headers
-        .iter()
-        .map(|h| parse_header(h))
-        .collect::<anyhow::Result<_>>()?;
-    c.body = match (&args.body, &args.body_file) {
-        (Some(b), _) => b.clone().into_bytes(),
-        (None, Some(path)) => std::fs::read(path)
-            .with_context(|| format!("reading --body-file {}", path.display()))?,
-        (None, None) => Vec::new(),
-    };
-    c.connections = args.connections.unwrap_or(10);
-    c.threads = args.threads.unwrap_or_else(engine::allowed_cpus);
-    c.pace = pace(args)?;
-    c.warmup = args.warmup.unwrap_or_default();
-    c.stop = match (args.duration, args.requests) {
-        (_, Some(n)) => Stop::Requests(n),
-        (Some(d), None) => Stop::After(d),
-        (None, None) => Stop::After(default_duration(&c)?),
-    };
-    if let Some(shard) = &args.shard {
-        c.shard = Shard::parse(shard).map_err(|e| anyhow::anyhow!("--shard: {e}"))?;
-    }
-    c.start_at = args.start_at;
-    c.timeout = args.timeout.unwrap_or(Duration::from_secs(5));
-    c.pipeline = args.pipeline;
-    c.keepalive = !args.no_keepalive;
-    c.http10 = args.http10;
-    c.io = match args.io {
-        None => IoChoice::Auto,
-        Some(IoArg::Uring) => IoChoice::Uring,
-        Some(IoArg::Epoll) => IoChoice::Epoll,
-    };
-    // engine::check validates the whole load, the request included, for every caller.
-    Ok(c)
-}
-
-/// The flags, with what the scenario file says where no flag was given.
-fn with_scenario(args: &LoadArgs, file: Scenario) -> anyhow::Result<LoadArgs> {
-    let dur = |field: &str, v: Option<String>| -> anyhow::Result<Option<Duration>> {
-        v.map(|t| parse_duration(&t).map_err(|e| anyhow::anyhow!("scenario {field}: {e}")))
-            .transpose()
-    };
-    let devices = file.devices.unwrap_or_default();
-    let has_devices = !devices.stages.is_empty();
-    Ok(LoadArgs {
-        url: args.url.clone().or(file.url),
-        scenario: None,
-        connections: args.connections.or(file.connections),
-        threads: args.threads.or(file.threads),
-        duration: args.duration.or(dur("duration", file.duration)?),
-        requests: args.requests,
-        timeout: args.timeout.or(dur("timeout", file.timeout)?),
-        headers: args.headers.clone(),
-        method: args.method.clone(),
-        body: args.body.clone(),
-        body_file: args.body_file.clone(),
-        pipeline: args.pipeline,
-        warmup: args.warmup.or(dur("warmup", file.warmup)?),
-        no_keepalive: args.no_keepalive,
-        http10: args.http10,
-        borrowed: args.borrowed.clone(),
-        rate: args.rate.clone().or(file.rate),
-        devices: args
-            .devices
-            .clone()
-            .or(has_devices.then_some(devices.stages)),
-        device_requests: args.device_requests.or(devices.requests),
-        think: args.think.or(dur("think", devices.think)?),
-        jitter: args.jitter.or(devices.jitter),
-        shard: args.shard.clone(),
-        start_at: args.start_at,
-        generators: args.generators.clone(),
-        push: args.push,
-        io: args.io,
-        format: args.format,
-        json: args.json,
-        hdr_log: args.hdr_log.clone(),
-        thresholds: args.thresholds.clone(),
-        save: args.save,
-        label: args.label.clone(),
-        out: args.out.clone(),
-        progress: args.progress.clone(),
-    })
-}
-
-/// Closed, open (`--rate`) or devices (`--devices`): one of them.
-fn pace(args: &LoadArgs) -> anyhow::Result<Pace> {
-    match (&args.rate, &args.devices) {
-        (Some(_), Some(_)) => bail!("a device load sets its own pace: drop --rate"),
-        (Some(rate), None) => Ok(Pace::Open(RateSchedule::parse(rate).context("--rate")?)),
-        (None, Some(stages)) => Ok(Pace::Devices(DeviceScript {
-            count: RateSchedule::parse_device_count(stages).context("--devices")?,
-            requests: args.device_requests.unwrap_or(100),
-            think: args.think.unwrap_or(Duration::from_millis(900)),
-            jitter: args.jitter.unwrap_or(0.05),
-        })),
-        (None, None) => Ok(Pace::Closed),
-    }
-}
-
-/// 10 s, or with rate stages, the stages' length (the warm-up being their first part).
-fn default_duration(c: &LoadConfig) -> anyhow::Result<Duration> {
-    let staged = c.pace.staged();
-    if staged.is_zero() {
-        return Ok(Duration::from_secs(10));
-    }
-    if staged <= c.warmup {
-        bail!("--warmup is as long as the stages: nothing would be measured");
-    }
-    Ok(staged - c.warmup)
-}
-
-/// Splits "Name: value"; the engine checks the two are valid HTTP.
-fn parse_header(h: &str) -> anyhow::Result<(String, String)> {
-    let Some((name, value)) = h.split_once(':') else {
-        bail!("header {h:?} has no ':' (expected \"Name: value\")");
-    };
-    // Line breaks are kept for the engine to refuse, not trimmed into a valid header.
-    let blank = |c: char| c.is_whitespace() && c != '\r' && c != '\n';
-    Ok((
-        name.trim().to_string(),
-        value.trim_matches(blank).to_string(),
-    ))
+    set(&mut spec.shard, args.shard);
+    spec.start_at = args.start_at.or(spec.start_at);
+    Ok(spec)
 }
 
 #[cfg(test)]
@@ -476,77 +274,30 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    /// `config`, written as a shard's flags and read back by the parser `shootout load`
-    /// uses, is the same load.
-    fn round_trip(config: &LoadConfig) -> LoadConfig {
-        let mut line = vec!["shootout".to_string()];
-        line.extend(generators::shard_args(config).unwrap());
-        line.extend(["--threads".into(), config.threads.to_string()]);
-        let cli = super::super::Cli::try_parse_from(&line).unwrap();
-        let super::super::Command::Load(args) = cli.command else {
-            panic!("not a load: {line:?}");
-        };
-        super::config(&args).unwrap()
-    }
-
-    #[test]
-    fn shard_flags_give_the_same_load_back() {
-        let target = |url: &str| Target::parse(url).unwrap();
-        let mut c = LoadConfig::new(target("http://127.0.0.1:1/p?q=1"));
-        c.threads = 3;
-        assert_eq!(format!("{:?}", round_trip(&c)), format!("{c:?}"));
-        c.method = "POST".into();
-        c.headers = vec![
-            ("X-A".into(), "b: c".into()),
-            ("Accept".into(), "*/*".into()),
-        ];
-        c.body = b"{\"a\": 1}".to_vec();
-        c.connections = 30_000;
-        c.stop = Stop::Requests(12_345);
-        c.warmup = Duration::from_micros(1_500_250);
-        c.timeout = Duration::from_millis(2_500);
-        c.pipeline = 4;
-        c.http10 = true;
-        c.io = IoChoice::Epoll;
-        c.pace = Pace::Open(RateSchedule::parse("1000:10s,5000.5:1500ms").unwrap());
-        assert_eq!(format!("{:?}", round_trip(&c)), format!("{c:?}"));
-        c.keepalive = false;
-        c.pipeline = 1;
-        c.stop = Stop::After(Duration::from_millis(2_001));
-        c.pace = Pace::Devices(DeviceScript {
-            count: RateSchedule::parse_device_count("0,150:3s,150:2s,0:1s").unwrap(),
-            requests: 7,
-            think: Duration::from_millis(900),
-            jitter: 0.05,
-        });
-        c.keepalive = true;
-        c.io = IoChoice::Uring;
-        assert_eq!(format!("{:?}", round_trip(&c)), format!("{c:?}"));
-    }
-
-    #[test]
-    fn a_changed_host_header_goes_into_the_shards_url() {
-        let mut c = LoadConfig::new(Target::parse("http://127.0.0.1:1/x").unwrap());
-        c.target.host_header = "localhost:1".into();
-        let args = generators::shard_args(&c).unwrap();
-        assert_eq!(args[1], "http://localhost:1/x");
-        c.body = vec![0xff];
-        let e = generators::shard_args(&c).unwrap_err();
-        assert_eq!(e, generators::ShardArgsError::BinaryBody);
-    }
-
-    #[test]
-    fn headers_need_a_colon_and_no_line_breaks() {
-        assert_eq!(
-            parse_header("X-A:  b c ").unwrap(),
-            ("X-A".to_string(), "b c".to_string())
-        );
-        assert!(parse_header("nocolon").is_err());
-        // What splits here but is no valid header is refused by the engine's check.
-        for bad in ["X: a\r\nY: b", ": v", "X: a\r\n"] {
-            let mut c = LoadConfig::new(Target::parse("http://127.0.0.1:1/").unwrap());
-            c.headers = vec![parse_header(bad).unwrap()];
-            assert!(c.validate().is_err(), "{bad:?}");
+    fn load_args(line: &[&str]) -> Result<LoadArgs, clap::Error> {
+        let argv = ["shootout", "load"].iter().chain(line);
+        let cli = super::super::Cli::try_parse_from(argv)?;
+        match cli.command {
+            super::super::Command::Load(args) => Ok(*args),
+            _ => panic!("not a load"),
         }
+    }
+
+    #[test]
+    fn a_spec_takes_no_load_flag_but_its_shard_and_start() {
+        for flag in [&["-c", "3"][..], &["http://127.0.0.1:1/"], &["--body", "x"]] {
+            let line = [&["--spec", "-"], flag].concat();
+            let e = load_args(&line).unwrap_err().to_string();
+            assert!(e.contains("cannot be used with"), "{flag:?}: {e}");
+        }
+        let dir = std::env::temp_dir().join(format!("shootout-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        std::fs::write(&file, r#"{"url": "http://127.0.0.1:1/", "connections": 4}"#).unwrap();
+        let path = file.display().to_string();
+        let args = load_args(&["--spec", &path, "--shard", "2/2", "--start-at", "7"]).unwrap();
+        let s = spec(&args).unwrap();
+        assert_eq!((s.connections, s.shard.index, s.start_at), (4, 1, Some(7)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

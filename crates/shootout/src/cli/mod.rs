@@ -10,6 +10,7 @@ mod interrupt;
 mod k8s;
 mod keep;
 mod load;
+mod load_flags;
 mod load_progress;
 mod man;
 mod merge;
@@ -17,6 +18,7 @@ mod report;
 mod results;
 mod run;
 mod scenario;
+mod spec_input;
 mod usage_error;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -1,5 +1,6 @@
 //! Load scenarios in TOML: what `shootout load` flags say, kept in a file, e.g. the
-//! 2019 device ramp. Flags given on the command line win over the file.
+//! 2019 device ramp. A scenario is laid over a [`LoadSpec`]'s defaults; flags given on
+//! the command line are laid over it and win.
 //!
 //! ```toml
 //! url = "http://127.0.0.1:8080/app"
@@ -12,8 +13,12 @@
 //! jitter = 0.05
 //! ```
 
+use super::load_flags::set;
+use anyhow::Context;
+use engine::{parse_duration, LoadSpec, Pace, RateSchedule, Stop};
 use serde::Deserialize;
 use std::path::Path;
+use std::time::Duration;
 
 /// A scenario file's fields; every one optional.
 #[derive(Debug, Default, Deserialize)]
@@ -37,6 +42,45 @@ pub struct Devices {
     pub requests: Option<u32>,
     pub think: Option<String>,
     pub jitter: Option<f64>,
+}
+
+impl Scenario {
+    /// What the file says, over `spec` (whose URL is already the flags' or the file's).
+    pub fn apply(self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+        set(&mut spec.connections, self.connections);
+        spec.threads = self.threads.or(spec.threads);
+        if let Some(d) = duration("duration", self.duration)? {
+            spec.stop = Some(Stop::After(d));
+        }
+        set(&mut spec.timeout, duration("timeout", self.timeout)?);
+        set(&mut spec.warmup, duration("warmup", self.warmup)?);
+        match (self.rate, self.devices) {
+            (Some(_), Some(_)) => anyhow::bail!("a device load sets its own pace: drop --rate"),
+            (Some(rate), None) => {
+                spec.pace = Pace::Open(RateSchedule::parse(&rate).context("scenario rate")?)
+            }
+            (None, Some(d)) => spec.pace = Pace::Devices(d.script()?),
+            (None, None) => {}
+        }
+        Ok(())
+    }
+}
+
+impl Devices {
+    fn script(self) -> anyhow::Result<engine::DeviceScript> {
+        let count = RateSchedule::parse_device_count(&self.stages).context("scenario stages")?;
+        let mut script = engine::default_devices(count);
+        set(&mut script.requests, self.requests);
+        set(&mut script.think, duration("think", self.think)?);
+        set(&mut script.jitter, self.jitter);
+        Ok(script)
+    }
+}
+
+/// A duration field of the file, parsed; the error names it.
+fn duration(field: &str, text: Option<String>) -> anyhow::Result<Option<Duration>> {
+    let parsed = text.map(|t| parse_duration(&t)).transpose();
+    parsed.map_err(|e| anyhow::anyhow!("scenario {field}: {e}"))
 }
 
 /// Reads a scenario; the error names the file, and the line and field when TOML does.

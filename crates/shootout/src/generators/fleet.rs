@@ -2,10 +2,9 @@
 //! shard's JSON result read back, and the exact merge. A shard that fails, starts late or
 //! returns nothing fails the load by name: nothing is merged without it.
 
-use super::shard_args::{shard_args, ShardArgsError};
-use super::Launcher;
+use super::{Launcher, ShardCommand};
 use crate::record::read_load_result;
-use engine::{LoadConfig, LoadResult, Shard, Stop};
+use engine::{LoadResult, LoadSpec, Shard, Stop};
 use std::io::Read;
 use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,8 +22,13 @@ const POLL: Duration = Duration::from_millis(50);
 /// Why a load over shards did not give one result.
 #[derive(Debug, thiserror::Error)]
 pub enum FleetError {
+    #[error("the load is already shard {0}: a fleet splits a whole load")]
+    AlreadySharded(Shard),
+    /// The spec does not make a load (a warm-up as long as its stages).
     #[error(transparent)]
-    Args(#[from] ShardArgsError),
+    Spec(#[from] engine::SpecError),
+    #[error("writing the shards' spec: {0}")]
+    Encode(#[from] serde_json::Error),
     /// A shard's load checked here, before any started (local shards).
     #[error(transparent)]
     Check(#[from] engine::RunError),
@@ -61,26 +65,28 @@ pub enum Why {
     Overran(Duration),
 }
 
-/// Runs `config` as `launcher.shards()` shards started on one barrier, and merges them.
+/// Runs `spec` as `launcher.shards()` shards started on one barrier, and merges them.
 /// `interrupt` (Ctrl-C) is passed on to the shards, which stop and report what they
 /// measured.
 pub fn run(
     launcher: &dyn Launcher,
-    config: &LoadConfig,
+    spec: &LoadSpec,
     interrupt: &AtomicBool,
 ) -> Result<LoadResult, FleetError> {
-    let base = shard_args(config)?;
+    if spec.shard.count > 1 {
+        return Err(FleetError::AlreadySharded(spec.shard));
+    }
     let n = launcher.shards();
     if launcher.checks_here() {
-        check_here(config, n)?;
+        check_here(spec, n)?;
     }
     let barrier = unix_ms_now() + launcher.lead().as_millis() as u64;
-    let args: Vec<Vec<String>> = (0..n)
-        .map(|i| args(&base, config, launcher, i, barrier))
-        .collect();
+    let commands = (0..n)
+        .map(|i| command(spec, launcher, i, barrier))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut children = Vec::with_capacity(n);
-    for (i, a) in args.iter().enumerate() {
-        match launcher.start(i, a) {
+    for (i, command) in commands.iter().enumerate() {
+        match launcher.start(i, command) {
             Ok(child) => children.push(child),
             Err(e) => {
                 stop_all(&mut children);
@@ -92,7 +98,7 @@ pub fn run(
             }
         }
     }
-    let wait = launcher.lead() + length(config) + config.timeout + GRACE;
+    let wait = launcher.lead() + length(spec)? + spec.timeout + GRACE;
     let ended = collect(launcher, children, wait, interrupt);
     let parts = results(launcher, ended)?;
     let mut merged = engine::merge(&parts)?;
@@ -104,54 +110,62 @@ pub fn run(
 
 /// The first shard's load (the largest share) checked here as the shards will check
 /// it, and the last one's (the smallest) validated: a load no shard can run starts none.
-fn check_here(config: &LoadConfig, n: usize) -> Result<(), engine::RunError> {
-    let mut shard = config.clone();
+fn check_here(spec: &LoadSpec, n: usize) -> Result<(), FleetError> {
+    let mut shard = spec.resolve()?;
     shard.shard = Shard {
         index: n as u64 - 1,
         count: n as u64,
     };
-    shard.validate()?;
+    shard.validate().map_err(engine::RunError::from)?;
     shard.shard.index = 0;
-    engine::check(&shard).map(|_| ())
+    engine::check(&shard)?;
+    Ok(())
 }
 
-/// Shard `i`'s command line: the load, its share of the threads, its place in the
-/// split, the barrier in its host's clock, and JSON out.
-fn args(
-    base: &[String],
-    config: &LoadConfig,
+/// Shard `i`'s command: the spec with its share of the threads, and its place in the
+/// split and the barrier in its host's clock as flags, the same for every kind of shard
+/// (a Kubernetes pod knows its index only when it runs).
+fn command(
+    spec: &LoadSpec,
     launcher: &dyn Launcher,
     i: usize,
     barrier: u64,
-) -> Vec<String> {
+) -> Result<ShardCommand, serde_json::Error> {
     let n = launcher.shards();
-    let threads = Shard {
-        index: i as u64,
-        count: n as u64,
-    }
-    .share(config.threads as u64)
-    .max(1);
+    let threads = spec.threads.unwrap_or_else(engine::allowed_cpus);
+    let mut mine = spec.clone();
+    mine.threads = Some(
+        Shard {
+            index: i as u64,
+            count: n as u64,
+        }
+        .share(threads as u64)
+        .max(1) as usize,
+    );
     let start_at = barrier as i64 + launcher.clock_offset_ms(i);
-    let mut a = base.to_vec();
-    a.extend([
-        "--threads".into(),
-        threads.to_string(),
-        "--shard".into(),
-        format!("{}/{n}", i + 1),
-        "--start-at".into(),
-        start_at.max(0).to_string(),
-        "--json".into(),
-    ]);
-    a
+    let args = [
+        "load",
+        "--spec",
+        "-",
+        "--shard",
+        &format!("{}/{n}", i + 1),
+        "--start-at",
+        &start_at.max(0).to_string(),
+        "--json",
+    ];
+    Ok(ShardCommand {
+        args: args.map(String::from).to_vec(),
+        spec: serde_json::to_string(&mine)?,
+    })
 }
 
 /// How long the load runs once started: its warm-up and measurement.
-fn length(config: &LoadConfig) -> Duration {
-    config.warmup
-        + match config.stop {
+fn length(spec: &LoadSpec) -> Result<Duration, engine::SpecError> {
+    Ok(spec.warmup
+        + match spec.ends()? {
             Stop::After(d) => d,
             Stop::Requests(_) => LONGEST_COUNTED_LOAD,
-        }
+        })
 }
 
 /// What one shard left: its exit, its standard output and error, or that it overran.
@@ -312,7 +326,7 @@ mod tests {
         fn lead(&self) -> Duration {
             Duration::ZERO
         }
-        fn start(&self, index: usize, _args: &[String]) -> std::io::Result<Child> {
+        fn start(&self, index: usize, _shard: &ShardCommand) -> std::io::Result<Child> {
             Command::new("sh")
                 .args(["-c", &self.0[index]])
                 .stdout(Stdio::piped())
@@ -337,10 +351,10 @@ mod tests {
         format!("cat {}", path.display())
     }
 
-    fn load() -> LoadConfig {
-        let mut c = LoadConfig::new(engine::Target::parse("http://127.0.0.1:9/").unwrap());
-        c.stop = Stop::After(Duration::from_millis(100));
-        c
+    fn load() -> LoadSpec {
+        let mut s = LoadSpec::new(engine::parse_url("http://127.0.0.1:9/").unwrap());
+        s.stop = Some(Stop::After(Duration::from_millis(100)));
+        s
     }
 
     fn dir(tag: &str) -> std::path::PathBuf {

@@ -39,8 +39,17 @@ pub trait Launcher {
         let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGINT);
     }
 
-    /// Starts shard `index` as `shootout ARGS` with stdout piped; `args` already name
-    /// the shard (`--shard I/N`), its start (`--start-at T`, in its host's clock) and
-    /// `--json`.
-    fn start(&self, index: usize, args: &[String]) -> io::Result<Child>;
+    /// Starts shard `index` as `shootout ARGS` with its spec on standard input and stdout
+    /// piped; the arguments already name the shard (`--shard I/N`), its start
+    /// (`--start-at T`, in its host's clock) and `--json`.
+    fn start(&self, index: usize, shard: &ShardCommand) -> io::Result<Child>;
+}
+
+/// What one shard runs: `shootout load --spec - ...`, and the spec it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardCommand {
+    /// `load --spec - --shard I/N --start-at T --json`.
+    pub args: Vec<String>,
+    /// The load as one line of JSON (`engine::LoadSpec`), its threads this shard's.
+    pub spec: String,
 }

@@ -1,11 +1,11 @@
 //! `local:N`: N `shootout load` processes on this machine, each pinned to its share of
 //! the generator cores, each with its own open-file limit.
 
-use super::Launcher;
+use super::{Launcher, ShardCommand};
 use crate::process::{die_with_harness, Pinned};
 use nix::sched::{sched_getaffinity, CpuSet};
 use nix::unistd::Pid;
-use std::io;
+use std::io::{self, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -94,10 +94,10 @@ impl Launcher for LocalLauncher {
         true
     }
 
-    fn start(&self, index: usize, args: &[String]) -> io::Result<Child> {
+    fn start(&self, index: usize, shard: &ShardCommand) -> io::Result<Child> {
         let mut cmd = Command::new(&self.exe);
-        cmd.args(args)
-            .stdin(Stdio::null())
+        cmd.args(&shard.args)
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Its own group: a terminal's Ctrl-C reaches the harness alone, which passes
@@ -109,7 +109,13 @@ impl Launcher for LocalLauncher {
         let pinned = Pinned::thread(&self.cpus[index]).map_err(io::Error::other)?;
         let child = cmd.spawn();
         drop(pinned);
-        child
+        let mut child = child?;
+        if let Some(mut input) = child.stdin.take() {
+            // The shard reads its spec first thing. One that dies before has its own
+            // reason on stderr, which the fleet reports: a broken pipe here would hide it.
+            let _ = input.write_all(shard.spec.as_bytes());
+        }
+        Ok(child)
     }
 }
 

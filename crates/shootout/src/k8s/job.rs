@@ -1,8 +1,10 @@
 //! The Indexed Job itself, from a [`JobPlan`]: N pods at once, pod I running shard I+1.
 
+use super::manifest::ManifestError;
 use super::memory::Memory;
 use super::name::ObjectName;
-use super::shard_command::{shard_script, INDEX_VAR, SHELL, STDERR_PATH};
+use super::shard_command::{shard_script, INDEX_VAR, SHELL, SPEC_VAR, STDERR_PATH};
+use engine::LoadSpec;
 use k8s_openapi::api::batch::v1::{Job, JobSpec};
 use k8s_openapi::api::core::v1::{
     Affinity, Capabilities, Container, EnvVar, EnvVarSource, ObjectFieldSelector, PodAffinityTerm,
@@ -40,17 +42,18 @@ pub struct JobPlan {
     /// Whole cores per pod, requested and limited alike (the load's event loops).
     pub cpus: NonZeroU32,
     pub memory: Memory,
-    /// The `shootout load` flags, URL included, as each pod passes them on.
-    pub load_flags: Vec<String>,
+    /// The whole load, every pod's (each runs its own shard of it).
+    pub spec: LoadSpec,
     /// When the Job gives up (see [`super::deadline`]); None: never.
     pub deadline: Option<Duration>,
 }
 
 /// The Job: completion mode Indexed, completions = parallelism = shards, no retries
 /// (a retried shard would start after the barrier and be merged as if it had not).
-pub fn job(plan: &JobPlan) -> Job {
+pub fn job(plan: &JobPlan) -> Result<Job, ManifestError> {
     let shards = i32::try_from(plan.shards.get()).unwrap_or(i32::MAX);
-    Job {
+    let spec = serde_json::to_string(&plan.spec).map_err(ManifestError::Spec)?;
+    Ok(Job {
         metadata: ObjectMeta {
             name: Some(plan.name.to_string()),
             namespace: plan.namespace.as_ref().map(ObjectName::to_string),
@@ -63,11 +66,11 @@ pub fn job(plan: &JobPlan) -> Job {
             parallelism: Some(shards),
             backoff_limit: Some(0),
             active_deadline_seconds: plan.deadline.map(|d| d.as_secs() as i64),
-            template: pod_template(plan),
+            template: pod_template(plan, spec),
             ..JobSpec::default()
         }),
         status: None,
-    }
+    })
 }
 
 fn labels(name: &ObjectName) -> BTreeMap<String, String> {
@@ -79,7 +82,7 @@ fn labels(name: &ObjectName) -> BTreeMap<String, String> {
     labels
 }
 
-fn pod_template(plan: &JobPlan) -> PodTemplateSpec {
+fn pod_template(plan: &JobPlan, spec: String) -> PodTemplateSpec {
     PodTemplateSpec {
         metadata: Some(ObjectMeta {
             labels: Some(labels(&plan.name)),
@@ -88,7 +91,7 @@ fn pod_template(plan: &JobPlan) -> PodTemplateSpec {
         spec: Some(PodSpec {
             restart_policy: Some("Never".into()),
             affinity: Some(one_pod_per_node(&plan.name)),
-            containers: vec![container(plan)],
+            containers: vec![container(plan, spec)],
             ..PodSpec::default()
         }),
     }
@@ -119,8 +122,8 @@ fn one_pod_per_node(name: &ObjectName) -> Affinity {
     }
 }
 
-/// `/bin/sh -c SCRIPT shootout FLAGS...`: the flags are the script's "$@".
-fn container(plan: &JobPlan) -> Container {
+/// `/bin/sh -c SCRIPT shootout`, the load's spec (JSON) in its environment.
+fn container(plan: &JobPlan, spec: String) -> Container {
     Container {
         name: "shootout".into(),
         image: Some(plan.image.clone()),
@@ -130,8 +133,14 @@ fn container(plan: &JobPlan) -> Container {
             shard_script(plan.shards, plan.start_at_unix_ms),
             "shootout".into(),
         ]),
-        args: Some(plan.load_flags.clone()),
-        env: Some(vec![index_env()]),
+        env: Some(vec![
+            index_env(),
+            EnvVar {
+                name: SPEC_VAR.into(),
+                value: Some(spec),
+                ..EnvVar::default()
+            },
+        ]),
         resources: Some(resources(plan)),
         termination_message_path: Some(STDERR_PATH.into()),
         security_context: Some(unprivileged()),

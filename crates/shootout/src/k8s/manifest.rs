@@ -9,6 +9,8 @@ pub enum ManifestError {
     Write(#[from] serde_saphyr::SerializeError),
     #[error("reading a Job from YAML: {0}")]
     Read(#[from] serde_saphyr::Error),
+    #[error("writing the load's spec as JSON: {0}")]
+    Spec(serde_json::Error),
 }
 
 /// One YAML document, `apiVersion: batch/v1` and `kind: Job` first, its strings quoted
@@ -37,21 +39,10 @@ mod tests {
             start_at_unix_ms: 1_900_000_000_000,
             cpus: std::num::NonZeroU32::new(4).unwrap(),
             memory: "2Gi".parse().unwrap(),
-            // Text YAML would read as other types unless quoted: numbers, booleans, ':'.
-            load_flags: [
-                "http://a:80/",
-                "-c",
-                "300000",
-                "-H",
-                "X: yes",
-                "--body",
-                "on",
-            ]
-            .map(String::from)
-            .to_vec(),
+            spec: engine::LoadSpec::new(engine::parse_url("http://a:80/").unwrap()),
             deadline: None,
         };
-        let job = job(&plan);
+        let job = job(&plan).unwrap();
         let yaml = to_yaml(&job).unwrap();
         assert_eq!(from_yaml(&yaml).unwrap(), job);
         assert!(!yaml.contains("activeDeadlineSeconds"), "{yaml}");

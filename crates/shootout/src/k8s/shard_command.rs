@@ -1,5 +1,5 @@
-//! What each pod runs: `shootout load FLAGS --shard I/N --start-at T --json`, where I
-//! comes from the pod's completion index. The index is 0-based and shards are numbered
+//! What each pod runs: `shootout load --spec env:SHOOTOUT_SPEC --shard I/N --start-at T
+//! --json`, the load's spec in the pod's environment and I from its completion index. The index is 0-based and shards are numbered
 //! from 1, so a shell adds one: the image has `/bin/sh` (deploy/Containerfile).
 
 use std::num::NonZeroU32;
@@ -9,6 +9,10 @@ use std::num::NonZeroU32;
 /// so that the pod's command reads as a whole in the manifest.
 pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
 
+/// The variable that holds the load's spec, as JSON (`engine::LoadSpec`): the Job's own
+/// manifest carries it, so that the load travels whole, a binary body included.
+pub const SPEC_VAR: &str = "SHOOTOUT_SPEC";
+
 /// The shell that turns the index into `--shard`.
 pub const SHELL: &str = "/bin/sh";
 
@@ -17,12 +21,11 @@ pub const SHELL: &str = "/bin/sh";
 /// while an error still shows in the pod's status (the kubelet keeps its first 4 KiB).
 pub const STDERR_PATH: &str = "/dev/termination-log";
 
-/// The script `/bin/sh -c` runs, with the load's flags as its arguments (`"$@"`, so no
-/// flag is ever re-split or quoted here): exec, so that shootout is the container's
-/// process and its exit status the pod's.
+/// The script `/bin/sh -c` runs: exec, so that shootout is the container's process (it
+/// gets the kubelet's SIGTERM and reports what it measured) and its exit status the pod's.
 pub fn shard_script(shards: NonZeroU32, start_at_unix_ms: u64) -> String {
     format!(
-        "exec shootout load \"$@\" --shard \"$(({INDEX_VAR} + 1))/{shards}\" \
+        "exec shootout load --spec env:{SPEC_VAR} --shard \"$(({INDEX_VAR} + 1))/{shards}\" \
          --start-at {start_at_unix_ms} --json 2>{STDERR_PATH}"
     )
 }
@@ -39,5 +42,9 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("--start-at 1900000000000 --json"), "{s}");
+        assert!(
+            s.starts_with("exec shootout load --spec env:SHOOTOUT_SPEC "),
+            "{s}"
+        );
     }
 }

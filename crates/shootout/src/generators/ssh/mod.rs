@@ -14,9 +14,9 @@ pub use client::{SshClient, OPTIONS_ENV};
 pub use clock::ClockOffset;
 pub use error::{SshError, Step};
 
-use super::{Launcher, SshHost};
+use super::{Launcher, ShardCommand, SshHost};
 use std::collections::HashMap;
-use std::io;
+use std::io::{self, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -157,9 +157,13 @@ impl Launcher for SshLauncher {
 
     /// The `ssh` client running the shard; its stderr is piped too, and carries ssh's
     /// reason when the session fails (`Connection refused`) or the shard's error line.
-    fn start(&self, index: usize, args: &[String]) -> io::Result<Child> {
-        let mut child = self.shard_command(index, args).spawn()?;
-        if let Some(input) = child.stdin.take() {
+    /// The spec goes first on the session's input, as one line; the input then stays
+    /// open as the shard's lifeline (see `remote_shard`).
+    fn start(&self, index: usize, shard: &ShardCommand) -> io::Result<Child> {
+        let mut child = self.shard_command(index, &shard.args).spawn()?;
+        if let Some(mut input) = child.stdin.take() {
+            // A session that failed already says why on stderr, which the fleet reports.
+            let _ = writeln!(input, "{}", shard.spec);
             self.sessions().insert(index, input);
         }
         Ok(child)

@@ -1,15 +1,19 @@
-//! The command line a shard runs on its host: `shootout ARGS`, stopped when the harness
-//! goes away.
+//! The command line a shard runs on its host: `shootout ARGS` with its spec on its input,
+//! stopped when the harness goes away.
 
-/// `shootout ARGS` for the remote shell, watched: the shard's input is the SSH session's,
-/// and when that closes (the harness killed the `ssh` client, or died) the shard is sent
-/// SIGTERM, so that it stops instead of loading a server nobody measures. SIGTERM stops
-/// a load the way Ctrl-C does. The watcher's output goes nowhere, so that the session
-/// ends when the shard does; `sh` gives a background job /dev/null as input, hence fd 3.
+/// `shootout ARGS` for the remote shell, fed and watched. The session's first line is
+/// the shard's spec: `read` takes exactly that line (a shell reads a pipe byte by byte)
+/// and the shard reads it from a pipe of its own, so a spec of any size travels. The rest
+/// of the session's input is the shard's lifeline: when it closes (the harness closed
+/// it, killed the `ssh` client, or died) the shard is sent SIGTERM, so that it stops
+/// instead of loading a server nobody measures. SIGTERM stops a load the way Ctrl-C
+/// does. `$!` of a pipeline is its last process, the shard. The watcher's output goes
+/// nowhere, so that the session ends when the shard does; `sh` gives a background job
+/// /dev/null as input, hence fd 3.
 pub fn command_line(remote: &str, args: &[String]) -> String {
     let shard = shell_words::join(std::iter::once(remote).chain(args.iter().map(String::as_str)));
     format!(
-        "exec 3<&0; {shard} </dev/null 3<&- & p=$!; \
+        "exec 3<&0; IFS= read -r spec; printf '%s\\n' \"$spec\" | {shard} 3<&- & p=$!; \
          {{ cat <&3 >/dev/null 2>&1; kill $p; }} >/dev/null 2>&1 & w=$!; exec 3<&-; \
          wait $p; s=$?; kill $w 2>/dev/null; exit $s"
     )
@@ -18,9 +22,11 @@ pub fn command_line(remote: &str, args: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
     use std::process::{Command, Stdio};
 
-    /// The command line, run by a local `sh` as sshd would run it.
+    /// The command line, run by a local `sh` as sshd would run it, the spec line first
+    /// on its input.
     fn sh(script: &str, close_input: bool) -> std::process::Output {
         let mut child = Command::new("sh")
             .args(["-c", script])
@@ -31,7 +37,8 @@ mod tests {
             .unwrap();
         // Held open unless asked: the shard must then end on its own, and the session
         // with it, while the input is still open.
-        let input = child.stdin.take().unwrap();
+        let mut input = child.stdin.take().unwrap();
+        writeln!(input, "{{\"url\": \"http://a/\", \"body\": \"JCQgJ1wn\"}}").unwrap();
         if close_input {
             drop(input);
             return child.wait_with_output().unwrap();
@@ -42,10 +49,11 @@ mod tests {
     }
 
     #[test]
-    fn the_shard_prints_its_output_and_exit_status_and_the_session_ends() {
-        let args = ["-c".to_string(), "echo 'a b'; exit 3".to_string()];
+    fn the_shard_reads_its_spec_prints_its_output_and_exit_status_and_the_session_ends() {
+        let args = ["-c".to_string(), "cat; echo 'a b'; exit 3".to_string()];
         let out = sh(&command_line("sh", &args), false);
-        assert_eq!(String::from_utf8_lossy(&out.stdout), "a b\n");
+        let spec = "{\"url\": \"http://a/\", \"body\": \"JCQgJ1wn\"}\n";
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{spec}a b\n"));
         assert_eq!(out.status.code(), Some(3));
     }
 

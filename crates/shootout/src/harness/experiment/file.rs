@@ -179,13 +179,13 @@ pub struct LoadFile {
     pub devices: Option<DevicesFile>,
     /// Measured time of this load's runs, instead of the experiment's `duration`.
     pub duration: Option<String>,
-    #[serde(default = "yes")]
+    #[serde(default = "engine::defaults::keepalive")]
     pub keepalive: bool,
     #[serde(default)]
     pub http10: bool,
-    #[serde(default = "one")]
+    #[serde(default = "engine::defaults::pipeline")]
     pub pipeline: usize,
-    #[serde(default = "five_seconds")]
+    #[serde(default = "timeout")]
     pub timeout: String,
     /// Where this load's generators run, instead of the experiment's `generators`.
     pub generators: Option<String>,
@@ -198,13 +198,13 @@ pub struct DevicesFile {
     /// Device counts as stages, e.g. "0,15000:60s,15000:30s" (as `--devices`).
     pub stages: String,
     /// Requests each device sends before it leaves (and is replaced while wanted).
-    #[serde(default = "hundred")]
+    #[serde(default = "engine::defaults::device_requests")]
     pub requests: u32,
     /// Mean time between a device's response and its next request.
     #[serde(default = "think")]
     pub think: String,
     /// Uniform jitter of the think time, as a fraction.
-    #[serde(default = "five_percent")]
+    #[serde(default = "engine::defaults::jitter")]
     pub jitter: f64,
 }
 
@@ -252,14 +252,12 @@ fn get() -> String {
 fn ok() -> u16 {
     200
 }
-fn hundred() -> u32 {
-    100
-}
+/// The load defaults are the spec's (`engine::defaults`); these two as the file's text.
 fn think() -> String {
-    "900ms".into()
+    engine::format_duration(engine::defaults::think())
 }
-fn five_percent() -> f64 {
-    0.05
+fn timeout() -> String {
+    engine::format_duration(engine::defaults::timeout())
 }
 fn hello() -> Vec<String> {
     vec!["hello".into()]
@@ -267,21 +265,12 @@ fn hello() -> Vec<String> {
 fn split() -> Vec<String> {
     vec!["split".into()]
 }
-fn one() -> usize {
-    1
-}
 fn one_round() -> RepeatsFile {
     RepeatsFile::Rounds(1)
-}
-fn yes() -> bool {
-    true
 }
 fn one_second() -> String {
     "1s".into()
 }
 fn ten_seconds() -> String {
     "10s".into()
-}
-fn five_seconds() -> String {
-    "5s".into()
 }

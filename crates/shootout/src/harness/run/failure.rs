@@ -38,9 +38,9 @@ pub enum RunFailure {
          by url (docs/generators.md)"
     )]
     UnreachableFromHosts,
-    /// The engine's configuration for its endpoint could not be made.
+    /// The load's spec for its endpoint could not be made.
     #[error(transparent)]
-    Config(#[from] engine::ConfigError),
+    Spec(#[from] engine::SpecError),
     /// The server could not hold the load's connections.
     #[error(transparent)]
     TooManyConnections(#[from] TooManyConnections),
@@ -67,7 +67,7 @@ impl RunFailure {
             | RunFailure::Start(LaunchError::Start(_)) => Label::ServerFailed,
             RunFailure::Start(LaunchError::NotReady(_)) => Label::Timeout,
             RunFailure::Verify(_) => Label::VerifyFailed,
-            RunFailure::Config(_) => Label::ServerFailed,
+            RunFailure::Spec(_) => Label::ServerFailed,
             RunFailure::UnreachableFromHosts | RunFailure::TooManyConnections(_) => {
                 Label::LoadRefused
             }
@@ -75,7 +75,9 @@ impl RunFailure {
             // The server's fault when it does not answer; the load's otherwise.
             RunFailure::Refused(engine::RunError::Unreachable { .. }) => Label::ServerFailed,
             RunFailure::Refused(_) => Label::LoadRefused,
-            RunFailure::Fleet(FleetError::Args(_)) => Label::LoadRefused,
+            RunFailure::Fleet(FleetError::Spec(_) | FleetError::AlreadySharded(_)) => {
+                Label::LoadRefused
+            }
             RunFailure::Fleet(_) => Label::GeneratorFailed,
         }
     }

@@ -15,7 +15,7 @@ use crate::harness::process::Server;
 use crate::harness::running::RunningServer;
 use crate::process::Pinned;
 use crate::record::{Cell, LoadKind, Outcome, RunRecord, VerifyLevel};
-use engine::LoadResult;
+use engine::{LoadResult, LoadSpec};
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -69,14 +69,14 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         // A server shootout started listens on loopback at the port it was given.
         let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
         (self.cache).verify_once(c, addr, &addr.to_string(), &mut self.on_event)?;
-        let config = config(cell, addr)?;
+        let (spec, config) = load_spec(cell, &addr.to_string(), addr)?;
         let limit = OpenFileLimit::of_group(server.pid());
         if let Some(refusal) = limit.and_then(|l| l.refusal(cell.connections)) {
             server.stop();
             return Err(refusal.into());
         }
         let watched = &mut Watched::Started(&mut server);
-        let m = load(cell, &config, watched, self.controls);
+        let m = load(cell, (&spec, &config), watched, self.controls);
         server.stop();
         Ok(m)
     }
@@ -90,10 +90,9 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         cell: &MatrixCell,
     ) -> Result<Measurement, RunFailure> {
         (self.cache).verify_once(c, running.addr, &running.host, &mut self.on_event)?;
-        let mut config = config(cell, running.addr)?;
-        config.target.host_header = running.host.clone();
+        let (spec, config) = load_spec(cell, &running.host, running.addr)?;
         let watched = &mut Watched::Running(running);
-        Ok(load(cell, &config, watched, self.controls))
+        Ok(load(cell, (&spec, &config), watched, self.controls))
     }
 }
 
@@ -134,7 +133,7 @@ impl Watched<'_> {
 /// Loads the server from the generator's CPUs, watching it.
 fn load(
     cell: &MatrixCell,
-    config: &engine::LoadConfig,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
     server: &mut Watched,
     controls: &super::Controls,
 ) -> Measurement {
@@ -143,7 +142,7 @@ fn load(
     let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
     let monitor = Monitor::start(server.members());
     let t0 = Instant::now();
-    let result = generate(cell, config, controls);
+    let result = generate(cell, (spec, config), controls);
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
     drop(pinned);
@@ -169,7 +168,7 @@ fn load(
 /// one barrier and merged.
 fn generate(
     cell: &MatrixCell,
-    config: &engine::LoadConfig,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
     controls: &super::Controls,
 ) -> Result<LoadResult, RunFailure> {
     let cpus = cell.layout.generator.as_deref();
@@ -182,25 +181,34 @@ fn generate(
             controls.live,
         )?);
     };
-    Ok(fleet::run(launcher.as_ref(), config, controls.interrupt)?)
+    Ok(fleet::run(launcher.as_ref(), spec, controls.interrupt)?)
 }
 
-/// The engine's configuration for one run of `cell` against the server at `addr`: its
-/// endpoint's request, its load's pace.
-fn config(cell: &MatrixCell, addr: SocketAddr) -> Result<engine::LoadConfig, engine::ConfigError> {
-    let mut config = cell.endpoint.load_config(addr)?;
-    config.connections = cell.connections;
-    config.threads = cell
-        .layout
-        .generator
-        .as_ref()
-        .map_or(engine::allowed_cpus(), Vec::len);
-    config.keepalive = cell.load.keepalive;
-    config.http10 = cell.load.http10;
-    config.pipeline = cell.load.pipeline;
-    config.timeout = cell.load.timeout;
-    config.pace = cell.pace.clone();
-    config.warmup = cell.warmup;
-    config.stop = engine::Stop::After(cell.measured);
-    Ok(config)
+/// The load of one run of `cell` against the server at `addr`, named `host` in its
+/// requests: its endpoint's request and its load's pace, as the spec shards receive and
+/// as this process runs it.
+fn load_spec(
+    cell: &MatrixCell,
+    host: &str,
+    addr: SocketAddr,
+) -> Result<(LoadSpec, engine::LoadConfig), engine::SpecError> {
+    let e = &cell.endpoint;
+    let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", e.path))?);
+    spec.method = engine::parse_method(&e.method)?;
+    spec.headers = (e.headers.iter())
+        .map(|(name, value)| format!("{name}: {value}").parse())
+        .collect::<Result<_, _>>()?;
+    spec.body = e.body.clone();
+    spec.connections = cell.connections;
+    let generator = cell.layout.generator.as_ref();
+    spec.threads = Some(generator.map_or(engine::allowed_cpus(), Vec::len));
+    spec.keepalive = cell.load.keepalive;
+    spec.http10 = cell.load.http10;
+    spec.pipeline = cell.load.pipeline;
+    spec.timeout = cell.load.timeout;
+    spec.pace = cell.pace.clone();
+    spec.warmup = cell.warmup;
+    spec.stop = Some(engine::Stop::After(cell.measured));
+    let config = spec.resolve_at(addr)?;
+    Ok((spec, config))
 }

@@ -1,0 +1,66 @@
+//! From a spec to the load the event loops run: the one place a [`LoadSpec`] becomes a
+//! [`LoadConfig`] (the target resolved, the stop and threads decided).
+
+use super::{defaults, LoadSpec, SpecError};
+use crate::config::{LoadConfig, Stop, Target};
+use std::net::SocketAddr;
+
+impl LoadSpec {
+    /// The load, its URL's host resolved here.
+    pub fn resolve(&self) -> Result<LoadConfig, SpecError> {
+        self.config(Target::resolve(&self.url)?)
+    }
+
+    /// The load for a process on another network (a Kubernetes pod), whose names this
+    /// machine may not know: the host is not resolved (see [`Target::parse_unresolved`]).
+    pub fn resolve_elsewhere(&self) -> Result<LoadConfig, SpecError> {
+        self.config(Target::unresolved(&self.url))
+    }
+
+    /// The load sent to `addr` with the URL's host in its requests: a server loaded by
+    /// its address under its own name.
+    pub fn resolve_at(&self, addr: SocketAddr) -> Result<LoadConfig, SpecError> {
+        self.config(Target::at(&self.url, addr))
+    }
+
+    /// When the measured load ends: the spec's stop, else 10 s, or with stages, the
+    /// stages' length (the warm-up being their first part).
+    pub fn ends(&self) -> Result<Stop, SpecError> {
+        if let Some(stop) = self.stop {
+            return Ok(stop);
+        }
+        let staged = self.pace.staged();
+        if staged.is_zero() {
+            return Ok(Stop::After(defaults::duration()));
+        }
+        if staged <= self.warmup {
+            return Err(SpecError::WarmupCoversStages);
+        }
+        Ok(Stop::After(staged - self.warmup))
+    }
+
+    /// Every setting as the loops read it. `engine::check` validates the whole load,
+    /// the numbers included, for every caller.
+    fn config(&self, target: Target) -> Result<LoadConfig, SpecError> {
+        Ok(LoadConfig {
+            target,
+            method: self.method.to_string(),
+            headers: (self.headers.iter())
+                .map(|h| (h.name.to_string(), h.value_text()))
+                .collect(),
+            body: self.body.clone(),
+            connections: self.connections,
+            threads: self.threads.unwrap_or_else(crate::allowed_cpus),
+            stop: self.ends()?,
+            warmup: self.warmup,
+            timeout: self.timeout,
+            pipeline: self.pipeline,
+            keepalive: self.keepalive,
+            http10: self.http10,
+            io: self.io,
+            pace: self.pace.clone(),
+            shard: self.shard,
+            start_at: self.start_at,
+        })
+    }
+}

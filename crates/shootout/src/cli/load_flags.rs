@@ -1,0 +1,257 @@
+//! The flags of `shootout load` that describe the load itself, turned into a
+//! [`LoadSpec`] once: the spec's defaults, then a `--scenario` file over them, then the
+//! flags over both. `shootout k8s job` reads the same flags after its `--`.
+
+use super::scenario;
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use engine::{parse_duration, IoChoice, LoadSpec, Pace, RateSchedule, Stop};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What to load and how; every setting unset here keeps the scenario's or the spec's
+/// default (engine::defaults; `[default: ...]` below says it, a test checks it). No
+/// flattened struct here: clap's group of these flags (which `--spec` conflicts with)
+/// stays empty when the struct flattens another.
+#[derive(Debug, Clone, Args)]
+pub struct LoadFlags {
+    /// Target URL (http only), e.g. http://127.0.0.1:8080/hello
+    pub url: Option<String>,
+    /// Read the load from a TOML scenario (flags given here win over it)
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Connections to keep open [default: 10]
+    #[arg(short = 'c', long)]
+    pub connections: Option<usize>,
+    /// Event-loop threads [default: the cores this process may run on]
+    #[arg(short = 't', long)]
+    pub threads: Option<usize>,
+    /// How long to measure (10s, 500ms, 2m) [default: 10s]
+    #[arg(short = 'd', long, value_parser = parse_duration, conflicts_with = "requests")]
+    duration: Option<Duration>,
+    /// Number of requests to measure instead of a duration (as ab -n)
+    #[arg(short = 'n', long)]
+    requests: Option<u64>,
+    /// A request unanswered for this long counts as a timeout [default: 5s]
+    #[arg(long, value_parser = parse_duration)]
+    timeout: Option<Duration>,
+    /// Extra request header, "Name: value" (repeatable)
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    headers: Vec<String>,
+    /// Request method [default: GET]
+    #[arg(short = 'm', long)]
+    method: Option<String>,
+    /// Request body
+    #[arg(long, conflicts_with = "body_file")]
+    body: Option<String>,
+    /// Read the request body from a file (any bytes)
+    #[arg(long)]
+    body_file: Option<PathBuf>,
+    /// Requests written ahead on each connection (HTTP/1.1 pipelining) [default: 1]
+    #[arg(long)]
+    pipeline: Option<usize>,
+    /// Load sent before measuring, not recorded (e.g. 2s) [default: 0s]
+    #[arg(long, value_parser = parse_duration)]
+    warmup: Option<Duration>,
+    /// A new connection for every request (as ab without -k)
+    #[arg(long)]
+    no_keepalive: bool,
+    /// Send HTTP/1.0 requests (as ab and webbench do)
+    #[arg(long = "http1.0")]
+    http10: bool,
+    /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
+    /// latency counts from each request's intended send time
+    #[arg(long, value_name = "RATE")]
+    rate: Option<String>,
+    /// Device load (Stressgrid): device counts over time as stages, e.g.
+    /// "0,15000:60s,15000:60s,0:30s"; each device keeps one connection
+    #[arg(long, value_name = "STAGES", conflicts_with = "rate")]
+    devices: Option<String>,
+    /// Requests each device sends before it leaves (and is replaced while wanted)
+    /// [default: 100]
+    #[arg(long, value_name = "N")]
+    device_requests: Option<u32>,
+    /// Mean time between a device's response and its next request [default: 900ms]
+    #[arg(long, value_parser = parse_duration)]
+    think: Option<Duration>,
+    /// Uniform jitter of the think time, as a fraction (0.05 = ±5%) [default: 0.05]
+    #[arg(long)]
+    jitter: Option<f64>,
+    /// I/O interface of the event loops [default: uring if the kernel has it]
+    #[arg(long, value_enum)]
+    io: Option<IoArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum IoArg {
+    Uring,
+    Epoll,
+}
+
+impl LoadFlags {
+    /// The load these flags (and their scenario) describe, every text checked.
+    pub fn spec(&self) -> anyhow::Result<LoadSpec> {
+        let file = match &self.scenario {
+            Some(path) => Some(scenario::read(path)?),
+            None => None,
+        };
+        let from_file = file.as_ref().and_then(|f| f.url.as_deref());
+        let Some(url) = self.url.as_deref().or(from_file) else {
+            bail!("no URL: give one, or a --scenario with url = \"...\"");
+        };
+        let mut spec = LoadSpec::new(engine::parse_url(url)?);
+        if let Some(file) = file {
+            file.apply(&mut spec)?;
+        }
+        self.apply(&mut spec)?;
+        Ok(spec)
+    }
+
+    /// Every flag given, over what `spec` already says.
+    fn apply(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+        if let Some(m) = &self.method {
+            spec.method = engine::parse_method(m)?;
+        }
+        for h in &self.headers {
+            spec.headers.push(h.parse()?);
+        }
+        if let Some(b) = &self.body {
+            spec.body = b.clone().into_bytes();
+        }
+        if let Some(path) = &self.body_file {
+            spec.body = std::fs::read(path)
+                .with_context(|| format!("reading --body-file {}", path.display()))?;
+        }
+        set(&mut spec.connections, self.connections);
+        spec.threads = self.threads.or(spec.threads);
+        spec.stop = match (self.requests, self.duration) {
+            (Some(n), _) => Some(Stop::Requests(n)),
+            (None, Some(d)) => Some(Stop::After(d)),
+            (None, None) => spec.stop,
+        };
+        set(&mut spec.timeout, self.timeout);
+        set(&mut spec.warmup, self.warmup);
+        set(&mut spec.pipeline, self.pipeline);
+        spec.keepalive &= !self.no_keepalive;
+        spec.http10 |= self.http10;
+        if let Some(io) = self.io {
+            spec.io = match io {
+                IoArg::Uring => IoChoice::Uring,
+                IoArg::Epoll => IoChoice::Epoll,
+            };
+        }
+        self.apply_pace(spec)
+    }
+
+    /// `--rate` or `--devices` and the device script's flags, over the scenario's pace.
+    fn apply_pace(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+        if let Some(rate) = &self.rate {
+            if matches!(spec.pace, Pace::Devices(_)) {
+                bail!("a device load sets its own pace: drop --rate");
+            }
+            spec.pace = Pace::Open(RateSchedule::parse(rate).context("--rate")?);
+        }
+        if let Some(stages) = &self.devices {
+            let count = RateSchedule::parse_device_count(stages).context("--devices")?;
+            match &mut spec.pace {
+                Pace::Devices(script) => script.count = count,
+                pace => *pace = Pace::Devices(engine::default_devices(count)),
+            }
+        }
+        if let Pace::Devices(script) = &mut spec.pace {
+            set(&mut script.requests, self.device_requests);
+            set(&mut script.think, self.think);
+            set(&mut script.jitter, self.jitter);
+        }
+        Ok(())
+    }
+}
+
+/// `field` takes `value` when one was given.
+pub fn set<T>(field: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *field = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        load: LoadFlags,
+    }
+
+    fn spec(args: &[&str]) -> anyhow::Result<LoadSpec> {
+        let argv = std::iter::once("load").chain(args.iter().copied());
+        Flags::try_parse_from(argv)?.load.spec()
+    }
+
+    #[test]
+    fn flags_fill_a_spec_and_the_rest_keeps_its_defaults() {
+        let s = spec(&[
+            "http://127.0.0.1:1/x",
+            "-c",
+            "7",
+            "-H",
+            "X-A:  b c ",
+            "-n",
+            "9",
+        ])
+        .unwrap();
+        let mut want = LoadSpec::new(engine::parse_url("http://127.0.0.1:1/x").unwrap());
+        want.connections = 7;
+        want.headers = vec!["X-A: b c".parse().unwrap()];
+        want.stop = Some(Stop::Requests(9));
+        assert_eq!(s, want);
+        let d = spec(&["http://a/", "--devices", "0,10:1s", "--think", "1s"]).unwrap();
+        let script = d.pace.devices().unwrap();
+        assert_eq!(
+            (script.requests, script.think),
+            (100, Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn bad_request_parts_are_named() {
+        let e = |args: &[&str]| spec(args).unwrap_err().to_string();
+        assert_eq!(
+            e(&["http://a/", "-H", "nocolon"]),
+            "header \"nocolon\" has no ':' (expected \"Name: value\")"
+        );
+        assert!(e(&["http://a/", "-m", "G T"]).starts_with("method \"G T\""));
+        assert!(e(&["ftp://a/"]).starts_with("URL \"ftp://a/\": scheme"));
+    }
+
+    /// The defaults `--help` states are the spec's own.
+    #[test]
+    fn the_defaults_in_the_help_are_the_specs() {
+        let d = LoadSpec::new(engine::parse_url("http://a/").unwrap());
+        let script = engine::default_devices(RateSchedule::parse("1").unwrap());
+        let help = Flags::command().render_long_help().to_string();
+        let said = |flag: &str, value: String| {
+            let at = help
+                .find(flag)
+                .unwrap_or_else(|| panic!("{flag} in the help"));
+            let rest = &help[at + flag.len()..];
+            let text = &rest[..rest.find("\n\n").unwrap_or(rest.len())];
+            assert!(
+                text.contains(&format!("[default: {value}]")),
+                "{flag}: {text}"
+            );
+        };
+        said("--connections", d.connections.to_string());
+        said("--timeout", engine::format_duration(d.timeout));
+        said("--method", d.method.to_string());
+        said("--pipeline", d.pipeline.to_string());
+        said("--warmup", engine::format_duration(d.warmup));
+        said("--device-requests", script.requests.to_string());
+        said("--think", engine::format_duration(script.think));
+        said("--jitter", script.jitter.to_string());
+        let ten_seconds = engine::format_duration(engine::defaults::duration());
+        said("--duration", ten_seconds);
+    }
+}
