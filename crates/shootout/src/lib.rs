@@ -6,8 +6,8 @@
 pub mod generators;
 pub mod harness;
 pub mod k8s;
+pub mod model;
 pub mod process;
-pub mod record;
 pub mod report;
 pub mod stats;
 pub mod store;

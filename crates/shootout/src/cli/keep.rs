@@ -7,7 +7,7 @@ use super::WorkFailed;
 use anyhow::{bail, Context};
 use engine::{LoadConfig, LoadResult, Target};
 use shootout::harness::places;
-use shootout::record::{LoadKind, Machine};
+use shootout::model::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@ use clap::Args;
 use engine::LoadResult;
 use shootout::harness::machine_lock::{self, Holder};
 use shootout::harness::places;
-use shootout::record::{ExperimentId, Machine, Point, RunId, Verdict};
+use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
 use shootout::report::document::utc;
 use shootout::report::load_output;
 use shootout::report::side::Reference;
@@ -310,7 +310,7 @@ struct ExportedExperiment {
 struct ExportedRun<'a> {
     id: RunId,
     #[serde(flatten)]
-    cell: &'a shootout::record::Cell,
+    cell: &'a shootout::model::Cell,
     load_kind: &'static str,
     /// The open-loop schedule (rate loads only).
     rate: Option<&'a str>,

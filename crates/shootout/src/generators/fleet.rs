@@ -4,7 +4,7 @@
 
 use super::shard_args::{shard_args, ShardArgsError};
 use super::Launcher;
-use crate::record::read_load_result;
+use crate::model::read_load_result;
 use engine::{LoadConfig, LoadResult, Shard, Stop};
 use std::io::Read;
 use std::process::{Child, ExitStatus};

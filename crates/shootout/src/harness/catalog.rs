@@ -1,9 +1,9 @@
 //! Every contestant the harness knows: the checkout's `contestants/`, other folders of
 //! contestant folders, and an experiment's inline ones; and whether each is ready to run.
 
-use super::manifest::{Contestant, Origin};
-use super::places::{self, PlacesError};
-use super::setup;
+use crate::harness::manifest::{Contestant, Origin};
+use crate::harness::places::{self, PlacesError};
+use crate::harness::setup;
 use std::path::{Path, PathBuf};
 
 /// Where a contestant stands.

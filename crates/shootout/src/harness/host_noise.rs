@@ -4,8 +4,8 @@
 //! the first run, stored with the experiment, and shown in its report, so that a reader
 //! knows what the verdicts judged against.
 
-use super::cores::CoreTicks;
-use crate::record::HostNoise;
+use crate::harness::cores::CoreTicks;
+use crate::model::HostNoise;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

@@ -2,8 +2,8 @@
 //! started in its process group (pinned if asked), then polled until its port answers,
 //! failing fast if it exits, within one start timeout.
 
-use super::manifest::Contestant;
-use super::process::{free_port, Server, ServerError};
+use crate::harness::manifest::Contestant;
+use crate::harness::process::{free_port, Server, ServerError};
 use std::time::Duration;
 
 /// How long a contestant may take to start listening (JVMs and BEAM take seconds).

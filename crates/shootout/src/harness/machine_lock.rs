@@ -5,7 +5,7 @@
 //! file also names its holder (pid, command, experiment), for the message a second run
 //! prints and for telling a running experiment from one whose harness died.
 
-use super::process_identity::ProcessIdentity;
+use crate::harness::process_identity::ProcessIdentity;
 use nix::errno::Errno;
 use nix::fcntl::{Flock, FlockArg};
 use nix::unistd::{access, AccessFlags};
@@ -50,7 +50,7 @@ impl Holder {
             experiment: experiment.to_string(),
             experiment_id: None,
             store: None,
-            since_unix_ms: crate::record::now_unix_ms(),
+            since_unix_ms: crate::model::now_unix_ms(),
         }
     }
 

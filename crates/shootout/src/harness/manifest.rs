@@ -1,8 +1,8 @@
 //! `contestant.toml`: what a contestant is and how to install, build and start it
 //! (docs/manifest.md is the reference).
 
-use super::running::RunningServer;
-use crate::record::VerifyLevel;
+use crate::harness::running::RunningServer;
+use crate::model::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

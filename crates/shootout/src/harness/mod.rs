@@ -2,7 +2,6 @@
 
 pub mod catalog;
 pub mod cores;
-pub mod endpoint;
 pub mod experiment;
 pub mod group_cpu;
 pub mod group_guard;

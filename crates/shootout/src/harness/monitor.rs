@@ -2,9 +2,9 @@
 //! the generator's CPU (this process, whose loops send the load, and its load shards),
 //! and each core's use.
 
-use super::cores::{CoreTicks, CoreUse};
-use super::group_cpu::{self, Members, Sample};
-pub use crate::record::Point;
+use crate::harness::cores::{CoreTicks, CoreUse};
+use crate::harness::group_cpu::{self, Members, Sample};
+pub use crate::model::Point;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;

@@ -4,10 +4,10 @@
 //! gets the parent-death signal, a guard stops the rest of its group, and a server that
 //! escaped both is recorded (`started_servers`) for the next `shootout run` to stop.
 
-use super::group_guard::GroupGuard;
-use super::manifest::{Contestant, Placeholders};
-use super::process_identity::ProcessIdentity;
-use super::started_servers::{self, StartedServer, GRACE, MARK_ENV};
+use crate::harness::group_guard::GroupGuard;
+use crate::harness::manifest::{Contestant, Placeholders};
+use crate::harness::process_identity::ProcessIdentity;
+use crate::harness::started_servers::{self, StartedServer, GRACE, MARK_ENV};
 use crate::process::{die_with_harness, PinError, Pinned};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;

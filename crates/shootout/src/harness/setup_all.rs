@@ -2,9 +2,9 @@
 //! beside the lanes, each lane's contestants one after another (those waiting for a
 //! package once it is in), the lanes in parallel. A failure is that contestant's alone.
 
-use super::manifest::Contestant;
-use super::setup::{self, SetupError};
-use super::setup_plan::{self, Plan, Task};
+use crate::harness::manifest::Contestant;
+use crate::harness::setup::{self, SetupError};
+use crate::harness::setup_plan::{self, Plan, Task};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::{Duration, Instant};

@@ -7,8 +7,8 @@
 //! share nothing, so the lanes run side by side and the network-bound steps (apt, pip,
 //! cargo fetch, go, npm) overlap one another and the compilers.
 
-use super::manifest::Contestant;
-use super::setup;
+use crate::harness::manifest::Contestant;
+use crate::harness::setup;
 
 /// One contestant's set-up, with the Debian packages it waits for.
 #[derive(Debug)]

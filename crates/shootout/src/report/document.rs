@@ -2,7 +2,7 @@
 //! articles' layouts.
 
 use crate::harness::experiment::{self, Repeats};
-use crate::record::{RunId, RunIdError, RunRecord};
+use crate::model::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};

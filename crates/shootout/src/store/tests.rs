@@ -1,7 +1,7 @@
 //! The store's own tests: rows round-trip, old databases migrate, bad rows name themselves.
 
 use super::*;
-use crate::record::{Cell, ExperimentId, Label, LoadKind, Machine, RunId, RunRecord, VerifyLevel};
+use crate::model::{Cell, ExperimentId, Label, LoadKind, Machine, RunId, RunRecord, VerifyLevel};
 use rusqlite::Connection;
 
 fn run_row() -> RunRecord {

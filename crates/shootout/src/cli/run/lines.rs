@@ -4,7 +4,7 @@
 use shootout::harness::experiment::Experiment;
 use shootout::harness::idle::Quiet;
 use shootout::harness::verify::Check;
-use shootout::record::{HostNoise, VerifyLevel};
+use shootout::model::{HostNoise, VerifyLevel};
 
 /// What the host's noise at idle means for this experiment's verdicts, said before the
 /// first run: nothing on a quiet host.

@@ -3,7 +3,7 @@
 use super::super::interrupt;
 use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::harness::started_servers::{self, Leftover};
-use shootout::record::ExperimentId;
+use shootout::model::ExperimentId;
 use std::path::Path;
 
 /// The machine lock, named after this run of `experiment`: at once, or, with `wait`,

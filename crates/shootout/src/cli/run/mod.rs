@@ -15,7 +15,7 @@ use shootout::harness::machine_lock::LockError;
 use shootout::harness::manifest::{Contestant, Origin};
 use shootout::harness::places;
 use shootout::harness::setup_all;
-use shootout::record::{ExperimentId, Label, Machine, RunRecord};
+use shootout::model::{ExperimentId, Label, Machine, RunRecord};
 use shootout::report::document::Document;
 use shootout::report::experiment::leaders;
 use shootout::report::experiment::summary::Summary;

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use shootout::harness::catalog::Catalog;
 use shootout::harness::experiment::{Experiment, MatrixCell, Repeats, Stop};
 use shootout::harness::run::{self, Event};
-use shootout::record::{ExperimentId, Label, LoadKind, RunRecord};
+use shootout::model::{ExperimentId, Label, LoadKind, RunRecord};
 use shootout::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 //! table and the field.
 
 use super::file::{EndpointFile, ExpectFile};
-use crate::harness::endpoint::{BodyExpect, Endpoint, Expect};
+use crate::model::endpoint::{BodyExpect, Endpoint, Expect};
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 
 use crate::harness::manifest::{Contestant, Manifest, Origin, Requires, Setup, Start};
 use crate::harness::running::{Process, RunningServer};
-use crate::record::VerifyLevel;
+use crate::model::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;

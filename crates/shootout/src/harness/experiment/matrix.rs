@@ -1,10 +1,10 @@
 //! The cells of an experiment's matrix: endpoint × layout × load × level (× rate).
 
 use super::{Experiment, Load, LoadPace};
-use crate::harness::endpoint::Endpoint;
 use crate::harness::layout::Layout;
 use crate::harness::verdict::Thresholds;
-use crate::record::LoadKind;
+use crate::model::endpoint::Endpoint;
+use crate::model::LoadKind;
 use engine::{Pace, RateSchedule};
 use std::time::Duration;
 

@@ -19,9 +19,9 @@ pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 
-use super::endpoint::Endpoint;
-use super::layout::Layout;
-use super::verdict::Thresholds;
+use crate::harness::layout::Layout;
+use crate::harness::verdict::Thresholds;
+use crate::model::endpoint::Endpoint;
 use crate::threshold::Gates;
 use engine::{DeviceScript, RateSchedule};
 use std::path::{Path, PathBuf};

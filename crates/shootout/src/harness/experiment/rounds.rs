@@ -5,8 +5,8 @@
 
 use super::{Experiment, MakeUp, Repeats};
 use crate::harness::catalog::CEILING;
-use crate::record::standing::Standing;
-use crate::record::{Label, RunRecord};
+use crate::model::standing::Standing;
+use crate::model::{Label, RunRecord};
 use crate::stats::measures;
 use std::time::Duration;
 

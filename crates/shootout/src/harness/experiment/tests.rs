@@ -249,7 +249,7 @@ fn inline_contestants_take_the_manifest_fields_with_paths_from_the_file() {
     assert_eq!(mine.dir, path.parent().unwrap().canonicalize().unwrap());
     assert_eq!(mine.manifest.start.env["WORKERS"], "{threads}");
     assert_eq!(mine.manifest.setup.build, "make");
-    assert_eq!(mine.manifest.verify, crate::record::VerifyLevel::Http);
+    assert_eq!(mine.manifest.verify, crate::model::VerifyLevel::Http);
     assert!(mine.manifest.endpoints.is_empty() && mine.running.is_none());
     let running = up.running.as_ref().unwrap();
     assert_eq!(running.addr.to_string(), "127.0.0.1:8080");

@@ -3,10 +3,10 @@
 
 use super::failure::VerifyFailure;
 use super::Event;
-use crate::harness::endpoint::Endpoint;
 use crate::harness::manifest::Contestant;
 use crate::harness::toolchain;
 use crate::harness::verify::{self, Plan};
+use crate::model::endpoint::Endpoint;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 

@@ -8,7 +8,7 @@ use crate::harness::launch::LaunchError;
 use crate::harness::open_file_limit::TooManyConnections;
 use crate::harness::process::ServerError;
 use crate::harness::verify::Check;
-use crate::record::Label;
+use crate::model::Label;
 
 /// Why one run of a contestant was not measured.
 #[derive(Debug, thiserror::Error)]

@@ -4,7 +4,7 @@ use super::failure::RunFailure;
 use crate::harness::experiment::MatrixCell;
 use crate::harness::monitor::Point;
 use crate::harness::verdict;
-use crate::record::{Bottleneck, Label, Outcome, Verdict};
+use crate::model::{Bottleneck, Label, Outcome, Verdict};
 use engine::LoadResult;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

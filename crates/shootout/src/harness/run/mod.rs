@@ -11,12 +11,12 @@ mod measure;
 
 pub use failure::{RunFailure, VerifyFailure};
 
-use super::catalog::{self, Catalog, Status};
-use super::experiment::{Experiment, MatrixCell, Rounds, Stop};
-use super::idle::{self, Quiet};
-use super::verify::Check;
-use crate::record::VerifyLevel;
-use crate::record::{Cell, RunRecord};
+use crate::harness::catalog::{self, Catalog, Status};
+use crate::harness::experiment::{Experiment, MatrixCell, Rounds, Stop};
+use crate::harness::idle::{self, Quiet};
+use crate::harness::verify::Check;
+use crate::model::VerifyLevel;
+use crate::model::{Cell, RunRecord};
 use contestant_cache::ContestantCache;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -2,8 +2,8 @@
 //! side's cores were saturated, and whether foreign work or the hypervisor disturbed it.
 //! The thresholds and the measurements behind them are in docs/verdicts.md.
 
-use super::layout::Layout;
-use crate::record::{Bottleneck, LoadKind, Point, Verdict};
+use crate::harness::layout::Layout;
+use crate::model::{Bottleneck, LoadKind, Point, Verdict};
 use std::time::Duration;
 
 /// Where the verdict draws its lines, as shares (0..1). The defaults come from

@@ -2,7 +2,7 @@
 //! the load uses): what verification's checks send and what they look at.
 
 use super::{VerifyError, PATIENCE};
-use crate::harness::endpoint::Endpoint;
+use crate::model::endpoint::Endpoint;
 use engine::{Framing, LineKind, ResponseParser, ResponseSink};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

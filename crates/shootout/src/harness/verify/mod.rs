@@ -16,8 +16,8 @@
 
 mod exchange;
 
-use super::endpoint::{Builtin, Endpoint, Mismatch};
-use crate::record::VerifyLevel;
+use crate::model::endpoint::{Builtin, Endpoint, Mismatch};
+use crate::model::VerifyLevel;
 use engine::{Framing, ResponseError};
 use exchange::{connect, exchange, request, Reply};
 use std::io::{self, Read, Write};
@@ -548,9 +548,9 @@ mod tests {
             path: "/greet".into(),
             headers: vec![("Content-Type".into(), "text/plain".into())],
             body: b"who?".to_vec(),
-            expect: crate::harness::endpoint::Expect {
+            expect: crate::model::endpoint::Expect {
                 status: 200,
-                body: crate::harness::endpoint::BodyExpect::Exact(body.into()),
+                body: crate::model::endpoint::BodyExpect::Exact(body.into()),
             },
             builtin: None,
         }
@@ -615,7 +615,7 @@ mod tests {
         let server = TestServer::start(Behavior::Hello).unwrap();
         let mut mine = Endpoint::hello();
         (mine.name, mine.builtin) = ("mine".into(), None);
-        mine.expect.body = crate::harness::endpoint::BodyExpect::Any;
+        mine.expect.body = crate::model::endpoint::BodyExpect::Any;
         let checks = at(VerifyLevel::Strict, &[mine], server.addr());
         assert!(checks.iter().all(|c| c.passed), "{checks:?}");
     }

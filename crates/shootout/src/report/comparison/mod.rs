@@ -5,7 +5,7 @@
 
 pub mod document;
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::ranking::{self, Row};
 use crate::report::side::Single;
 use crate::report::table::columns::{Column, Design};

@@ -2,7 +2,7 @@
 //! the best this machine allows. Its columns: requests/s as a percentage of the
 //! ceiling's, and server CPU per response as a multiple of the ceiling's.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::marks::{BOUND_MARK, LOWER_BOUND_MARK};
 use crate::report::experiment::ranking::{self, CellKey, Row, MARKED, MARKED_MEANING};
 use crate::report::table::columns::{Column, Design};
@@ -158,7 +158,7 @@ pub fn cpu_multiple(row: &Row, top: &Row) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Label, RunRecord};
+    use crate::model::{Label, RunRecord};
     use crate::report::experiment::ranking;
     use crate::report::fixture::{hello, hello_run, run};
 

@@ -2,7 +2,7 @@
 //! contestant, ranked, with spread, latency, errors and efficiency. `shootout run` prints
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
 use crate::report::experiment::ranking::{Row, RPS_SPREAD};
@@ -69,7 +69,7 @@ pub fn print_tables(runs: &[RunRecord]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::experiment::marks::BOUND_MARK;
     use crate::report::experiment::servers;
     use crate::report::fixture::{disturb, hello_run};

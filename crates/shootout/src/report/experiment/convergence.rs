@@ -4,7 +4,7 @@
 //! of rounds promises no width, so it says nothing.
 
 use crate::harness::experiment::{Repeats, UntilSure};
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::ranking::{self, CellKey, Row};
 use crate::stats;
 
@@ -56,7 +56,7 @@ fn unsettled(key: &CellKey, row: &Row) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::hello_run;
 
     fn sure(target_percent: f64) -> Repeats {

@@ -5,8 +5,8 @@
 //! schedule and the server answered at the rate; a server that could not keep up shows
 //! what it did instead, unranked.
 
-use crate::record::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
-use crate::record::RunRecord;
+use crate::model::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
+use crate::model::RunRecord;
 use crate::report::experiment::ranking::{self, CellKey, Row, MARKED};
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;

@@ -3,7 +3,7 @@
 //! `†`, is a lower bound, or beats nothing but ranked rows that the generator held back.
 //! A reader who stops there must not come away with more than the tables say.
 
-use crate::record::{RunRecord, VerifyLevel};
+use crate::model::{RunRecord, VerifyLevel};
 use crate::report::experiment::ceiling::CEILING;
 use crate::report::experiment::efficiency::{self, Efficiency};
 use crate::report::experiment::ramp;
@@ -322,7 +322,7 @@ fn peak_named(r: &RunRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::{disturb, document, hello_run};
 
     #[test]

@@ -1,7 +1,7 @@
 //! The 2009 article's layout: a row per contestant and layout, a column per concurrency
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::marks::LOWER_BOUND_MARK;
 use crate::report::experiment::ranking::{
     self, CellKey, RankedCell, Row, MARKED, MARKED_MEANING, RPS_SPREAD,

@@ -3,6 +3,7 @@
 //! re-parses text or reads JSON by key.
 
 mod cell;
+pub mod endpoint;
 mod host_noise;
 mod ids;
 mod label;
