@@ -3,6 +3,7 @@
 //! binary is a thin shell over this crate (arguments and printing only); the load
 //! generator itself is the `engine` crate.
 
+pub mod contestant;
 pub mod generators;
 pub mod harness;
 pub mod k8s;

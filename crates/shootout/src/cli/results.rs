@@ -5,8 +5,8 @@ use super::WorkFailed;
 use anyhow::{bail, Context};
 use clap::Args;
 use engine::LoadResult;
+use shootout::contestant::locations;
 use shootout::harness::machine_lock::{self, Holder};
-use shootout::harness::places;
 use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
 use shootout::report::document::utc;
 use shootout::report::load_output;
@@ -43,9 +43,9 @@ pub fn open_store() -> anyhow::Result<Store> {
     Store::open(&store_path()?).map_err(|e| WorkFailed(e.into()).into())
 }
 
-/// Where the results store is: `shootout.db` in the results folder (`places::results`).
+/// Where the results store is: `shootout.db` in the results folder (`locations::results`).
 pub fn store_path() -> anyhow::Result<PathBuf> {
-    Ok(places::results()?.join("shootout.db"))
+    Ok(locations::results()?.join("shootout.db"))
 }
 
 /// `shootout results`.

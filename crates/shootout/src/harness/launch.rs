@@ -2,7 +2,7 @@
 //! started in its process group (pinned if asked), then polled until its port answers,
 //! failing fast if it exits, within one start timeout.
 
-use crate::harness::manifest::Contestant;
+use crate::contestant::manifest::Contestant;
 use crate::harness::process::{free_port, Server, ServerError};
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 //! gets the parent-death signal, a guard stops the rest of its group, and a server that
 //! escaped both is recorded (`started_servers`) for the next `shootout run` to stop.
 
+use crate::contestant::manifest::{Contestant, Placeholders};
 use crate::harness::group_guard::GroupGuard;
-use crate::harness::manifest::{Contestant, Placeholders};
 use crate::harness::process_identity::ProcessIdentity;
 use crate::harness::started_servers::{self, StartedServer, GRACE, MARK_ENV};
 use crate::process::{die_with_harness, PinError, Pinned};

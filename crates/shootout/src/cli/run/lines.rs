@@ -1,9 +1,9 @@
 //! What `shootout run` says as it goes, one line each: the host's noise, a busy
 //! machine, a contestant's verification.
 
+use shootout::contestant::verify::Check;
 use shootout::harness::experiment::Experiment;
 use shootout::harness::idle::Quiet;
-use shootout::harness::verify::Check;
 use shootout::model::{HostNoise, VerifyLevel};
 
 /// What the host's noise at idle means for this experiment's verdicts, said before the

@@ -4,7 +4,7 @@ use super::super::interrupt;
 use super::lines::{busy_line, verified_line};
 use super::RunArgs;
 use indicatif::{ProgressBar, ProgressStyle};
-use shootout::harness::catalog::Catalog;
+use shootout::contestant::catalog::Catalog;
 use shootout::harness::experiment::{Experiment, MatrixCell, Repeats, Stop};
 use shootout::harness::run::{self, Event};
 use shootout::model::{ExperimentId, Label, LoadKind, RunRecord};

@@ -3,8 +3,8 @@
 //! catalog's other manifest fields. Checked once into [`Inline`]; a mistake is one line
 //! naming the entry and the field.
 
-use crate::harness::manifest::{Contestant, Manifest, Origin, Requires, Setup, Start};
-use crate::harness::running::{Process, RunningServer};
+use crate::contestant::manifest::{Contestant, Manifest, Origin, Requires, Setup, Start};
+use crate::contestant::running::{Process, RunningServer};
 use crate::model::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;

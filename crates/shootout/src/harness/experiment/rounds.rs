@@ -4,7 +4,7 @@
 //! (done, the time budget spent, or Ctrl-C).
 
 use super::{Experiment, MakeUp, Repeats};
-use crate::harness::catalog::CEILING;
+use crate::contestant::catalog::CEILING;
 use crate::model::standing::Standing;
 use crate::model::{Label, RunRecord};
 use crate::stats::measures;

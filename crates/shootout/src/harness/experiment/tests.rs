@@ -174,7 +174,7 @@ fn stored_definitions_give_back_their_repeats() {
 #[test]
 fn every_shipped_experiment_and_profile_reads_and_names_known_contestants() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cat = crate::harness::catalog::Catalog::gather(Some(&root), &[], &root).unwrap();
+    let cat = crate::contestant::catalog::Catalog::gather(Some(&root), &[], &root).unwrap();
     let mut seen = 0;
     for entry in std::fs::read_dir(root.join("experiments")).unwrap() {
         let path = entry.unwrap().path();
@@ -255,7 +255,7 @@ fn inline_contestants_take_the_manifest_fields_with_paths_from_the_file() {
     assert_eq!(running.addr.to_string(), "127.0.0.1:8080");
     assert_eq!(
         running.process,
-        crate::harness::running::Process::Named("nginx".into())
+        crate::contestant::running::Process::Named("nginx".into())
     );
     let env_on_running = text.replace("process = \"nginx\"", "env = { A = \"1\" }");
     let msg = message(read(&write("inline-bad.toml", &env_on_running), None));

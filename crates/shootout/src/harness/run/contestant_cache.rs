@@ -3,9 +3,9 @@
 
 use super::failure::VerifyFailure;
 use super::Event;
-use crate::harness::manifest::Contestant;
-use crate::harness::toolchain;
-use crate::harness::verify::{self, Plan};
+use crate::contestant::manifest::Contestant;
+use crate::contestant::toolchain;
+use crate::contestant::verify::{self, Plan};
 use crate::model::endpoint::Endpoint;
 use std::collections::HashMap;
 use std::net::SocketAddr;

@@ -2,12 +2,12 @@
 //! said. The record keeps two things of it, both as users have always seen them: its
 //! label ([`RunFailure::label`]) and its one-line reason (its `Display`).
 
+use crate::contestant::catalog::{CatalogError, Status};
+use crate::contestant::verify::Check;
 use crate::generators::{ChooseError, FleetError};
-use crate::harness::catalog::{CatalogError, Status};
 use crate::harness::launch::LaunchError;
 use crate::harness::open_file_limit::TooManyConnections;
 use crate::harness::process::ServerError;
-use crate::harness::verify::Check;
 use crate::model::Label;
 
 /// Why one run of a contestant was not measured.

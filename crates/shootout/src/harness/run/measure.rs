@@ -4,15 +4,15 @@
 use super::failure::RunFailure;
 use super::judge::{self, ServerSide};
 use super::{Event, Runner};
+use crate::contestant::manifest::Contestant;
+use crate::contestant::running::RunningServer;
 use crate::generators::{self, fleet, Generators};
 use crate::harness::experiment::MatrixCell;
 use crate::harness::group_cpu::Members;
 use crate::harness::launch::{launch, LaunchSpec};
-use crate::harness::manifest::Contestant;
 use crate::harness::monitor::{Monitor, Point};
 use crate::harness::open_file_limit::OpenFileLimit;
 use crate::harness::process::Server;
-use crate::harness::running::RunningServer;
 use crate::model::{Cell, LoadKind, Outcome, RunRecord, VerifyLevel};
 use crate::process::Pinned;
 use engine::LoadResult;

@@ -11,10 +11,10 @@ mod measure;
 
 pub use failure::{RunFailure, VerifyFailure};
 
-use crate::harness::catalog::{self, Catalog, Status};
+use crate::contestant::catalog::{self, Catalog, Status};
+use crate::contestant::verify::Check;
 use crate::harness::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use crate::harness::idle::{self, Quiet};
-use crate::harness::verify::Check;
 use crate::model::VerifyLevel;
 use crate::model::{Cell, RunRecord};
 use contestant_cache::ContestantCache;

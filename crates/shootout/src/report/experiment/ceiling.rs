@@ -55,7 +55,7 @@ pub fn ranked_tables<'a>(
         .collect()
 }
 
-pub use crate::harness::catalog::CEILING;
+pub use crate::contestant::catalog::CEILING;
 
 /// The ceiling's row in a cell, when it measured there (ok, generator-bound, or marked:
 /// disturbed in every run).

@@ -2,7 +2,7 @@
 //! registry packages with the manifest's steps, then its build, skipped while nothing
 //! it depends on has changed.
 
-use crate::harness::manifest::{Contestant, Origin, Placeholders};
+use crate::contestant::manifest::{Contestant, Origin, Placeholders};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! `contestant.toml`: what a contestant is and how to install, build and start it
 //! (docs/manifest.md is the reference).
 
-use crate::harness::running::RunningServer;
+use crate::contestant::running::RunningServer;
 use crate::model::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -9,7 +9,7 @@ pub const ROOT_ENV: &str = "SHOOTOUT_ROOT";
 
 /// Where shootout cannot look.
 #[derive(Debug, thiserror::Error)]
-pub enum PlacesError {
+pub enum LocationsError {
     #[error("--root / {ROOT_ENV} {}: no such folder", .0.display())]
     NoSuchRoot(PathBuf),
     #[error(
@@ -23,15 +23,15 @@ pub enum PlacesError {
 
 /// The checkout: `SHOOTOUT_ROOT` (which `--root` sets), else the nearest ancestor of the
 /// current folder that has a `contestants/` folder; None outside any.
-pub fn checkout() -> Result<Option<PathBuf>, PlacesError> {
+pub fn checkout() -> Result<Option<PathBuf>, LocationsError> {
     if let Some(root) = std::env::var_os(ROOT_ENV).filter(|r| !r.is_empty()) {
         let root = PathBuf::from(root);
         return match root.is_dir() {
             true => Ok(Some(root)),
-            false => Err(PlacesError::NoSuchRoot(root)),
+            false => Err(LocationsError::NoSuchRoot(root)),
         };
     }
-    let cwd = std::env::current_dir().map_err(PlacesError::CurrentFolder)?;
+    let cwd = std::env::current_dir().map_err(LocationsError::CurrentFolder)?;
     Ok(cwd
         .ancestors()
         .find(|d| d.join("contestants").is_dir())
@@ -40,12 +40,12 @@ pub fn checkout() -> Result<Option<PathBuf>, PlacesError> {
 
 /// Where results go: the checkout's `results/`, else `$XDG_DATA_HOME/shootout` (by
 /// default `~/.local/share/shootout`).
-pub fn results() -> Result<PathBuf, PlacesError> {
+pub fn results() -> Result<PathBuf, LocationsError> {
     results_of(checkout()?.as_deref())
 }
 
 /// Where results go for `checkout` (as [`checkout`] found it).
-pub fn results_of(checkout: Option<&Path>) -> Result<PathBuf, PlacesError> {
+pub fn results_of(checkout: Option<&Path>) -> Result<PathBuf, LocationsError> {
     match checkout {
         Some(root) => Ok(root.join("results")),
         None => outside(),
@@ -54,10 +54,10 @@ pub fn results_of(checkout: Option<&Path>) -> Result<PathBuf, PlacesError> {
 
 /// The results folder outside a checkout. The `dirs` crate reads the XDG variables as
 /// the specification says (a relative XDG_DATA_HOME is ignored, HOME is the fallback).
-fn outside() -> Result<PathBuf, PlacesError> {
+fn outside() -> Result<PathBuf, LocationsError> {
     dirs::data_dir()
         .map(|d| d.join("shootout"))
-        .ok_or(PlacesError::NoDataFolder)
+        .ok_or(LocationsError::NoDataFolder)
 }
 
 /// Where the build and state (logs, build stamp) of contestants that do not live in the

@@ -1,9 +1,9 @@
 //! Every contestant the harness knows: the checkout's `contestants/`, other folders of
 //! contestant folders, and an experiment's inline ones; and whether each is ready to run.
 
-use crate::harness::manifest::{Contestant, Origin};
-use crate::harness::places::{self, PlacesError};
-use crate::harness::setup;
+use crate::contestant::locations::{self, LocationsError};
+use crate::contestant::manifest::{Contestant, Origin};
+use crate::contestant::setup;
 use std::path::{Path, PathBuf};
 
 /// Where a contestant stands.
@@ -47,7 +47,7 @@ pub const NO_CATALOG: &str = "there is no catalog here (not in a shootout checko
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
     #[error(transparent)]
-    Places(#[from] PlacesError),
+    Locations(#[from] LocationsError),
     #[error("contestant {name:?} is declared twice: in {} and in {}", first.display(), second.display())]
     Twice {
         name: String,
@@ -103,8 +103,8 @@ impl Catalog {
     /// The catalog of the places this process was pointed at: the checkout (`--root`,
     /// `SHOOTOUT_ROOT` or the current folder's) and `folders`.
     pub fn here(folders: &[PathBuf]) -> Result<Catalog, CatalogError> {
-        let checkout = places::checkout()?;
-        let builds = places::builds(&places::results_of(checkout.as_deref())?);
+        let checkout = locations::checkout()?;
+        let builds = locations::builds(&locations::results_of(checkout.as_deref())?);
         Catalog::gather(checkout.as_deref(), folders, &builds)
     }
 

@@ -7,8 +7,8 @@
 //! share nothing, so the lanes run side by side and the network-bound steps (apt, pip,
 //! cargo fetch, go, npm) overlap one another and the compilers.
 
-use crate::harness::manifest::Contestant;
-use crate::harness::setup;
+use crate::contestant::manifest::Contestant;
+use crate::contestant::setup;
 
 /// One contestant's set-up, with the Debian packages it waits for.
 #[derive(Debug)]
@@ -68,7 +68,7 @@ pub fn plan<'c>(contestants: &[&'c Contestant], installed: impl Fn(&str) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::setup_fixture::{self, Fake};
+    use crate::contestant::setup_fixture::{self, Fake};
     use std::path::Path;
 
     fn contestant(name: &str, commands: &[&str], debian: &[&str], blocked: &str) -> Contestant {

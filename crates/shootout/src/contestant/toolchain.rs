@@ -1,7 +1,7 @@
 //! The versions a contestant was measured with: its manifest's `toolchain` command (e.g.
 //! `go version`), run once per experiment and stored with every run.
 
-use crate::harness::manifest::Contestant;
+use crate::contestant::manifest::Contestant;
 use std::process::{Command, Stdio};
 
 /// Longest version text kept; a command that prints a page is cut here.

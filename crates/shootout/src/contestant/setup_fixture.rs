@@ -1,6 +1,6 @@
 //! Made-up contestants for the set-up tests: a manifest from its few fields that matter.
 
-use crate::harness::manifest::{Contestant, Manifest, Origin};
+use crate::contestant::manifest::{Contestant, Manifest, Origin};
 use std::path::Path;
 
 /// What a made-up contestant requires and runs.

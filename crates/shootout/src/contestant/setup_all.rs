@@ -2,9 +2,9 @@
 //! beside the lanes, each lane's contestants one after another (those waiting for a
 //! package once it is in), the lanes in parallel. A failure is that contestant's alone.
 
-use crate::harness::manifest::Contestant;
-use crate::harness::setup::{self, SetupError};
-use crate::harness::setup_plan::{self, Plan, Task};
+use crate::contestant::manifest::Contestant;
+use crate::contestant::setup::{self, SetupError};
+use crate::contestant::setup_plan::{self, Plan, Task};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::{Duration, Instant};
@@ -134,8 +134,8 @@ fn apt_log(plan: &Plan) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::setup::CommandError;
-    use crate::harness::setup_fixture::{self, Fake};
+    use crate::contestant::setup::CommandError;
+    use crate::contestant::setup_fixture::{self, Fake};
     use std::os::unix::process::ExitStatusExt;
     use std::sync::Mutex;
 
