@@ -7,6 +7,7 @@ pub mod contestant;
 pub mod generators;
 pub mod harness;
 pub mod k8s;
+pub mod machine;
 pub mod model;
 pub mod process;
 pub mod report;

@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use engine::LoadResult;
 use shootout::contestant::locations;
-use shootout::harness::machine_lock::{self, Holder};
+use shootout::machine::machine_lock::{self, Holder};
 use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
 use shootout::report::document::utc;
 use shootout::report::load_output;

@@ -1,18 +1,13 @@
 //! The harness: contestants as their manifests declare them, set up, started, verified.
 
-pub mod cores;
 pub mod experiment;
 pub mod group_cpu;
 pub mod group_guard;
-pub mod host_noise;
-pub mod idle;
 pub mod launch;
 pub mod layout;
-pub mod machine_lock;
 pub mod monitor;
 pub mod open_file_limit;
 pub mod process;
-pub mod process_identity;
 pub mod run;
 pub mod started_servers;
 pub mod verdict;

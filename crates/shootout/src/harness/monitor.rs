@@ -2,8 +2,8 @@
 //! the generator's CPU (this process, whose loops send the load, and its load shards),
 //! and each core's use.
 
-use crate::harness::cores::{CoreTicks, CoreUse};
 use crate::harness::group_cpu::{self, Members, Sample};
+use crate::machine::cores::{CoreTicks, CoreUse};
 pub use crate::model::Point;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -6,8 +6,8 @@
 
 use crate::contestant::manifest::{Contestant, Placeholders};
 use crate::harness::group_guard::GroupGuard;
-use crate::harness::process_identity::ProcessIdentity;
 use crate::harness::started_servers::{self, StartedServer, GRACE, MARK_ENV};
+use crate::machine::process_identity::ProcessIdentity;
 use crate::process::{die_with_harness, PinError, Pinned};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;

@@ -8,8 +8,8 @@
 //! environment); never by a recorded id alone, so that a process that merely reuses an
 //! old pid or group id is not touched.
 
-use crate::harness::machine_lock;
-use crate::harness::process_identity::ProcessIdentity;
+use crate::machine::machine_lock;
+use crate::machine::process_identity::ProcessIdentity;
 use nix::fcntl::{Flock, FlockArg};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::{getpgrp, Pid};
@@ -174,7 +174,7 @@ fn signal_groups<'a>(processes: impl Iterator<Item = &'a Found>, signal: Signal)
 /// all under an exclusive flock of the file (harnesses and `verify` start servers at the
 /// same time). Lines that do not parse (a file from another version) are dropped.
 fn edit(path: &Path, change: impl FnOnce(&mut Vec<StartedServer>)) -> io::Result<()> {
-    let file = crate::harness::machine_lock::open_shared(path)?;
+    let file = crate::machine::machine_lock::open_shared(path)?;
     let mut file =
         Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, e)| io::Error::from(e))?;
     let mut text = String::new();

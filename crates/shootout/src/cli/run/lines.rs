@@ -3,7 +3,7 @@
 
 use shootout::contestant::verify::Check;
 use shootout::harness::experiment::Experiment;
-use shootout::harness::idle::Quiet;
+use shootout::machine::idle::Quiet;
 use shootout::model::{HostNoise, VerifyLevel};
 
 /// What the host's noise at idle means for this experiment's verdicts, said before the

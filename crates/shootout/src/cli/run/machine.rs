@@ -1,8 +1,8 @@
 //! The machine `shootout run` works on: its lock, and what harnesses that died left.
 
 use super::super::interrupt;
-use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::harness::started_servers::{self, Leftover};
+use shootout::machine::machine_lock::{self, Holder, LockError, MachineLock};
 use shootout::model::ExperimentId;
 use std::path::Path;
 

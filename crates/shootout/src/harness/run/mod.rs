@@ -14,7 +14,7 @@ pub use failure::{RunFailure, VerifyFailure};
 use crate::contestant::catalog::{self, Catalog, Status};
 use crate::contestant::verify::Check;
 use crate::harness::experiment::{Experiment, MatrixCell, Rounds, Stop};
-use crate::harness::idle::{self, Quiet};
+use crate::machine::idle::{self, Quiet};
 use crate::model::VerifyLevel;
 use crate::model::{Cell, RunRecord};
 use contestant_cache::ContestantCache;

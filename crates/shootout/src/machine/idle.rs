@@ -3,7 +3,7 @@
 //! foreign threshold. A machine that stays busy is run on anyway: the runs it disturbs
 //! are labelled `disturbed` by their verdict.
 
-use crate::harness::cores::CoreTicks;
+use crate::machine::cores::CoreTicks;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

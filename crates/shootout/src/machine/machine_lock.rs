@@ -5,7 +5,7 @@
 //! file also names its holder (pid, command, experiment), for the message a second run
 //! prints and for telling a running experiment from one whose harness died.
 
-use crate::harness::process_identity::ProcessIdentity;
+use crate::machine::process_identity::ProcessIdentity;
 use nix::errno::Errno;
 use nix::fcntl::{Flock, FlockArg};
 use nix::unistd::{access, AccessFlags};
@@ -192,7 +192,7 @@ fn open(path: &Path) -> Result<File, LockError> {
 
 /// Opens (creating) a file every user's harness reads and writes, beside the lock. std
 /// opens with O_CLOEXEC: no server inherits it (an orphan would hold a lock on it).
-pub(super) fn open_shared(path: &Path) -> io::Result<File> {
+pub(crate) fn open_shared(path: &Path) -> io::Result<File> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)

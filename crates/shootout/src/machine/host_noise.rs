@@ -4,7 +4,7 @@
 //! the first run, stored with the experiment, and shown in its report, so that a reader
 //! knows what the verdicts judged against.
 
-use crate::harness::cores::CoreTicks;
+use crate::machine::cores::CoreTicks;
 use crate::model::HostNoise;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
