@@ -5,10 +5,10 @@
 use crate::contestant::catalog::{CatalogError, Status};
 use crate::contestant::verify::Check;
 use crate::generators::{ChooseError, FleetError};
-use crate::harness::launch::LaunchError;
-use crate::harness::open_file_limit::TooManyConnections;
-use crate::harness::process::ServerError;
 use crate::model::Label;
+use crate::process::launch::LaunchError;
+use crate::process::open_file_limit::TooManyConnections;
+use crate::process::server::ServerError;
 
 /// Why one run of a contestant was not measured.
 #[derive(Debug, thiserror::Error)]

@@ -2,9 +2,9 @@
 
 use super::failure::RunFailure;
 use crate::harness::experiment::MatrixCell;
-use crate::harness::monitor::Point;
 use crate::harness::verdict;
 use crate::model::{Bottleneck, Label, Outcome, Verdict};
+use crate::process::monitor::Point;
 use engine::LoadResult;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

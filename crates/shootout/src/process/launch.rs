@@ -3,7 +3,7 @@
 //! failing fast if it exits, within one start timeout.
 
 use crate::contestant::manifest::Contestant;
-use crate::harness::process::{free_port, Server, ServerError};
+use crate::process::server::{free_port, Server, ServerError};
 use std::time::Duration;
 
 /// How long a contestant may take to start listening (JVMs and BEAM take seconds).

@@ -5,9 +5,9 @@
 //! escaped both is recorded (`started_servers`) for the next `shootout run` to stop.
 
 use crate::contestant::manifest::{Contestant, Placeholders};
-use crate::harness::group_guard::GroupGuard;
-use crate::harness::started_servers::{self, StartedServer, GRACE, MARK_ENV};
 use crate::machine::process_identity::ProcessIdentity;
+use crate::process::group_guard::GroupGuard;
+use crate::process::started_servers::{self, StartedServer, GRACE, MARK_ENV};
 use crate::process::{die_with_harness, PinError, Pinned};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;

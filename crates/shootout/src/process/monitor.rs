@@ -2,9 +2,9 @@
 //! the generator's CPU (this process, whose loops send the load, and its load shards),
 //! and each core's use.
 
-use crate::harness::group_cpu::{self, Members, Sample};
 use crate::machine::cores::{CoreTicks, CoreUse};
 pub use crate::model::Point;
+use crate::process::group_cpu::{self, Members, Sample};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
