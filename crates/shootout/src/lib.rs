@@ -4,8 +4,8 @@
 //! generator itself is the `engine` crate.
 
 pub mod contestant;
+pub mod experiment;
 pub mod generators;
-pub mod harness;
 pub mod k8s;
 pub mod machine;
 pub mod model;

@@ -1,7 +1,7 @@
 //! One stored experiment, ready to report: what ran, on what, and its tables in the
 //! articles' layouts.
 
-use crate::harness::experiment::{self, Repeats};
+use crate::experiment::{self, Repeats};
 use crate::model::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;

@@ -4,7 +4,7 @@
 //! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
 //! change).
 
-use crate::harness::experiment::{Repeats, UntilSure};
+use crate::experiment::{Repeats, UntilSure};
 use crate::model::{
     Bottleneck, Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord, Verdict, VerifyLevel,
 };

@@ -2,7 +2,7 @@
 //! machine, a contestant's verification.
 
 use shootout::contestant::verify::Check;
-use shootout::harness::experiment::Experiment;
+use shootout::experiment::Experiment;
 use shootout::machine::idle::Quiet;
 use shootout::model::{HostNoise, VerifyLevel};
 

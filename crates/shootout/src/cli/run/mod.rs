@@ -12,7 +12,7 @@ use shootout::contestant::catalog::{self, Catalog, Status};
 use shootout::contestant::locations;
 use shootout::contestant::manifest::{Contestant, Origin};
 use shootout::contestant::setup_all;
-use shootout::harness::experiment::{self, Experiment};
+use shootout::experiment::{self, Experiment};
 use shootout::machine::host_noise;
 use shootout::machine::machine_lock::LockError;
 use shootout::model::{ExperimentId, Label, Machine, RunRecord};

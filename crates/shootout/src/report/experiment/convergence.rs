@@ -3,7 +3,7 @@
 //! they reached the most rounds, the time budget ran out, or Ctrl-C came. A fixed number
 //! of rounds promises no width, so it says nothing.
 
-use crate::harness::experiment::{Repeats, UntilSure};
+use crate::experiment::{Repeats, UntilSure};
 use crate::model::RunRecord;
 use crate::report::experiment::ranking::{self, CellKey, Row};
 use crate::stats;

@@ -1,16 +1,20 @@
 //! Experiments (`experiments/<name>.toml`): a matrix of contestants × endpoints × layouts
 //! × loads × repeats. The file is read once ([`file`]), checked once ([`check`]) into the
 //! typed [`Experiment`] below, and never parsed again; a mistake is one line naming the
-//! file, line and field.
+//! file, line and field. Then run ([`run`]): cells on their [`layout`]s, each run judged
+//! from both sides' CPU ([`verdict`]).
 
 mod check;
 mod endpoints;
 mod file;
 mod inline;
+pub mod layout;
 mod make_up;
 mod matrix;
 mod repeats;
 mod rounds;
+pub mod run;
+pub mod verdict;
 
 pub use check::ExperimentError;
 pub use inline::{Inline, Running};
@@ -19,8 +23,8 @@ pub use matrix::MatrixCell;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 
-use crate::harness::layout::Layout;
-use crate::harness::verdict::Thresholds;
+use crate::experiment::layout::Layout;
+use crate::experiment::verdict::Thresholds;
 use crate::model::endpoint::Endpoint;
 use crate::threshold::Gates;
 use engine::{DeviceScript, RateSchedule};

@@ -196,7 +196,7 @@ fn verdict_thresholds_are_percentages_of_the_cores() {
     let plain = read(&write("v0.toml", base), None).unwrap();
     assert_eq!(
         plain.thresholds,
-        crate::harness::verdict::Thresholds::default()
+        crate::experiment::verdict::Thresholds::default()
     );
     let own = format!("{base}[verdict]\nforeign = \"25%\"\nsaturated = \"80%\"\n");
     let e = read(&write("v1.toml", &own), None).unwrap();

@@ -1,8 +1,8 @@
 //! The cells of an experiment's matrix: endpoint × layout × load × level (× rate).
 
 use super::{Experiment, Load, LoadPace};
-use crate::harness::layout::Layout;
-use crate::harness::verdict::Thresholds;
+use crate::experiment::layout::Layout;
+use crate::experiment::verdict::Thresholds;
 use crate::model::endpoint::Endpoint;
 use crate::model::LoadKind;
 use engine::{Pace, RateSchedule};

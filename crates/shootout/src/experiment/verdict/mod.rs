@@ -2,7 +2,7 @@
 //! side's cores were saturated, and whether foreign work or the hypervisor disturbed it.
 //! The thresholds and the measurements behind them are in docs/verdicts.md.
 
-use crate::harness::layout::Layout;
+use crate::experiment::layout::Layout;
 use crate::model::{Bottleneck, LoadKind, Point, Verdict};
 use std::time::Duration;
 

@@ -232,7 +232,7 @@ impl Rounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::experiment::UntilSure;
+    use crate::experiment::UntilSure;
 
     const SOON: Duration = Duration::from_secs(1);
 

@@ -1,8 +1,8 @@
 //! After a load: what its result and both sides' CPU say of the server.
 
 use super::failure::RunFailure;
-use crate::harness::experiment::MatrixCell;
-use crate::harness::verdict;
+use crate::experiment::verdict;
+use crate::experiment::MatrixCell;
 use crate::model::{Bottleneck, Label, Outcome, Verdict};
 use crate::process::monitor::Point;
 use engine::LoadResult;

@@ -13,7 +13,7 @@ pub use failure::{RunFailure, VerifyFailure};
 
 use crate::contestant::catalog::{self, Catalog, Status};
 use crate::contestant::verify::Check;
-use crate::harness::experiment::{Experiment, MatrixCell, Rounds, Stop};
+use crate::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use crate::machine::idle::{self, Quiet};
 use crate::model::VerifyLevel;
 use crate::model::{Cell, RunRecord};
