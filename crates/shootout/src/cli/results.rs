@@ -8,13 +8,13 @@ use engine::LoadResult;
 use shootout::contestant::locations;
 use shootout::machine::machine_lock::{self, Holder};
 use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
-use shootout::report::document::utc;
 use shootout::report::load_output;
 use shootout::report::side::Reference;
-use shootout::report::stats::measures;
+use shootout::stats::measures;
 use shootout::store::{
     End, ExperimentRow, Named, SavedLoad, SavedLoadRow, Status, Store, StoredRun,
 };
+use shootout::units::utc;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! and each core's use.
 
 use crate::machine::cores::{CoreTicks, CoreUse};
-pub use crate::model::Point;
+use crate::model::Point;
 use crate::process::group_cpu::{self, Members, Sample};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

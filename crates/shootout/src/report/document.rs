@@ -11,7 +11,7 @@ use crate::stats::{measures, median};
 use crate::store::{ExperimentRow, Store, StoreError};
 
 /// Where `shootout results` has always found it; it lives with the other units now.
-pub use crate::units::utc;
+use crate::units::utc;
 
 /// Why an experiment could not be read for a report.
 #[derive(Debug, thiserror::Error)]

@@ -3,7 +3,9 @@
 //! the metric's unit and as a percentage of the limit), or one line when all held.
 
 use crate::model::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::cell_key::CellKey;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::stats::median;
 use crate::threshold::{Gates, Judgement, Threshold};

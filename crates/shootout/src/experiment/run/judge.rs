@@ -3,8 +3,8 @@
 use super::failure::RunFailure;
 use crate::experiment::verdict;
 use crate::experiment::MatrixCell;
+use crate::model::Point;
 use crate::model::{Bottleneck, Label, Outcome, Verdict};
-use crate::process::monitor::Point;
 use engine::LoadResult;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -3,8 +3,11 @@
 //! ceiling's, and server CPU per response as a multiple of the ceiling's.
 
 use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
 use crate::report::experiment::marks::{BOUND_MARK, LOWER_BOUND_MARK};
-use crate::report::experiment::ranking::{self, CellKey, Row, MARKED, MARKED_MEANING};
+use crate::report::experiment::marks::{MARKED, MARKED_MEANING};
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures;
@@ -55,7 +58,7 @@ pub fn ranked_tables<'a>(
         .collect()
 }
 
-pub use crate::contestant::catalog::CEILING;
+use crate::contestant::catalog::CEILING;
 
 /// The ceiling's row in a cell, when it measured there (ok, generator-bound, or marked:
 /// disturbed in every run).

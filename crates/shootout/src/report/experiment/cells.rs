@@ -5,7 +5,8 @@
 use crate::model::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
-use crate::report::experiment::ranking::{Row, RPS_SPREAD};
+use crate::report::experiment::marks::RPS_SPREAD;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -77,7 +78,12 @@ mod tests {
     fn runs(with_ceiling: bool) -> Vec<RunRecord> {
         let mut runs = vec![hello_run("other", Label::Ok, 10_000.0, 1.0)];
         if with_ceiling {
-            runs.push(hello_run(ceiling::CEILING, Label::Ok, 20_000.0, 1.0));
+            runs.push(hello_run(
+                crate::contestant::catalog::CEILING,
+                Label::Ok,
+                20_000.0,
+                1.0,
+            ));
         }
         runs
     }
@@ -117,7 +123,7 @@ mod tests {
     fn a_ceiling_disturbed_in_every_run_shows_its_figure_marked() {
         let mut runs = runs(false);
         for (rps, steal) in [(20_000.0, 0.18), (21_000.0, 0.25), (19_000.0, 0.12)] {
-            let mut r = hello_run(ceiling::CEILING, Label::Ok, rps, 1.0);
+            let mut r = hello_run(crate::contestant::catalog::CEILING, Label::Ok, rps, 1.0);
             disturb(&mut r, steal);
             runs.push(r);
         }

@@ -5,7 +5,9 @@
 
 use crate::experiment::{Repeats, UntilSure};
 use crate::model::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::report::experiment::cell_key::CellKey;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::stats;
 
 /// The lines that say it: what was asked, then one per cell that did not converge.

@@ -7,7 +7,10 @@
 
 use crate::model::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
 use crate::model::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row, MARKED};
+use crate::report::experiment::cell_key::CellKey;
+use crate::report::experiment::marks::MARKED;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::{self, measures, median};

@@ -2,7 +2,7 @@
 //! as devices grew, at what latency, and when requests began to time out.
 
 use crate::model::RunRecord;
-use crate::report::experiment::ranking::CellKey;
+use crate::report::experiment::cell_key::CellKey;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures;

@@ -2,9 +2,8 @@
 //! medians, 95% intervals of the median, ranks where overlapping intervals tie. Only `ok`
 //! runs are ranked; the others are counted by label.
 
-pub use super::cell_key::CellKey;
-pub use super::marks::{MARKED, MARKED_MEANING, RPS_SPREAD};
-pub use super::row::{disturbed_note, Row};
+use super::cell_key::CellKey;
+use super::row::Row;
 use crate::model::RunRecord;
 use crate::stats::{self, median};
 

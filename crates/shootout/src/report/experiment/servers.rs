@@ -3,7 +3,8 @@
 
 use crate::model::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
-use crate::report::experiment::ranking::{Row, RPS_SPREAD};
+use crate::report::experiment::marks::RPS_SPREAD;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::units;

@@ -7,7 +7,8 @@
 use crate::model::standing::Standing;
 use crate::model::{Label, RunRecord};
 use crate::report::experiment::efficiency::Cost;
-use crate::report::experiment::ranking::{self, Row};
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 
 /// What kept a marked row's runs from counting, as the summary names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

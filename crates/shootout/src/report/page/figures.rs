@@ -5,7 +5,9 @@
 use crate::model::{Label, Point, RunRecord};
 use crate::report::document::Document;
 use crate::report::experiment::efficiency;
-use crate::report::experiment::ranking::{self, RankedCell, Row, MARKED};
+use crate::report::experiment::marks::MARKED;
+use crate::report::experiment::ranking::{self, RankedCell};
+use crate::report::experiment::row::Row;
 use crate::report::page::colours::Colours;
 use crate::report::page::svg::{self, Bar, Chart, Series};
 use crate::stats::{self, median};
