@@ -1,6 +1,7 @@
-//! The run record: what one run was and what it measured, as types. The harness writes
-//! it, the store maps it column for column, the reports read it; nothing downstream
-//! re-parses text or reads JSON by key.
+//! The types every layer shares. The run record: what one run was and what it measured,
+//! as types. The harness writes it, the store maps it column for column, the reports read
+//! it; nothing downstream re-parses text or reads JSON by key. And the endpoints
+//! (`endpoint`): the request a run sends and the answer verification expects.
 
 mod cell;
 pub mod endpoint;
