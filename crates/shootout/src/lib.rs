@@ -1,13 +1,18 @@
 //! shootout as a library: the harness that runs experiments, the typed run record it
 //! writes, the store that keeps records, and the reports that read them. The `shootout`
 //! binary is a thin shell over this crate (arguments and printing only); the load
-//! generator itself is the `engine` crate.
+//! generator itself is the `engine` crate. The modules are layers, each using only those
+//! before it in the order data flows (docs/architecture.md; tests/module_layers.rs checks):
+//! units, toml_file, model, stats, threshold, contestant, machine, process, generators,
+//! k8s, experiment, store, report, and the binary's cli.
 
+pub mod contestant;
+pub mod experiment;
 pub mod generators;
-pub mod harness;
 pub mod k8s;
+pub mod machine;
+pub mod model;
 pub mod process;
-pub mod record;
 pub mod report;
 pub mod stats;
 pub mod store;

@@ -1,12 +1,32 @@
-//! Arrows between modules point one way (docs: ARCHITECTURE.md, "Layout"): no circle
-//! between the top-level modules of src/, nor between the files and folders of any one
-//! folder. Read from the source's `use` lines and `crate::`/`super::` paths; test code
-//! (`#[cfg(test)]` modules) may reach anywhere and is left out.
+//! Arrows between modules point one way (docs/architecture.md): the top-level modules of
+//! src/ are layers, each using only those above it in [`LAYERS`]; and there is no circle
+//! between the files and folders of any one folder. Read from the source's `use` lines and
+//! `crate::`/`super::` paths; test code (`#[cfg(test)]` modules) may reach anywhere and is
+//! left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// A module's path from the crate root: `["harness", "run", "measure"]`.
+/// The top-level modules of src/, in the order data flows: each may use only the ones
+/// before it. Written once here; docs/architecture.md draws it.
+const LAYERS: &[&str] = &[
+    "units",
+    "toml_file",
+    "model",
+    "stats",
+    "threshold",
+    "contestant",
+    "machine",
+    "process",
+    "generators",
+    "k8s",
+    "experiment",
+    "store",
+    "report",
+    "cli",
+];
+
+/// A module's path from the crate root: `["experiment", "run", "measure"]`.
 type ModPath = Vec<String>;
 
 /// Within one folder (its path), which child uses which, and a file that says so.
@@ -14,11 +34,7 @@ type Edges = BTreeMap<ModPath, BTreeMap<String, BTreeMap<String, String>>>;
 
 #[test]
 fn no_module_circles_in_src() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    read_tree(&src, &src, &mut files);
-    assert!(files.len() > 50, "read only {} files of src/", files.len());
-    let circles = circles(&edges(&files));
+    let circles = circles(&edges(&src_files()));
     assert!(
         circles.is_empty(),
         "module circles (folder: a -> b -> a, with a file that makes each arrow):\n{}",
@@ -38,6 +54,61 @@ fn a_circle_between_two_files_is_named_with_its_arrows() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].starts_with("a: x -> y -> x"), "{}", found[0]);
     assert!(found[0].contains("x -> y (a/x)") && found[0].contains("y -> x (a/y)"));
+}
+
+#[test]
+fn top_level_modules_use_only_the_layers_above_them() {
+    let files = src_files();
+    let unlisted: Vec<&str> = (files.iter())
+        .filter(|(m, _)| m.len() == 1 && !LAYERS.contains(&m[0].as_str()))
+        .map(|(m, _)| m[0].as_str())
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "top-level modules missing from LAYERS (tests/module_layers.rs): {unlisted:?}"
+    );
+    let upward = upward_arrows(&edges(&files), LAYERS);
+    assert!(
+        upward.is_empty(),
+        "imports of a later layer (a module may use only those before it in LAYERS):\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn an_import_of_a_later_layer_is_named_with_its_file() {
+    let files = vec![
+        (path("low"), "use crate::high::Thing;".to_string()),
+        (path("high"), "use crate::low::Other;".to_string()),
+        (path("high/part"), "fn f() { crate::low::g() }".to_string()),
+    ];
+    let found = upward_arrows(&edges(&files), &["low", "high"]);
+    assert_eq!(found, ["low -> high (low): high is a later layer than low"]);
+    assert!(upward_arrows(&edges(&files[1..]), &["low", "high"]).is_empty());
+}
+
+/// Every `.rs` file of this crate's src/.
+fn src_files() -> Vec<(ModPath, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    read_tree(&src, &src, &mut files);
+    assert!(files.len() > 50, "read only {} files of src/", files.len());
+    files
+}
+
+/// The arrows between top-level modules that point to a later layer, one line each with
+/// the file that makes it. A module not in `layers` counts as the last.
+fn upward_arrows(edges: &Edges, layers: &[&str]) -> Vec<String> {
+    let rank = |m: &str| layers.iter().position(|l| *l == m).unwrap_or(layers.len());
+    let mut out = Vec::new();
+    for (a, uses) in edges.get(&ModPath::new()).into_iter().flatten() {
+        for (b, file) in uses.iter().filter(|(b, _)| rank(a) < rank(b)) {
+            out.push(format!(
+                "{a} -> {b} ({file}): {b} is a later layer than {a}"
+            ));
+        }
+    }
+    out
 }
 
 fn path(text: &str) -> ModPath {

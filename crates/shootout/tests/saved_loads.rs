@@ -183,7 +183,7 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
     // An experiment named like the first label, stored as `shootout run` stores one.
     let db = root.0.join("results").join("shootout.db");
     let mut store = shootout::store::Store::open(&db).unwrap();
-    let machine = shootout::record::Machine::default();
+    let machine = shootout::model::Machine::default();
     let new = shootout::store::NewExperiment {
         name: "quick",
         seed: 1,

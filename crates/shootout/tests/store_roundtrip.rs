@@ -3,7 +3,7 @@
 //! to a test server on loopback; the database is a temporary file, removed at the end.
 
 use engine::{LoadConfig, LoadResult, Stop, Target};
-use shootout::record::{Cell, Label, LoadKind, Machine, Outcome, RunRecord};
+use shootout::model::{Cell, Label, LoadKind, Machine, Outcome, RunRecord};
 use shootout::store::{NewExperiment, Store};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
-use shootout::harness::catalog::{Catalog, NO_CATALOG};
+use shootout::contestant::catalog::{Catalog, NO_CATALOG};
 use std::path::PathBuf;
 
 /// The variable that adds folders of contestants, separated by `:` as in PATH.

@@ -4,14 +4,17 @@ use super::catalog::Folders;
 use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::Args;
-use shootout::harness::catalog::{self, Catalog, Status};
-use shootout::harness::endpoint::Endpoint;
-use shootout::harness::launch::{launch, LaunchSpec};
-use shootout::harness::manifest::Contestant;
-use shootout::harness::process::Server;
-use shootout::harness::verify::Plan;
-use shootout::harness::{group_cpu, setup, setup_all, verify};
-use shootout::record::VerifyLevel;
+use shootout::contestant::catalog::{self, Catalog, Status};
+use shootout::contestant::manifest::Contestant;
+use shootout::contestant::setup;
+use shootout::contestant::setup_all;
+use shootout::contestant::verify;
+use shootout::contestant::verify::Plan;
+use shootout::model::endpoint::Endpoint;
+use shootout::model::VerifyLevel;
+use shootout::process::group_cpu;
+use shootout::process::launch::{launch, LaunchSpec};
+use shootout::process::server::Server;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -215,7 +218,7 @@ fn for_each(
     }
 }
 
-/// `shootout setup`: the chosen contestants all at once (harness::setup_all), each
+/// `shootout setup`: the chosen contestants all at once (contestant::setup_all), each
 /// reported as it ends; exit 1 when any failed.
 pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
     let cat = which.folders.required()?;

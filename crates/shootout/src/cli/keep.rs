@@ -6,8 +6,8 @@ use super::results::{open_store, store_path};
 use super::WorkFailed;
 use anyhow::{bail, Context};
 use engine::{LoadConfig, LoadResult, Target};
-use shootout::harness::places;
-use shootout::record::{LoadKind, Machine};
+use shootout::contestant::locations;
+use shootout::model::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
 use std::path::{Path, PathBuf};
 
@@ -50,7 +50,7 @@ impl Keep {
                 kind: LoadKind::of(&config.pace),
                 // Outside a checkout, the current folder's commit: the user's own
                 // repository, when it is one.
-                machine: Machine::here(&places::checkout()?.unwrap_or_else(|| ".".into())),
+                machine: Machine::here(&locations::checkout()?.unwrap_or_else(|| ".".into())),
             }),
         };
         Ok(Keep {

@@ -38,5 +38,5 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 
 fn read(path: &Path) -> anyhow::Result<LoadResult> {
     let text = std::fs::read_to_string(path)?;
-    shootout::record::read_load_result(&text).context("not a shootout.load result")
+    shootout::model::read_load_result(&text).context("not a shootout.load result")
 }

@@ -22,7 +22,7 @@ mod spec_input;
 mod usage_error;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use shootout::harness::places::ROOT_ENV;
+use shootout::contestant::locations::ROOT_ENV;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -130,7 +130,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         }
     };
     if let Some(root) = &cli.root {
-        // The library finds the checkout through the variable (`places::checkout`), and
+        // The library finds the checkout through the variable (`locations::checkout`), and
         // the processes shootout starts (load shards) inherit it. Nothing else runs yet:
         // no thread reads the environment while it changes.
         std::env::set_var(ROOT_ENV, root);

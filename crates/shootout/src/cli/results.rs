@@ -5,16 +5,16 @@ use super::WorkFailed;
 use anyhow::{bail, Context};
 use clap::Args;
 use engine::LoadResult;
-use shootout::harness::machine_lock::{self, Holder};
-use shootout::harness::places;
-use shootout::record::{ExperimentId, Machine, Point, RunId, Verdict};
-use shootout::report::document::utc;
+use shootout::contestant::locations;
+use shootout::machine::machine_lock::{self, Holder};
+use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
 use shootout::report::load_output;
 use shootout::report::side::Reference;
-use shootout::report::stats::measures;
+use shootout::stats::measures;
 use shootout::store::{
     End, ExperimentRow, Named, SavedLoad, SavedLoadRow, Status, Store, StoredRun,
 };
+use shootout::units::utc;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -43,9 +43,9 @@ pub fn open_store() -> anyhow::Result<Store> {
     Store::open(&store_path()?).map_err(|e| WorkFailed(e.into()).into())
 }
 
-/// Where the results store is: `shootout.db` in the results folder (`places::results`).
+/// Where the results store is: `shootout.db` in the results folder (`locations::results`).
 pub fn store_path() -> anyhow::Result<PathBuf> {
-    Ok(places::results()?.join("shootout.db"))
+    Ok(locations::results()?.join("shootout.db"))
 }
 
 /// `shootout results`.
@@ -310,7 +310,7 @@ struct ExportedExperiment {
 struct ExportedRun<'a> {
     id: RunId,
     #[serde(flatten)]
-    cell: &'a shootout::record::Cell,
+    cell: &'a shootout::model::Cell,
     load_kind: &'static str,
     /// The open-loop schedule (rate loads only).
     rate: Option<&'a str>,

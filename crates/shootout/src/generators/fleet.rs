@@ -3,7 +3,7 @@
 //! returns nothing fails the load by name: nothing is merged without it.
 
 use super::{Launcher, ShardCommand};
-use crate::record::read_load_result;
+use crate::model::read_load_result;
 use engine::{LoadResult, LoadSpec, Shard, Stop};
 use std::io::Read;
 use std::process::{Child, ExitStatus};

@@ -1,8 +1,8 @@
 //! One stored experiment, ready to report: what ran, on what, and its tables in the
 //! articles' layouts.
 
-use crate::harness::experiment::{self, Repeats};
-use crate::record::{RunId, RunIdError, RunRecord};
+use crate::experiment::{self, Repeats};
+use crate::model::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{convergence, efficiency, matrix, ramp, servers, unverified};
@@ -11,7 +11,7 @@ use crate::stats::{measures, median};
 use crate::store::{ExperimentRow, Store, StoreError};
 
 /// Where `shootout results` has always found it; it lives with the other units now.
-pub use crate::units::utc;
+use crate::units::utc;
 
 /// Why an experiment could not be read for a report.
 #[derive(Debug, thiserror::Error)]

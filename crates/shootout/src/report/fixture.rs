@@ -4,8 +4,8 @@
 //! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
 //! change).
 
-use crate::harness::experiment::{Repeats, UntilSure};
-use crate::record::{
+use crate::experiment::{Repeats, UntilSure};
+use crate::model::{
     Bottleneck, Cell, Label, LoadKind, Machine, Outcome, Point, RunRecord, Verdict, VerifyLevel,
 };
 use crate::report::document::Document;
@@ -389,7 +389,7 @@ const DEFINITION: &str = "name = \"fixture\"\n# <every kind of run> & more\n\
 pub fn document() -> Document {
     Document {
         experiment: ExperimentRow {
-            id: crate::record::ExperimentId(7),
+            id: crate::model::ExperimentId(7),
             name: "fixture".into(),
             started_unix_ms: 1_795_321_405_936,
             seed: 42,
@@ -400,7 +400,7 @@ pub fn document() -> Document {
                 kernel: "6.1.0".into(),
                 shootout: "0.1.0".into(),
                 commit: "abc1234".into(),
-                idle: Some(crate::record::HostNoise {
+                idle: Some(crate::model::HostNoise {
                     cores: 2,
                     seconds: 3.0,
                     steal: 0.03,

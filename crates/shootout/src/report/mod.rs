@@ -15,7 +15,3 @@ pub mod page;
 pub mod side;
 pub mod table;
 pub mod thresholds;
-
-// Statistics and units moved below the report (the harness and thresholds use them too);
-// here under their old paths for the CLI.
-pub use crate::{stats, units};

@@ -2,8 +2,10 @@
 //! report's medians, and a table of those crossed (threshold, measured, by how much in
 //! the metric's unit and as a percentage of the limit), or one line when all held.
 
-use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::stats::median;
 use crate::threshold::{Gates, Judgement, Threshold};
@@ -121,7 +123,7 @@ fn judgement_columns<'a, R: 'a>(of: impl Fn(&R) -> &Judgement + Copy + 'a) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::{hello, hello_run, run};
     use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! chart and comparison computes it the same way: above all the server's CPU per
 //! response, in one unit.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 
 /// One number of a run that measured something, None for a run without a result.
 pub type Measure = fn(&RunRecord) -> Option<f64>;

@@ -2,7 +2,7 @@
 //! machine), its end, and finding one by id or name.
 
 use super::{End, Ending, Plan, Store, StoreError};
-use crate::record::{ExperimentId, Machine};
+use crate::model::{ExperimentId, Machine};
 use rusqlite::{named_params, OptionalExtension};
 
 /// What is recorded about an experiment besides its runs.
@@ -52,7 +52,7 @@ impl Store {
              VALUES (:name, :started, :seed, :definition, :machine, :plan)",
             named_params! {
                 ":name": new.name,
-                ":started": crate::record::now_unix_ms(),
+                ":started": crate::model::now_unix_ms(),
                 ":seed": new.seed as i64,
                 ":definition": new.definition,
                 ":machine": machine,
@@ -68,7 +68,7 @@ impl Store {
     pub fn end(&mut self, id: ExperimentId, ending: Ending) -> Result<(), StoreError> {
         let changed = self.db.execute(
             "UPDATE experiments SET status = :status, finished_unix_ms = :at WHERE id = :id",
-            named_params! {":status": ending.word(), ":at": crate::record::now_unix_ms(), ":id": id},
+            named_params! {":status": ending.word(), ":at": crate::model::now_unix_ms(), ":id": id},
         )?;
         match changed {
             0 => Err(StoreError::NoExperiment(id.to_string())),

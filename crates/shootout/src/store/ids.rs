@@ -1,6 +1,6 @@
 //! The typed ids as SQLite integers.
 
-use crate::record::{ExperimentId, RunId};
+use crate::model::{ExperimentId, RunId};
 use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 impl ToSql for ExperimentId {

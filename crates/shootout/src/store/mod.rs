@@ -20,7 +20,7 @@ pub use plan::{Budget, Plan, PlannedLoad, PlannedRepeats};
 pub use runs::StoredRun;
 pub use saved_load::{NewSavedLoad, SavedLoad, SavedLoadRow};
 
-use crate::record::RunId;
+use crate::model::RunId;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 
@@ -56,7 +56,7 @@ pub enum StoreError {
     #[error("{word:?} names both experiment {word} (#{experiment}) and saved load {word} (load:{load}): say {experiment} or load:{load}")]
     Ambiguous {
         word: String,
-        experiment: crate::record::ExperimentId,
+        experiment: crate::model::ExperimentId,
         load: i64,
     },
 }

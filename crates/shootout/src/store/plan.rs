@@ -3,7 +3,7 @@
 //! never read or parsed again. A shape of its own, not the harness's types, so that the
 //! stored JSON stays readable when those change.
 
-use crate::harness::experiment::{Experiment, LoadPace, Repeats, UntilSure};
+use crate::experiment::{Experiment, LoadPace, Repeats, UntilSure};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -80,7 +80,7 @@ impl Plan {
 }
 
 impl PlannedLoad {
-    fn of(load: &crate::harness::experiment::Load) -> PlannedLoad {
+    fn of(load: &crate::experiment::Load) -> PlannedLoad {
         let (kind, schedules) = match &load.pace {
             LoadPace::Closed => ("closed", Vec::new()),
             LoadPace::Rates(rates) => ("rate", rates.iter().map(|r| r.text.clone()).collect()),

@@ -4,7 +4,7 @@
 //! read back.
 
 use super::{StoreError, StoredRun};
-use crate::record::{Cell, ExperimentId, Label, LoadKind, Outcome, RunId, RunRecord, VerifyLevel};
+use crate::model::{Cell, ExperimentId, Label, LoadKind, Outcome, RunId, RunRecord, VerifyLevel};
 use rusqlite::types::{ToSql, Value};
 
 /// The columns a run reads back, besides its `id` and `experiment_id`.

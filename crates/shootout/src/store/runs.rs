@@ -1,7 +1,7 @@
 //! The `runs` table: each run stored as it ends, read back as the harness wrote it.
 
 use super::{run_row, ExperimentRow, Store, StoreError};
-use crate::record::{ExperimentId, RunId, RunRecord};
+use crate::model::{ExperimentId, RunId, RunRecord};
 use rusqlite::OptionalExtension;
 
 /// A run as stored: its id, its experiment's, and its record.

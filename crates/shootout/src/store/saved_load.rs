@@ -3,7 +3,7 @@
 //! the whole `shootout.load/1` result.
 
 use super::{Store, StoreError};
-use crate::record::{LoadKind, Machine};
+use crate::model::{LoadKind, Machine};
 use engine::LoadResult;
 use rusqlite::params;
 
@@ -64,7 +64,7 @@ impl Store {
              rps, p99_us, result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 load.label,
-                crate::record::now_unix_ms(),
+                crate::model::now_unix_ms(),
                 command,
                 load.kind.word(),
                 load.kind.schedule(),
@@ -108,7 +108,7 @@ impl Store {
         };
         // With the histogram the summary's `+/- Stdev` reads, as `load` had it.
         let result =
-            crate::record::read_load_result(&text).map_err(|e| bad(format!("result: {e}")))?;
+            crate::model::read_load_result(&text).map_err(|e| bad(format!("result: {e}")))?;
         Ok(SavedLoad { row, result })
     }
 

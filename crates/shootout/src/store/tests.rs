@@ -1,7 +1,7 @@
 //! The store's own tests: rows round-trip, old databases migrate, bad rows name themselves.
 
 use super::*;
-use crate::record::{Cell, ExperimentId, Label, LoadKind, Machine, RunId, RunRecord, VerifyLevel};
+use crate::model::{Cell, ExperimentId, Label, LoadKind, Machine, RunId, RunRecord, VerifyLevel};
 use rusqlite::Connection;
 
 fn run_row() -> RunRecord {
@@ -300,12 +300,11 @@ fn an_experiment_keeps_its_plan_and_the_report_reads_its_repeats_there() {
     assert_eq!(s.find("planned").unwrap().id, id);
     assert_eq!(s.find(&id.to_string()).unwrap().plan, Some(plan()));
     let doc = crate::report::document::Document::of(&s, e).unwrap();
-    let sure =
-        crate::harness::experiment::Repeats::UntilSure(crate::harness::experiment::UntilSure {
-            min: 3,
-            max: 9,
-            target_percent: 2.5,
-        });
+    let sure = crate::experiment::Repeats::UntilSure(crate::experiment::UntilSure {
+        min: 3,
+        max: 9,
+        target_percent: 2.5,
+    });
     assert_eq!(doc.repeats, Some(sure));
     let _ = std::fs::remove_file(&path);
 }
@@ -330,9 +329,6 @@ fn a_version_8_experiment_has_no_plan_and_keeps_its_repeats() {
     let e = s.experiment(ExperimentId(1)).unwrap();
     assert_eq!((e.name.as_str(), e.plan.as_ref()), ("old", None));
     let doc = crate::report::document::Document::of(&s, e).unwrap();
-    assert_eq!(
-        doc.repeats,
-        Some(crate::harness::experiment::Repeats::Fixed(4))
-    );
+    assert_eq!(doc.repeats, Some(crate::experiment::Repeats::Fixed(4)));
     let _ = std::fs::remove_file(&path);
 }

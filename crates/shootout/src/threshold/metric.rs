@@ -1,7 +1,7 @@
 //! What a threshold measures, in which unit, and how it is read from the result of a load
 //! or from one run of an experiment.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::stats::measures;
 use crate::units;
 use engine::{LoadResult, Percentiles};
@@ -146,7 +146,7 @@ fn trimmed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::hello_run;
 
     #[test]

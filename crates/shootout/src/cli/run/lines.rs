@@ -1,10 +1,10 @@
 //! What `shootout run` says as it goes, one line each: the host's noise, a busy
 //! machine, a contestant's verification.
 
-use shootout::harness::experiment::Experiment;
-use shootout::harness::idle::Quiet;
-use shootout::harness::verify::Check;
-use shootout::record::{HostNoise, VerifyLevel};
+use shootout::contestant::verify::Check;
+use shootout::experiment::Experiment;
+use shootout::machine::idle::Quiet;
+use shootout::model::{HostNoise, VerifyLevel};
 
 /// What the host's noise at idle means for this experiment's verdicts, said before the
 /// first run: nothing on a quiet host.

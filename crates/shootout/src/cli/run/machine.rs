@@ -1,9 +1,9 @@
 //! The machine `shootout run` works on: its lock, and what harnesses that died left.
 
 use super::super::interrupt;
-use shootout::harness::machine_lock::{self, Holder, LockError, MachineLock};
-use shootout::harness::started_servers::{self, Leftover};
-use shootout::record::ExperimentId;
+use shootout::machine::machine_lock::{self, Holder, LockError, MachineLock};
+use shootout::model::ExperimentId;
+use shootout::process::started_servers::{self, Leftover};
 use std::path::Path;
 
 /// The machine lock, named after this run of `experiment`: at once, or, with `wait`,

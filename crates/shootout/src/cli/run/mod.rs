@@ -8,14 +8,14 @@ use super::catalog::Folders;
 use super::{interrupt, WorkFailed, EXIT_INTERRUPTED};
 use anyhow::{bail, Context};
 use clap::Args;
-use shootout::harness::catalog::{self, Catalog, Status};
-use shootout::harness::experiment::{self, Experiment};
-use shootout::harness::host_noise;
-use shootout::harness::machine_lock::LockError;
-use shootout::harness::manifest::{Contestant, Origin};
-use shootout::harness::places;
-use shootout::harness::setup_all;
-use shootout::record::{ExperimentId, Label, Machine, RunRecord};
+use shootout::contestant::catalog::{self, Catalog, Status};
+use shootout::contestant::locations;
+use shootout::contestant::manifest::{Contestant, Origin};
+use shootout::contestant::setup_all;
+use shootout::experiment::{self, Experiment};
+use shootout::machine::host_noise;
+use shootout::machine::machine_lock::LockError;
+use shootout::model::{ExperimentId, Label, Machine, RunRecord};
 use shootout::report::document::Document;
 use shootout::report::experiment::leaders;
 use shootout::report::experiment::summary::Summary;
@@ -78,8 +78,8 @@ one applies, the first of 130, 1, 99 is the exit status.";
 
 /// Runs the experiment: the exit code by [`EXIT_CODES`].
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let checkout = places::checkout().context("run")?;
-    let results = places::results_of(checkout.as_deref()).context("run")?;
+    let checkout = locations::checkout().context("run")?;
+    let results = locations::results_of(checkout.as_deref()).context("run")?;
     let name = args.experiment.as_deref().unwrap_or("quick");
     let path = experiment_path(checkout.as_deref(), name)?;
     let mut exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
@@ -201,7 +201,7 @@ fn gather(
     folders: &Folders,
     results: &Path,
 ) -> anyhow::Result<Catalog> {
-    let builds = places::builds(results);
+    let builds = locations::builds(results);
     let mut cat = Catalog::gather(checkout, &folders.all()?, &builds).context("contestants")?;
     let inline = exp.inline_contestants(&builds).context("experiment")?;
     cat.add(inline).context("contestants")?;
@@ -280,7 +280,7 @@ fn clock_seed() -> u64 {
 
 /// Sets up the experiment's contestants that need it: every one with `--setup`, else
 /// those from outside the checkout (the user's own: inline or from a folder, which a run
-/// should not need a separate step for); all at once (harness::setup_all). Failures are
+/// should not need a separate step for); all at once (contestant::setup_all). Failures are
 /// one line each.
 fn set_up(exp: &Experiment, cat: &Catalog, all: bool) {
     let chosen: Vec<&Contestant> = (exp.contestants.iter())

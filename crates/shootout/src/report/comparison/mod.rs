@@ -5,8 +5,9 @@
 
 pub mod document;
 
-use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, Row};
+use crate::model::RunRecord;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::side::Single;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;

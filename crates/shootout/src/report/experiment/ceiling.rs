@@ -2,9 +2,12 @@
 //! the best this machine allows. Its columns: requests/s as a percentage of the
 //! ceiling's, and server CPU per response as a multiple of the ceiling's.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
 use crate::report::experiment::marks::{BOUND_MARK, LOWER_BOUND_MARK};
-use crate::report::experiment::ranking::{self, CellKey, Row, MARKED, MARKED_MEANING};
+use crate::report::experiment::marks::{MARKED, MARKED_MEANING};
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures;
@@ -55,7 +58,7 @@ pub fn ranked_tables<'a>(
         .collect()
 }
 
-pub use crate::harness::catalog::CEILING;
+use crate::contestant::catalog::CEILING;
 
 /// The ceiling's row in a cell, when it measured there (ok, generator-bound, or marked:
 /// disturbed in every run).
@@ -158,7 +161,7 @@ pub fn cpu_multiple(row: &Row, top: &Row) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Label, RunRecord};
+    use crate::model::{Label, RunRecord};
     use crate::report::experiment::ranking;
     use crate::report::fixture::{hello, hello_run, run};
 

@@ -1,7 +1,7 @@
 //! What identifies a cell of the matrix in the report: the runs of every contestant
 //! that share it are compared.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 
 /// What identifies a cell: endpoint, layout, load, connections, rate.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,10 +2,11 @@
 //! contestant, ranked, with spread, latency, errors and efficiency. `shootout run` prints
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
-use crate::report::experiment::ranking::{Row, RPS_SPREAD};
+use crate::report::experiment::marks::RPS_SPREAD;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -69,7 +70,7 @@ pub fn print_tables(runs: &[RunRecord]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::experiment::marks::BOUND_MARK;
     use crate::report::experiment::servers;
     use crate::report::fixture::{disturb, hello_run};
@@ -77,7 +78,12 @@ mod tests {
     fn runs(with_ceiling: bool) -> Vec<RunRecord> {
         let mut runs = vec![hello_run("other", Label::Ok, 10_000.0, 1.0)];
         if with_ceiling {
-            runs.push(hello_run(ceiling::CEILING, Label::Ok, 20_000.0, 1.0));
+            runs.push(hello_run(
+                crate::contestant::catalog::CEILING,
+                Label::Ok,
+                20_000.0,
+                1.0,
+            ));
         }
         runs
     }
@@ -117,7 +123,7 @@ mod tests {
     fn a_ceiling_disturbed_in_every_run_shows_its_figure_marked() {
         let mut runs = runs(false);
         for (rps, steal) in [(20_000.0, 0.18), (21_000.0, 0.25), (19_000.0, 0.12)] {
-            let mut r = hello_run(ceiling::CEILING, Label::Ok, rps, 1.0);
+            let mut r = hello_run(crate::contestant::catalog::CEILING, Label::Ok, rps, 1.0);
             disturb(&mut r, steal);
             runs.push(r);
         }

@@ -3,9 +3,11 @@
 //! they reached the most rounds, the time budget ran out, or Ctrl-C came. A fixed number
 //! of rounds promises no width, so it says nothing.
 
-use crate::harness::experiment::{Repeats, UntilSure};
-use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row};
+use crate::experiment::{Repeats, UntilSure};
+use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::stats;
 
 /// The lines that say it: what was asked, then one per cell that did not converge.
@@ -56,7 +58,7 @@ fn unsettled(key: &CellKey, row: &Row) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::hello_run;
 
     fn sure(target_percent: f64) -> Repeats {

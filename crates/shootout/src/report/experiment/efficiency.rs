@@ -5,9 +5,12 @@
 //! schedule and the server answered at the rate; a server that could not keep up shows
 //! what it did instead, unranked.
 
-use crate::record::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
-use crate::record::RunRecord;
-use crate::report::experiment::ranking::{self, CellKey, Row, MARKED};
+use crate::model::standing::{off_rate, OffRate, Standing, KEPT_RATE, LATE_LIMIT};
+use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
+use crate::report::experiment::marks::MARKED;
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::{self, measures, median};

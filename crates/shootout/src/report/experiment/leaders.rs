@@ -3,11 +3,14 @@
 //! `†`, is a lower bound, or beats nothing but ranked rows that the generator held back.
 //! A reader who stops there must not come away with more than the tables say.
 
-use crate::record::{RunRecord, VerifyLevel};
-use crate::report::experiment::ceiling::CEILING;
+use crate::contestant::catalog::CEILING;
+use crate::model::{RunRecord, VerifyLevel};
+use crate::report::experiment::cell_key::CellKey;
 use crate::report::experiment::efficiency::{self, Efficiency};
+use crate::report::experiment::marks::MARKED;
 use crate::report::experiment::ramp;
-use crate::report::experiment::ranking::{self, disturbed_note, CellKey, Row, MARKED};
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::{disturbed_note, Row};
 use crate::stats::{measures, median, with_spread};
 use crate::units::grouped;
 
@@ -322,7 +325,7 @@ fn peak_named(r: &RunRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::{disturb, document, hello_run};
 
     #[test]

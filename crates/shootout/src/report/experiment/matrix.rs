@@ -1,11 +1,12 @@
 //! The 2009 article's layout: a row per contestant and layout, a column per concurrency
 //! level; one table of requests/s and one of "99% of requests within (ms)".
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
 use crate::report::experiment::marks::LOWER_BOUND_MARK;
-use crate::report::experiment::ranking::{
-    self, CellKey, RankedCell, Row, MARKED, MARKED_MEANING, RPS_SPREAD,
-};
+use crate::report::experiment::marks::{MARKED, MARKED_MEANING, RPS_SPREAD};
+use crate::report::experiment::ranking::{self, RankedCell};
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures::{self, Measure};

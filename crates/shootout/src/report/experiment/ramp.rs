@@ -1,8 +1,8 @@
 //! The 2019 article's question for device ramps: how many responses/s a server reached
 //! as devices grew, at what latency, and when requests began to time out.
 
-use crate::record::RunRecord;
-use crate::report::experiment::ranking::CellKey;
+use crate::model::RunRecord;
+use crate::report::experiment::cell_key::CellKey;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures;

@@ -2,10 +2,9 @@
 //! medians, 95% intervals of the median, ranks where overlapping intervals tie. Only `ok`
 //! runs are ranked; the others are counted by label.
 
-pub use super::cell_key::CellKey;
-pub use super::marks::{MARKED, MARKED_MEANING, RPS_SPREAD};
-pub use super::row::{disturbed_note, Row};
-use crate::record::RunRecord;
+use super::cell_key::CellKey;
+use super::row::Row;
+use crate::model::RunRecord;
 use crate::stats::{self, median};
 
 /// The cells of `runs` in the order they first appear, each with its rows ranked: best
@@ -110,7 +109,7 @@ fn rank(rows: &mut [Row]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Bottleneck, Label};
+    use crate::model::{Bottleneck, Label};
     use crate::report::fixture::{hello_run, run};
 
     fn ok(name: &str, rps: &[f64]) -> Vec<RunRecord> {
@@ -143,8 +142,8 @@ mod tests {
     /// Gives every ok run of `runs` a verdict with `bottleneck`.
     fn judged(mut runs: Vec<RunRecord>, bottleneck: Bottleneck) -> Vec<RunRecord> {
         for r in &mut runs {
-            if let crate::record::Outcome::Measured { verdict, .. } = &mut r.outcome {
-                *verdict = Some(crate::record::Verdict {
+            if let crate::model::Outcome::Measured { verdict, .. } = &mut r.outcome {
+                *verdict = Some(crate::model::Verdict {
                     bottleneck,
                     valid: true,
                     disturbed: None,

@@ -2,7 +2,7 @@
 //! what is marked and why the others were not valid.
 
 use super::marks::MARKED;
-use crate::record::{Bottleneck, Label, RunRecord};
+use crate::model::{Bottleneck, Label, RunRecord};
 use crate::stats::measures::{self, Measure};
 use crate::stats::{self, median};
 use crate::units;
@@ -235,7 +235,7 @@ impl<'a> Row<'a> {
 /// `3 disturbed: steal 18%, foreign CPU 1% (medians)`: how much was taken from the runs,
 /// as their verdicts measured it.
 pub fn disturbed_note(runs: &[&RunRecord]) -> String {
-    let share = |f: fn(&crate::record::Verdict) -> f64| {
+    let share = |f: fn(&crate::model::Verdict) -> f64| {
         let v: Vec<f64> = runs.iter().filter_map(|r| r.verdict()).map(f).collect();
         format!("{:.0}%", 100.0 * median(&v))
     };

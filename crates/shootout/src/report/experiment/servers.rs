@@ -1,9 +1,10 @@
 //! The 2017 article's layout, wrk's numbers per server: average and standard deviation
 //! of latency and of each thread's requests/s, requests/s, transfer/s, and a rank.
 
-use crate::record::RunRecord;
+use crate::model::RunRecord;
 use crate::report::experiment::ceiling::{self, NotePlace};
-use crate::report::experiment::ranking::{Row, RPS_SPREAD};
+use crate::report::experiment::marks::RPS_SPREAD;
+use crate::report::experiment::row::Row;
 use crate::report::table::columns::Column;
 use crate::report::table::Table;
 use crate::units;

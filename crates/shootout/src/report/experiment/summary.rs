@@ -4,10 +4,11 @@
 //! table rows whose figure rests on runs that did not count (`†`), with what kept their
 //! runs from counting.
 
-use crate::record::standing::Standing;
-use crate::record::{Label, RunRecord};
+use crate::model::standing::Standing;
+use crate::model::{Label, RunRecord};
 use crate::report::experiment::efficiency::Cost;
-use crate::report::experiment::ranking::{self, Row};
+use crate::report::experiment::ranking;
+use crate::report::experiment::row::Row;
 
 /// What kept a marked row's runs from counting, as the summary names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -2,7 +2,7 @@
 //! speak HTTP or answer as expected, so their numbers may count wrong answers as
 //! responses. Every report says so, one line per contestant.
 
-use crate::record::{RunRecord, VerifyLevel};
+use crate::model::{RunRecord, VerifyLevel};
 
 /// One warning line per contestant with a run at level `none`, in the order they ran.
 pub fn lines(runs: &[RunRecord]) -> Vec<String> {
@@ -26,7 +26,7 @@ pub fn lines(runs: &[RunRecord]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Label;
+    use crate::model::Label;
     use crate::report::fixture::hello_run;
 
     #[test]

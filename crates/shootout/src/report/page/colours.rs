@@ -9,8 +9,8 @@
 //! colours repeat with a dash pattern (lines, legends); bars are labelled by name, so a
 //! repeated fill there is still told apart.
 
+use crate::contestant::catalog::CEILING;
 use crate::report::document::Document;
-use crate::report::experiment::ceiling::CEILING;
 
 /// How one series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -2,10 +2,12 @@
 //! at a fixed rate, latency percentiles, the 2019 ramp graphs, and per-core CPU over a run
 //! (the 2012 article's screenshots).
 
-use crate::record::{Label, Point, RunRecord};
+use crate::model::{Label, Point, RunRecord};
 use crate::report::document::Document;
 use crate::report::experiment::efficiency;
-use crate::report::experiment::ranking::{self, RankedCell, Row, MARKED};
+use crate::report::experiment::marks::MARKED;
+use crate::report::experiment::ranking::{self, RankedCell};
+use crate::report::experiment::row::Row;
 use crate::report::page::colours::Colours;
 use crate::report::page::svg::{self, Bar, Chart, Series};
 use crate::stats::{self, median};

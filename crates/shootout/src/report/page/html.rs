@@ -1,7 +1,7 @@
 //! The web page of `shootout report --html`: one self-contained file (inline CSS and
 //! SVG, no script, no network) that opens from disk and reads on a phone.
 
-use crate::record::{Bottleneck, Label};
+use crate::model::{Bottleneck, Label};
 use crate::report::document::Document;
 use crate::report::page::colours::Colours;
 use crate::report::page::first_screen::first_screen;

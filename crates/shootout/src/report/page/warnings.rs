@@ -3,7 +3,7 @@
 //! ok, the generator's warnings, and the cells that did not converge. The summary of
 //! each fold says how many, so a closed fold still tells whether to open it.
 
-use crate::record::{Label, RunRecord};
+use crate::model::{Label, RunRecord};
 use crate::report::document::Document;
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::escape;

@@ -9,7 +9,7 @@ pub mod single;
 pub use reference::{Reference, ReferenceError};
 pub use single::Single;
 
-use crate::record::RunId;
+use crate::model::RunId;
 use crate::report::document::{Document, DocumentError};
 use crate::store::{Named, Store, StoreError};
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! (`run:ID`), a saved load (`load:ID`), a JSON file, or a word the store resolves (an
 //! experiment's id or name, a saved load's label).
 
-use crate::record::{RunId, RunIdError};
+use crate::model::{RunId, RunIdError};
 use std::path::{Path, PathBuf};
 
 /// A word naming something stored or a file.

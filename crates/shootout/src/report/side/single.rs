@@ -2,7 +2,7 @@
 //! one stored run that measured something.
 
 use super::SideError;
-use crate::record::{RunId, RunRecord};
+use crate::model::{RunId, RunRecord};
 use crate::stats::measures;
 use crate::store::{ExperimentRow, SavedLoad};
 use crate::units::utc;
@@ -46,7 +46,7 @@ impl Single {
             why,
         };
         let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
-        let result = crate::record::read_load_result(&text).map_err(|e| {
+        let result = crate::model::read_load_result(&text).map_err(|e| {
             bad(format!(
                 "not a shootout.load result (as load --json or --out write): {e}"
             ))
@@ -74,7 +74,7 @@ impl Single {
         };
         // A run that is not ok still compares; its title says what it was.
         let label = match run.label() {
-            crate::record::Label::Ok => String::new(),
+            crate::model::Label::Ok => String::new(),
             other => format!(", {}", other.word()),
         };
         Ok(Single {

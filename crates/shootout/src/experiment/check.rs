@@ -1,0 +1,305 @@
+//! From the file as written to the typed [`Experiment`]: every field parsed once, every
+//! rule checked once, each mistake one line naming the file and the field.
+
+use super::endpoints;
+use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
+use super::inline;
+use super::make_up;
+use super::repeats::{self, percent, Repeats};
+use super::{Experiment, Load, LoadPace, Rate};
+use crate::contestant::catalog::{Catalog, NO_CATALOG};
+use crate::contestant::manifest::Contestant;
+use crate::experiment::layout::Layout;
+use crate::experiment::verdict::{Thresholds, Tolerance};
+use crate::generators::{Generators, GeneratorsError};
+use crate::model::endpoint::Endpoint;
+use crate::threshold::Gates;
+use crate::toml_file::{self, TomlFileError};
+use engine::{parse_duration, DeviceScript, RateSchedule};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Why an experiment cannot run; nothing was started.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    #[error(transparent)]
+    File(#[from] TomlFileError),
+    /// A field breaks a rule: `what` names the field (`loads "ka": rate: ...`).
+    #[error("{}: {what}", path.display())]
+    Invalid { path: PathBuf, what: String },
+    #[error("{}: contestants: unknown contestant {name:?} (see shootout list)", path.display())]
+    UnknownContestant { path: PathBuf, name: String },
+    #[error("{}: contestants: {name:?} is not declared here ([contestant.{name}]), and {NO_CATALOG}", path.display())]
+    NoCatalog { path: PathBuf, name: String },
+}
+
+impl Experiment {
+    /// Every contestant named is in `cat` (one whose manifest is broken counts: its runs
+    /// say why they were skipped). `path` is the file, for the message.
+    pub fn check_contestants(&self, cat: &Catalog, path: &Path) -> Result<(), ExperimentError> {
+        let known = |name: &String| {
+            cat.contestants.iter().any(|c| c.name() == name)
+                || cat.broken.iter().any(|(n, _)| n == name)
+        };
+        let (path, name) = match self.contestants.iter().find(|n| !known(n)) {
+            None => return Ok(()),
+            Some(name) => (path.to_path_buf(), name.clone()),
+        };
+        Err(match cat.folders.is_empty() {
+            true => ExperimentError::NoCatalog { path, name },
+            false => ExperimentError::UnknownContestant { path, name },
+        })
+    }
+
+    /// The contestants this experiment declares itself and runs, built under `builds`:
+    /// a server already running must answer at its URL and its process must run.
+    pub fn inline_contestants(&self, builds: &Path) -> Result<Vec<Contestant>, ExperimentError> {
+        let named = self
+            .inline
+            .iter()
+            .filter(|i| self.contestants.contains(&i.manifest.name));
+        named
+            .map(|i| i.contestant(&self.file, builds))
+            .collect::<Result<_, _>>()
+            .map_err(|what| ExperimentError::Invalid {
+                path: self.file.clone(),
+                what,
+            })
+    }
+}
+
+pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {
+    let text = toml_file::text(path)?;
+    let file: ExperimentFile = toml_file::parse(path, &file::standard_tables(&text))?;
+    let invalid = |what: String| ExperimentError::Invalid {
+        path: path.to_path_buf(),
+        what,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let declared = endpoints::declared(&file.endpoint, dir).map_err(invalid)?;
+    let plain = check(file.clone(), &declared).map_err(invalid)?;
+    let named = threshold_names(&file);
+    plain
+        .gates
+        .check_names(&named)
+        .map_err(|e| invalid(e.to_string()))?;
+    for name in file.profiles.keys() {
+        let applied = file.clone().with_profile(name).map_err(invalid)?;
+        check(applied, &declared).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
+    }
+    let inline = inline::check_all(&file.contestant, path).map_err(invalid)?;
+    let exp = match profile {
+        None => plain,
+        Some(name) => {
+            check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid)?
+        }
+    };
+    Ok(Experiment {
+        inline,
+        file: path.to_path_buf(),
+        text,
+        ..exp
+    })
+}
+
+/// The repeats an experiment ran with, from its file's text as stored and the name it
+/// was stored under (`NAME:PROFILE` when a profile was applied); None when the text no
+/// longer reads as an experiment.
+pub(super) fn stored_repeats(definition: &str, stored_name: &str) -> Option<Repeats> {
+    let file: ExperimentFile = toml::from_str(&file::standard_tables(definition)).ok()?;
+    let file = match stored_name.strip_prefix(&format!("{}:", file.name)) {
+        Some(profile) => file.with_profile(profile).ok()?,
+        None => file,
+    };
+    repeats::check(&file.repeats).ok()
+}
+
+fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Experiment, String> {
+    if e.contestants.is_empty() || e.loads.is_empty() {
+        return Err("an experiment needs contestants and loads".into());
+    }
+    let endpoints = endpoints::named(&e.endpoints, declared)?;
+    let layouts = e
+        .layouts
+        .iter()
+        .map(|l| Layout::parse(l).map_err(|w| format!("layouts: {w}")))
+        .collect::<Result<_, _>>()?;
+    let repeats = repeats::check(&e.repeats)?;
+    let time = |field: &str, text: &str| parse_duration(text).map_err(|w| format!("{field}: {w}"));
+    let generators = generators(e.generators.as_deref().unwrap_or("process"))
+        .map_err(|w| format!("generators: {w}"))?;
+    let loads = e
+        .loads
+        .iter()
+        .map(|l| check_load(l, &generators).map_err(|w| format!("loads {:?}: {w}", l.name)))
+        .collect::<Result<_, _>>()?;
+    Ok(Experiment {
+        thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
+        make_up: make_up::check(&e.make_up)?,
+        gates: Gates::parse(&e.thresholds).map_err(|w| w.to_string())?,
+        warmup: time("warmup", &e.warmup)?,
+        duration: time("duration", &e.duration)?,
+        name: e.name,
+        description: e.description,
+        contestants: e.contestants,
+        endpoints,
+        layouts,
+        repeats,
+        seed: e.seed,
+        loads,
+        inline: Vec::new(),
+        file: PathBuf::new(),
+        text: String::new(),
+    })
+}
+
+/// The contestants `[thresholds]` may name: the experiment's, and any of its profiles'.
+fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
+    let profiles = file
+        .profiles
+        .values()
+        .filter_map(|p| p.contestants.as_ref());
+    let mut names: Vec<&str> = [&file.contestants]
+        .into_iter()
+        .chain(profiles)
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The `[verdict]` percentages as shares, each within (0, 100%]. `foreign` and `steal`
+/// set both kinds of run's lines; `rate_foreign` and `rate_steal`, fixed-rate runs' alone.
+fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
+    let share = |field: &str, text: &Option<String>, default: f64| match text {
+        None => Ok(default),
+        Some(t) => match percent(t) {
+            Ok(p) if p <= 100.0 => Ok(p / 100.0),
+            Ok(_) => Err(format!("{field}: {t:?} is above 100%")),
+            Err(w) => Err(format!("{field}: {w}")),
+        },
+    };
+    let d = Thresholds::default();
+    let capacity = Tolerance {
+        foreign: share("foreign", &v.foreign, d.capacity.foreign)?,
+        steal: share("steal", &v.steal, d.capacity.steal)?,
+    };
+    let rate_foreign = share("foreign", &v.foreign, d.efficiency.foreign)?;
+    let rate_steal = share("steal", &v.steal, d.efficiency.steal)?;
+    let efficiency = Tolerance {
+        foreign: share("rate_foreign", &v.rate_foreign, rate_foreign)?,
+        steal: share("rate_steal", &v.rate_steal, rate_steal)?,
+    };
+    Ok(Thresholds {
+        saturated: share("saturated", &v.saturated, d.saturated)?,
+        capacity,
+        efficiency,
+        wait: match &v.wait {
+            None => d.wait,
+            Some(t) => parse_duration(t).map_err(|w| format!("wait: {w}"))?,
+        },
+    })
+}
+
+/// Generators the harness can drive: all but a Kubernetes Job, which kubectl starts.
+fn generators(text: &str) -> Result<Generators, String> {
+    match text.parse().map_err(|e: GeneratorsError| e.to_string())? {
+        Generators::K8s => Err(
+            "k8s: the harness cannot start a Kubernetes Job (`shootout k8s job` prints one)".into(),
+        ),
+        g => Ok(g),
+    }
+}
+
+fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, String> {
+    let pace = pace(l)?;
+    let levels = match &pace {
+        LoadPace::Devices { .. } if !l.connections.is_empty() => {
+            return Err("connections: a device load has one connection per device".into())
+        }
+        LoadPace::Devices { script, .. } => vec![script.count.peak().ceil() as usize],
+        LoadPace::Closed if l.connections.is_empty() => {
+            return Err("connections: a closed load needs one or more levels".into())
+        }
+        LoadPace::Rates(_) if l.connections.is_empty() => vec![100],
+        _ => l.connections.clone(),
+    };
+    if levels.contains(&0) {
+        return Err("connections: counts must be above 0".into());
+    }
+    let duration = match &l.duration {
+        None => None,
+        Some(d) => Some(parse_duration(d).map_err(|w| format!("duration: {w}"))?),
+    };
+    if duration.is_some() && staged(&pace) {
+        return Err("duration: a staged load lasts its stages".into());
+    }
+    if !l.keepalive && matches!(pace, LoadPace::Devices { .. }) {
+        return Err("keepalive: device loads keep their connections".into());
+    }
+    Ok(Load {
+        name: l.name.clone(),
+        pace,
+        levels,
+        duration,
+        keepalive: l.keepalive,
+        http10: l.http10,
+        pipeline: l.pipeline,
+        timeout: parse_duration(&l.timeout).map_err(|w| format!("timeout: {w}"))?,
+        generators: match &l.generators {
+            Some(g) => generators(g).map_err(|w| format!("generators: {w}"))?,
+            None => experiments.clone(),
+        },
+    })
+}
+
+/// Closed, open (rates) or devices: never two at once.
+fn pace(l: &LoadFile) -> Result<LoadPace, String> {
+    let rates = l
+        .rate
+        .iter()
+        .map(|text| {
+            let schedule = RateSchedule::parse(text).map_err(|w| format!("rate: {w}"))?;
+            Ok(Rate {
+                text: text.clone(),
+                schedule,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    match (&l.devices, rates.is_empty()) {
+        (Some(_), false) => Err("a load has either rate or devices, not both".into()),
+        (Some(d), true) => Ok(LoadPace::Devices {
+            stages: d.stages.clone(),
+            script: device_script(d)?,
+        }),
+        (None, false) => Ok(LoadPace::Rates(rates)),
+        (None, true) => Ok(LoadPace::Closed),
+    }
+}
+
+fn device_script(d: &DevicesFile) -> Result<DeviceScript, String> {
+    let count = RateSchedule::parse_device_count(&d.stages).map_err(|e| format!("stages: {e}"))?;
+    if count.duration().is_zero() {
+        return Err("stages: a device load needs stage durations (e.g. 0,1000:30s)".into());
+    }
+    if !(0.0..1.0).contains(&d.jitter) {
+        return Err("jitter: a fraction from 0 to below 1".into());
+    }
+    Ok(DeviceScript {
+        count,
+        requests: d.requests.max(1),
+        think: parse_duration(&d.think).map_err(|e| format!("think: {e}"))?,
+        jitter: d.jitter,
+    })
+}
+
+/// A schedule with stages (or a device ramp) lasts its stages.
+fn staged(pace: &LoadPace) -> bool {
+    match pace {
+        LoadPace::Closed => false,
+        LoadPace::Rates(rates) => rates.iter().any(|r| !r.schedule.duration().is_zero()),
+        LoadPace::Devices { .. } => true,
+    }
+}

@@ -1,0 +1,89 @@
+//! The cells of an experiment's matrix: endpoint × layout × load × level (× rate).
+
+use super::{Experiment, Load, LoadPace};
+use crate::experiment::layout::Layout;
+use crate::experiment::verdict::Thresholds;
+use crate::model::endpoint::Endpoint;
+use crate::model::LoadKind;
+use engine::{Pace, RateSchedule};
+use std::time::Duration;
+
+/// One endpoint × layout × load × connections (× rate) combination, ready to run.
+#[derive(Debug, Clone)]
+pub struct MatrixCell {
+    pub endpoint: Endpoint,
+    pub layout: Layout,
+    pub load: Load,
+    pub connections: usize,
+    pub pace: Pace,
+    /// What the run record says of the load.
+    pub kind: LoadKind,
+    pub warmup: Duration,
+    pub measured: Duration,
+    /// Where the verdict on its runs draws its lines.
+    pub thresholds: Thresholds,
+}
+
+impl Experiment {
+    /// Every cell, in the order of the file: endpoints, layouts, loads, levels, rates.
+    pub fn cells(&self) -> Vec<MatrixCell> {
+        let mut out = Vec::new();
+        for endpoint in &self.endpoints {
+            for layout in &self.layouts {
+                for load in &self.loads {
+                    for connections in &load.levels {
+                        for (pace, kind) in paces(load) {
+                            let (warmup, measured) = self.times(load, &pace);
+                            out.push(MatrixCell {
+                                endpoint: endpoint.clone(),
+                                layout: layout.clone(),
+                                load: load.clone(),
+                                connections: *connections,
+                                pace,
+                                kind,
+                                warmup,
+                                measured,
+                                thresholds: self.thresholds,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Warm-up and measured time of one run: a staged schedule or a device ramp is
+    /// measured whole (no warm-up); anything else gets the load's or the experiment's.
+    fn times(&self, load: &Load, pace: &Pace) -> (Duration, Duration) {
+        let staged = pace.staged();
+        if staged.is_zero() {
+            (self.warmup, load.duration.unwrap_or(self.duration))
+        } else {
+            (Duration::ZERO, staged)
+        }
+    }
+}
+
+/// The engine's pace of each run of `load`, with the kind the record keeps.
+fn paces(load: &Load) -> Vec<(Pace, LoadKind)> {
+    match &load.pace {
+        LoadPace::Closed => vec![(Pace::Closed, LoadKind::Closed)],
+        LoadPace::Rates(rates) => rates
+            .iter()
+            .map(|r| {
+                let schedule: RateSchedule = r.schedule.clone();
+                let kind = LoadKind::Rate {
+                    schedule: r.text.clone(),
+                };
+                (Pace::Open(schedule), kind)
+            })
+            .collect(),
+        LoadPace::Devices { stages, script } => {
+            let kind = LoadKind::Devices {
+                stages: stages.clone(),
+            };
+            vec![(Pace::Devices(script.clone()), kind)]
+        }
+    }
+}

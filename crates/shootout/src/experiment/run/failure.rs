@@ -1,0 +1,153 @@
+//! Why a run was not measured, as a type: the step that stopped it and what that step
+//! said. The record keeps two things of it, both as users have always seen them: its
+//! label ([`RunFailure::label`]) and its one-line reason (its `Display`).
+
+use crate::contestant::catalog::{CatalogError, Status};
+use crate::contestant::verify::Check;
+use crate::generators::{ChooseError, FleetError};
+use crate::model::Label;
+use crate::process::launch::LaunchError;
+use crate::process::open_file_limit::TooManyConnections;
+use crate::process::server::ServerError;
+
+/// Why one run of a contestant was not measured.
+#[derive(Debug, thiserror::Error)]
+pub enum RunFailure {
+    /// Ctrl-C came before the run started.
+    #[error("stopped by Ctrl-C before it ran")]
+    Interrupted,
+    /// The catalog has no contestant by that name, or its manifest is broken.
+    #[error(transparent)]
+    NotInCatalog(#[from] CatalogError),
+    /// It needs setting up first, or cannot be installed here.
+    #[error("{}: {}", .0.word(), .0.reason())]
+    NotInstalled(Status),
+    /// It does not serve the cell's endpoint.
+    #[error("does not implement /{0}")]
+    DoesNotServe(String),
+    /// It would not start, or did not answer in time.
+    #[error(transparent)]
+    Start(#[from] LaunchError),
+    /// It failed verification (once per experiment, then at every run).
+    #[error(transparent)]
+    Verify(#[from] VerifyFailure),
+    /// The load's generators are SSH hosts, which cannot reach a server on loopback.
+    #[error(
+        "SSH generators reach the server over the network, and contestants shootout starts \
+         listen on 127.0.0.1 only: start it yourself where the hosts reach it and give it \
+         by url (docs/generators.md)"
+    )]
+    UnreachableFromHosts,
+    /// The load's spec for its endpoint could not be made.
+    #[error(transparent)]
+    Spec(#[from] engine::SpecError),
+    /// The server could not hold the load's connections.
+    #[error(transparent)]
+    TooManyConnections(#[from] TooManyConnections),
+    /// The load's generators could not be set up.
+    #[error(transparent)]
+    Generators(#[from] ChooseError),
+    /// The engine would not start the load.
+    #[error(transparent)]
+    Refused(engine::RunError),
+    /// Sharded generators failed.
+    #[error(transparent)]
+    Fleet(FleetError),
+}
+
+impl RunFailure {
+    /// The label the run is stored under.
+    pub fn label(&self) -> Label {
+        match self {
+            RunFailure::Interrupted => Label::Interrupted,
+            RunFailure::NotInCatalog(_)
+            | RunFailure::NotInstalled(_)
+            | RunFailure::DoesNotServe(_) => Label::Skipped,
+            RunFailure::Start(LaunchError::NotReady(ServerError::Exited { .. }))
+            | RunFailure::Start(LaunchError::Start(_)) => Label::ServerFailed,
+            RunFailure::Start(LaunchError::NotReady(_)) => Label::Timeout,
+            RunFailure::Verify(_) => Label::VerifyFailed,
+            RunFailure::Spec(_) => Label::ServerFailed,
+            RunFailure::UnreachableFromHosts | RunFailure::TooManyConnections(_) => {
+                Label::LoadRefused
+            }
+            RunFailure::Generators(_) => Label::GeneratorFailed,
+            // The server's fault when it does not answer; the load's otherwise.
+            RunFailure::Refused(engine::RunError::Unreachable { .. }) => Label::ServerFailed,
+            RunFailure::Refused(_) => Label::LoadRefused,
+            RunFailure::Fleet(FleetError::Spec(_) | FleetError::AlreadySharded(_)) => {
+                Label::LoadRefused
+            }
+            RunFailure::Fleet(_) => Label::GeneratorFailed,
+        }
+    }
+}
+
+impl From<engine::RunError> for RunFailure {
+    fn from(e: engine::RunError) -> Self {
+        RunFailure::Refused(e)
+    }
+}
+
+impl From<FleetError> for RunFailure {
+    /// A shard's load the engine refused here is refused as the in-process one is.
+    fn from(e: FleetError) -> Self {
+        match e {
+            FleetError::Check(e) => RunFailure::Refused(e),
+            e => RunFailure::Fleet(e),
+        }
+    }
+}
+
+/// The verification checks a contestant failed, each `name: detail`, joined by `; `.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", failed(.0))]
+pub struct VerifyFailure(pub Vec<Check>);
+
+impl VerifyFailure {
+    /// The failed ones of `checks`, or None when every check passed.
+    pub fn of(checks: &[Check]) -> Option<VerifyFailure> {
+        let failed: Vec<Check> = checks.iter().filter(|k| !k.passed).cloned().collect();
+        (!failed.is_empty()).then_some(VerifyFailure(failed))
+    }
+}
+
+fn failed(checks: &[Check]) -> String {
+    let lines: Vec<String> = checks
+        .iter()
+        .map(|k| format!("{}: {}", k.name, k.detail))
+        .collect();
+    lines.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(name: &str, passed: bool) -> Check {
+        Check {
+            name: name.into(),
+            passed,
+            flagged: false,
+            detail: format!("{name} said so"),
+        }
+    }
+
+    #[test]
+    fn a_verify_failure_names_only_the_failed_checks_on_one_line() {
+        let checks = [check("hello", false), check("keep-alive", true)];
+        let failure = RunFailure::from(VerifyFailure::of(&checks).expect("one failed"));
+        assert_eq!(failure.to_string(), "hello: hello said so");
+        assert_eq!(failure.label(), Label::VerifyFailed);
+        assert!(VerifyFailure::of(&checks[1..]).is_none());
+    }
+
+    #[test]
+    fn labels_say_whose_fault_a_failure_was() {
+        let skipped = RunFailure::DoesNotServe("app".into());
+        assert_eq!(skipped.to_string(), "does not implement /app");
+        assert_eq!(skipped.label(), Label::Skipped);
+        assert_eq!(RunFailure::UnreachableFromHosts.label(), Label::LoadRefused);
+        assert_eq!(RunFailure::Interrupted.label(), Label::Interrupted);
+    }
+}

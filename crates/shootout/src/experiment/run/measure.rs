@@ -1,0 +1,215 @@
+//! One run's measurement: start the server (or take the one running), verify it once,
+//! load it from the generator's CPUs while watching both sides, stop it.
+
+use super::failure::RunFailure;
+use super::judge::{self, ServerSide};
+use super::{Event, Runner};
+use crate::contestant::manifest::Contestant;
+use crate::contestant::running::RunningServer;
+use crate::experiment::MatrixCell;
+use crate::generators::{self, fleet, Generators};
+use crate::model::Point;
+use crate::model::{Cell, LoadKind, Outcome, RunRecord, VerifyLevel};
+use crate::process::group_cpu::Members;
+use crate::process::launch::{launch, LaunchSpec};
+use crate::process::monitor::Monitor;
+use crate::process::open_file_limit::OpenFileLimit;
+use crate::process::server::Server;
+use crate::process::Pinned;
+use engine::{LoadResult, LoadSpec};
+use std::net::SocketAddr;
+use std::time::Instant;
+
+/// What one load measured, and the server's side of it.
+pub(super) struct Measurement {
+    outcome: Outcome,
+    series: Vec<Point>,
+    server_cpu_s: f64,
+    peak_rss_kb: u64,
+    load_s: f64,
+}
+
+impl Measurement {
+    pub(super) fn into_record(self, cell: Cell, kind: LoadKind) -> RunRecord {
+        RunRecord {
+            cell,
+            kind,
+            toolchain: String::new(),
+            verify: VerifyLevel::default(),
+            outcome: self.outcome,
+            server_cpu_s: self.server_cpu_s,
+            peak_rss_kb: self.peak_rss_kb,
+            series: self.series,
+            wall_s: 0.0,
+            load_s: self.load_s,
+            make_up: false,
+        }
+    }
+}
+
+impl<F: FnMut(Event)> Runner<'_, F> {
+    /// Start, verify (once per contestant), load with monitoring, stop; a server already
+    /// running is verified and loaded as it is. A failure before the load is returned.
+    pub(super) fn measure(
+        &mut self,
+        c: &Contestant,
+        cell: &MatrixCell,
+    ) -> Result<Measurement, RunFailure> {
+        if let Some(running) = &c.running {
+            return self.measure_running(c, running, cell);
+        }
+        if let Generators::Ssh(_) = &cell.load.generators {
+            return Err(RunFailure::UnreachableFromHosts);
+        }
+        let spec = LaunchSpec {
+            port: None,
+            threads: cell.layout.server_threads(),
+            cpus: cell.layout.server.as_deref(),
+        };
+        let mut server = launch(c, &spec)?;
+        // A server shootout started listens on loopback at the port it was given.
+        let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
+        (self.cache).verify_once(c, addr, &addr.to_string(), &mut self.on_event)?;
+        let (spec, config) = load_spec(cell, &addr.to_string(), addr)?;
+        let limit = OpenFileLimit::of_group(server.pid());
+        if let Some(refusal) = limit.and_then(|l| l.refusal(cell.connections)) {
+            server.stop();
+            return Err(refusal.into());
+        }
+        let watched = &mut Watched::Started(&mut server);
+        let m = load(cell, (&spec, &config), watched, self.controls);
+        server.stop();
+        Ok(m)
+    }
+
+    /// Verify (once per contestant) and load a server that was already running, at its
+    /// URL's address and with its URL's host; it is neither started, stopped nor pinned.
+    fn measure_running(
+        &mut self,
+        c: &Contestant,
+        running: &RunningServer,
+        cell: &MatrixCell,
+    ) -> Result<Measurement, RunFailure> {
+        (self.cache).verify_once(c, running.addr, &running.host, &mut self.on_event)?;
+        let (spec, config) = load_spec(cell, &running.host, running.addr)?;
+        let watched = &mut Watched::Running(running);
+        Ok(load(cell, (&spec, &config), watched, self.controls))
+    }
+}
+
+/// The server a load watches: one shootout started (its process group), or one that was
+/// already running (its process tree, when its process is known).
+enum Watched<'s> {
+    Started(&'s mut Server),
+    Running(&'s RunningServer),
+}
+
+impl Watched<'_> {
+    /// The processes whose CPU and memory are the server's.
+    fn members(&self) -> Members {
+        match self {
+            Watched::Started(server) => Members::Group(server.pid()),
+            Watched::Running(r) => r.pid.map_or(Members::Unknown, Members::Tree),
+        }
+    }
+
+    /// False when a server shootout started exited. A running server's process may
+    /// exit without the server going (a wrapper): its load's errors tell.
+    fn alive(&mut self) -> bool {
+        match self {
+            Watched::Started(server) => server.alive(),
+            Watched::Running(_) => true,
+        }
+    }
+
+    /// Why its CPU cannot be attributed to it, or None when it can.
+    fn unattributed(&self) -> Option<String> {
+        match self {
+            Watched::Started(_) => None,
+            Watched::Running(r) => r.unattributed(),
+        }
+    }
+}
+
+/// Loads the server from the generator's CPUs, watching it.
+fn load(
+    cell: &MatrixCell,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
+    server: &mut Watched,
+    controls: &super::Controls,
+) -> Measurement {
+    // Best effort, as taskset: a kernel that refuses leaves the generator unpinned, and
+    // the verdict's CPU samples show it.
+    let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
+    let monitor = Monitor::start(server.members());
+    let t0 = Instant::now();
+    let result = generate(cell, (spec, config), controls);
+    let load_s = t0.elapsed().as_secs_f64();
+    let series = monitor.finish();
+    drop(pinned);
+    let side = ServerSide {
+        alive: server.alive(),
+        unattributed: server.unattributed(),
+    };
+    let (server_cpu_s, peak_rss_kb) = match side.unattributed {
+        None => judge::server_usage(&series, cell.warmup),
+        Some(_) => (0.0, 0),
+    };
+    let outcome = judge::judge(result, &series, cell, side, controls.interrupt);
+    Measurement {
+        outcome,
+        series,
+        server_cpu_s,
+        peak_rss_kb,
+        load_s,
+    }
+}
+
+/// The load run by the cell's generators: this process's loops, or shards started on
+/// one barrier and merged.
+fn generate(
+    cell: &MatrixCell,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
+    controls: &super::Controls,
+) -> Result<LoadResult, RunFailure> {
+    let cpus = cell.layout.generator.as_deref();
+    let launcher = generators::launcher(&cell.load.generators, cpus, controls.push)?;
+    let Some(launcher) = launcher else {
+        let load = engine::check(config)?;
+        return Ok(engine::run_watched(
+            &load,
+            controls.interrupt,
+            controls.live,
+        )?);
+    };
+    Ok(fleet::run(launcher.as_ref(), spec, controls.interrupt)?)
+}
+
+/// The load of one run of `cell` against the server at `addr`, named `host` in its
+/// requests: its endpoint's request and its load's pace, as the spec shards receive and
+/// as this process runs it.
+fn load_spec(
+    cell: &MatrixCell,
+    host: &str,
+    addr: SocketAddr,
+) -> Result<(LoadSpec, engine::LoadConfig), engine::SpecError> {
+    let e = &cell.endpoint;
+    let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", e.path))?);
+    spec.method = engine::parse_method(&e.method)?;
+    spec.headers = (e.headers.iter())
+        .map(|(name, value)| format!("{name}: {value}").parse())
+        .collect::<Result<_, _>>()?;
+    spec.body = e.body.clone();
+    spec.connections = cell.connections;
+    let generator = cell.layout.generator.as_ref();
+    spec.threads = Some(generator.map_or(engine::allowed_cpus(), Vec::len));
+    spec.keepalive = cell.load.keepalive;
+    spec.http10 = cell.load.http10;
+    spec.pipeline = cell.load.pipeline;
+    spec.timeout = cell.load.timeout;
+    spec.pace = cell.pace.clone();
+    spec.warmup = cell.warmup;
+    spec.stop = Some(engine::Stop::After(cell.measured));
+    let config = spec.resolve_at(addr)?;
+    Ok((spec, config))
+}

@@ -1,0 +1,195 @@
+//! One experiment, run: every cell of its matrix, repeats interleaved across contestants
+//! in a shuffled order per round (the rounds planned by `experiment::Rounds`: a fixed
+//! number, or until each cell is sure enough), each run started pinned, verified, loaded
+//! in-process, watched ([`measure`]), judged ([`judge`]), and stopped; a run that could
+//! not be measured says why ([`failure`]).
+
+mod contestant_cache;
+pub mod failure;
+mod judge;
+mod measure;
+
+pub use failure::{RunFailure, VerifyFailure};
+
+use crate::contestant::catalog::{self, Catalog, Status};
+use crate::contestant::verify::Check;
+use crate::experiment::{Experiment, MatrixCell, Rounds, Stop};
+use crate::machine::idle::{self, Quiet};
+use crate::model::VerifyLevel;
+use crate::model::{Cell, RunRecord};
+use contestant_cache::ContestantCache;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What `run` tells its caller as it goes.
+pub enum Event<'a> {
+    /// A run is about to start: the contestant, and the cell.
+    Started(&'a str, &'a MatrixCell),
+    /// A run ended: it, how many have ended, and how many are known to come in all (the
+    /// total grows when rounds beyond the least start).
+    Finished(&'a RunRecord, usize, usize),
+    /// No further round starts: why, after how many rounds.
+    Stopped(Stop, usize),
+    /// The machine was busy before round `usize` (from 0): what the wait found.
+    Busy(usize, Quiet),
+    /// A contestant was verified, once per experiment, before its first load: at which
+    /// level, and what each check found (none at level `none`).
+    Verified(&'a str, VerifyLevel, &'a [Check]),
+}
+
+/// What a caller can see and do while an experiment runs.
+pub struct Controls<'a> {
+    /// Set (Ctrl-C) to stop the current load and skip the rest.
+    pub interrupt: &'a AtomicBool,
+    /// Every load publishes its responses here, for a live requests/s.
+    pub live: &'a engine::Live,
+    /// No round starts once this much time has passed (a run in progress finishes).
+    pub budget: Option<Duration>,
+    /// Copy this binary to SSH generator hosts before each load's checks (`--push`).
+    pub push: bool,
+}
+
+/// Runs `exp` round by round; `on_event` sees each run start and end (progress,
+/// streaming to a store) and why the rounds stopped.
+pub fn run(
+    exp: &Experiment,
+    cat: &Catalog,
+    seed: u64,
+    controls: &Controls,
+    on_event: impl FnMut(Event),
+) -> Vec<RunRecord> {
+    let cells = exp.cells();
+    let mut rounds = Rounds::new(exp, controls.budget);
+    let mut runner = Runner {
+        cat,
+        controls,
+        cache: ContestantCache::new(&exp.endpoints),
+        on_event,
+    };
+    let mut runs = Vec::with_capacity(exp.run_count());
+    let mut rng = seed;
+    let t0 = Instant::now();
+    let stop = loop {
+        let interrupted = controls.interrupt.load(Ordering::Relaxed);
+        let round = match rounds.next(t0.elapsed(), interrupted) {
+            Ok(round) => round,
+            Err(stop) => break stop,
+        };
+        let (strictest, wait) = (exp.thresholds.strictest(), exp.thresholds.wait);
+        let quiet = idle::wait_for_quiet(strictest.foreign, wait, controls.interrupt);
+        if quiet != Quiet::Now {
+            (runner.on_event)(Event::Busy(round.number, quiet));
+        }
+        for (c, name) in shuffled(&exp.contestants, &mut rng) {
+            for (i, cell) in cells.iter().enumerate().filter(|(i, _)| round.runs(c, *i)) {
+                let mut r = runner.run_or_skip(name, cell, round.number);
+                r.make_up = round.makes_up(c, i);
+                rounds.record(c, i, &r);
+                (runner.on_event)(Event::Finished(&r, runs.len() + 1, rounds.total()));
+                runs.push(r);
+            }
+        }
+    };
+    (runner.on_event)(Event::Stopped(stop, rounds.started()));
+    runs
+}
+
+/// What every run of one experiment shares: the catalog, the caller's controls, what is
+/// found once per contestant, and where events go.
+struct Runner<'a, F> {
+    cat: &'a Catalog,
+    controls: &'a Controls<'a>,
+    cache: ContestantCache<'a>,
+    on_event: F,
+}
+
+impl<F: FnMut(Event)> Runner<'_, F> {
+    /// One run of `name` in `cell`, or its record as interrupted when Ctrl-C came first.
+    fn run_or_skip(&mut self, name: &str, cell: &MatrixCell, repeat: usize) -> RunRecord {
+        if self.controls.interrupt.load(Ordering::Relaxed) {
+            return not_run(named(name, cell, repeat), cell, RunFailure::Interrupted);
+        }
+        (self.on_event)(Event::Started(name, cell));
+        self.run_cell(name, cell, repeat)
+    }
+
+    /// One run of `name` in `cell`: skipped when the contestant cannot run it, else
+    /// measured.
+    fn run_cell(&mut self, name: &str, cell: &MatrixCell, repeat: usize) -> RunRecord {
+        let names = named(name, cell, repeat);
+        let c = match self.cat.get(name) {
+            Ok(c) => c,
+            Err(e) => return not_run(names, cell, e.into()),
+        };
+        let skipped = |failure: RunFailure| RunRecord {
+            verify: c.manifest.verify,
+            ..not_run(names.clone(), cell, failure)
+        };
+        if let s @ (Status::NeedsSetup(_) | Status::Blocked(_)) = catalog::status(c) {
+            return skipped(RunFailure::NotInstalled(s));
+        }
+        if !c.serves(&cell.endpoint.name) {
+            return skipped(RunFailure::DoesNotServe(cell.endpoint.name.clone()));
+        }
+        let t0 = Instant::now();
+        let measured = self.measure(c, cell);
+        let toolchain = self.cache.toolchain(c);
+        let mut record = match measured {
+            Ok(m) => m.into_record(names, cell.kind.clone()),
+            Err(failure) => not_run(names, cell, failure),
+        };
+        record.toolchain = toolchain;
+        record.verify = c.manifest.verify;
+        record.wall_s = t0.elapsed().as_secs_f64();
+        record
+    }
+}
+
+/// The record of a run that was not measured: its label and reason from `failure`.
+fn not_run(names: Cell, cell: &MatrixCell, failure: RunFailure) -> RunRecord {
+    let kind = cell.kind.clone();
+    RunRecord::not_run(names, kind, failure.label(), failure.to_string())
+}
+
+/// The record's names for contestant `name` in `cell`, repeat `repeat`.
+fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
+    Cell {
+        contestant: name.to_string(),
+        endpoint: cell.endpoint.name.clone(),
+        layout: cell.layout.name.clone(),
+        load: cell.load.name.clone(),
+        connections: cell.connections,
+        repeat,
+    }
+}
+
+/// Fisher-Yates with splitmix64: the same seed, the same order; each name with its place.
+fn shuffled<'a>(names: &'a [String], state: &mut u64) -> Vec<(usize, &'a String)> {
+    let mut v: Vec<(usize, &String)> = names.iter().enumerate().collect();
+    for i in (1..v.len()).rev() {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        v.swap(i, ((z ^ (z >> 31)) % (i as u64 + 1)) as usize);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffles_are_repeatable_and_vary_by_round() {
+        let names: Vec<String> = (0..6).map(|i| format!("c{i}")).collect();
+        let (mut a, mut b) = (7, 7);
+        let first = shuffled(&names, &mut a);
+        assert_eq!(first, shuffled(&names, &mut b));
+        let second = shuffled(&names, &mut a);
+        assert_ne!(first, second);
+        let mut sorted = second.clone();
+        sorted.sort();
+        assert_eq!(sorted, names.iter().enumerate().collect::<Vec<_>>());
+    }
+}

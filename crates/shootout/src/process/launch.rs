@@ -1,0 +1,48 @@
+//! The one way a contestant is brought up, for `shootout run`, `verify` and `start`:
+//! started in its process group (pinned if asked), then polled until its port answers,
+//! failing fast if it exits, within one start timeout.
+
+use crate::contestant::manifest::Contestant;
+use crate::process::server::{free_port, Server, ServerError};
+use std::time::Duration;
+
+/// How long a contestant may take to start listening (JVMs and BEAM take seconds).
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Where and how to start a contestant.
+#[derive(Debug, Clone, Default)]
+pub struct LaunchSpec<'a> {
+    /// The port to listen on; a free one when None.
+    pub port: Option<u16>,
+    /// The server's parallelism (`{threads}` in its manifest).
+    pub threads: usize,
+    /// CPUs to pin it to; unpinned when None.
+    pub cpus: Option<&'a [usize]>,
+}
+
+/// Why a contestant is not up.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// It could not be started (no free port, no log file, no shell).
+    #[error("start: {0}")]
+    Start(ServerError),
+    /// It started but did not answer in time, or exited first.
+    #[error("start: {0}")]
+    NotReady(ServerError),
+}
+
+/// Starts `c` as `spec` says and waits until it answers; its output goes to
+/// `server.log` in its build folder.
+pub fn launch(c: &Contestant, spec: &LaunchSpec) -> Result<Server, LaunchError> {
+    let port = match spec.port {
+        Some(p) => p,
+        None => free_port().map_err(LaunchError::Start)?,
+    };
+    let log = c.build.join("server.log");
+    let mut server =
+        Server::start(c, port, spec.threads, spec.cpus, &log).map_err(LaunchError::Start)?;
+    server
+        .wait_ready(START_TIMEOUT)
+        .map_err(LaunchError::NotReady)?;
+    Ok(server)
+}
