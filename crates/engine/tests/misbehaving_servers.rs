@@ -2,378 +2,557 @@
 //! and nothing panics, on both event-loop kinds. Loads go to 127.0.0.1 only, and every
 //! load is bounded by a request count (each request ends, at worst by its timeout) or a
 //! short duration.
+//!
+//! The misbehaviours are a table: each row names a server behaviour, how its load differs
+//! from the usual one, and the accounting its result must show. One loop runs every row
+//! on both backends and names the row and backend of each mismatch.
 
 use engine::{IoChoice, LoadConfig, LoadResult, RunError, Stop, Target};
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use testserver::{Behavior, TestServer};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 
-/// Requests of a load unless a test says otherwise: a count, not a time, so that what a
-/// test asserts of them does not depend on how many a busy machine gets through.
+/// Requests of a load unless a row says otherwise: a count, not a time, so that what a
+/// row expects of them does not depend on how many a busy machine gets through.
 const REQUESTS: u64 = 40;
 
-fn config(server: &TestServer, io: IoChoice) -> LoadConfig {
-    let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
-    c.connections = 4;
-    c.threads = 1;
-    c.stop = Stop::Requests(REQUESTS);
-    c.timeout = Duration::from_secs(2);
-    c.io = io;
-    c
+/// How a row's load differs from the usual one (4 connections, 1 thread, 40 requests).
+struct Load {
+    requests: u64,
+    method: &'static str,
+    pipeline: usize,
+    keepalive: bool,
+    http10: bool,
+    warmup: Duration,
+    timeout: Duration,
 }
 
-fn run(c: &LoadConfig) -> LoadResult {
-    let r = engine::run(c, &AtomicBool::new(false)).expect("load runs");
-    let q = &r.requests;
-    assert_eq!(
-        q.total(),
-        q.ok + q.status + q.timeout + q.connect + q.read + q.write + q.parse + q.in_flight
-    );
-    assert!(q.total() > 0, "{:?}: no request started", c.io);
-    r
+const LOAD: Load = Load {
+    requests: REQUESTS,
+    method: "GET",
+    pipeline: 1,
+    keepalive: true,
+    http10: false,
+    warmup: Duration::ZERO,
+    timeout: Duration::from_secs(2),
+};
+
+/// What a count must be.
+#[derive(Debug, Clone, Copy)]
+enum Want {
+    Any,
+    Is(u64),
+    Over(u64),
 }
 
-/// Runs `behavior` on each backend with `tweak` applied, and hands each result to `check`.
-fn each_backend(
-    behavior: Behavior,
-    tweak: impl Fn(&mut LoadConfig),
-    check: impl Fn(&LoadResult, &TestServer),
-) {
-    for io in BACKENDS {
-        let server = TestServer::start(behavior.clone()).unwrap();
-        let mut c = config(&server, io);
-        tweak(&mut c);
-        let r = run(&c);
-        check(&r, &server);
+use Want::{Any, Is, Over};
+
+impl Want {
+    fn holds(self, got: u64) -> bool {
+        match self {
+            Any => true,
+            Is(n) => got == n,
+            Over(n) => got > n,
+        }
     }
 }
 
-#[test]
-fn well_behaved_server_every_request_counted_once() {
-    each_backend(
-        Behavior::Hello,
-        |c| c.stop = Stop::Requests(2000),
-        |r, s| {
-            assert_eq!(r.requests.ok, 2000, "{:?}", r.requests);
-            assert_eq!(r.requests.total(), 2000);
-            assert_eq!(s.requests(), 2000);
-            assert_eq!(r.status_codes.get("200"), Some(&2000));
-            assert_eq!(r.connections.opened, 4);
-            assert!(r.latency_us.p50 > 0.0 && r.latency_us.max >= r.latency_us.p99);
-        },
-    );
+/// An error class of the result's requests.
+#[derive(Debug, Clone, Copy)]
+enum Class {
+    Timeout,
+    Read,
+    Write,
 }
 
-#[test]
-fn pipelined_requests_are_answered_in_order() {
-    each_backend(
-        Behavior::Hello,
-        |c| {
-            c.pipeline = 8;
-            c.stop = Stop::Requests(1000);
-        },
-        |r, s| {
-            assert_eq!(r.requests.ok, 1000, "{:?}", r.requests);
-            assert_eq!(s.requests(), 1000);
-        },
-    );
+/// The accounting a row's result must show, on each backend.
+struct Expect {
+    ok: Want,
+    status: Want,
+    timeout: Want,
+    read: Want,
+    parse: Want,
+    /// All error classes together.
+    errors: Want,
+    /// Every error is of one of these classes.
+    errors_only: Option<&'static [Class]>,
+    /// Requests started (the load's count: warm-up requests are not counted).
+    total: Want,
+    opened: Want,
+    closed_by_server: Want,
+    /// The status codes seen, exactly (code, count).
+    codes: Option<&'static [(&'static str, Want)]>,
+    /// A warning that must be among the result's.
+    warning: Option<&'static str>,
+    /// Latency was measured: p50 above zero, max at least p99.
+    latency: bool,
+    /// Requests the server read (warm-up included).
+    server_requests: Want,
+    /// Connections the server accepted (the load's, and the check that it answers).
+    server_connections: Want,
 }
 
-#[test]
-fn no_keepalive_opens_a_connection_per_request() {
-    each_backend(
-        Behavior::Hello,
-        |c| {
-            c.keepalive = false;
-            c.stop = Stop::Requests(300);
-        },
-        |r, s| {
-            assert_eq!(r.requests.ok, 300, "{:?}", r.requests);
-            assert_eq!(r.connections.opened, 300);
-            // One more: the check, before the load, that the target answers at all.
-            assert_eq!(s.connections(), 301);
-        },
-    );
+const ANY: Expect = Expect {
+    ok: Any,
+    status: Any,
+    timeout: Any,
+    read: Any,
+    parse: Any,
+    errors: Any,
+    errors_only: None,
+    total: Any,
+    opened: Any,
+    closed_by_server: Any,
+    codes: None,
+    warning: None,
+    latency: false,
+    server_requests: Any,
+    server_connections: Any,
+};
+
+/// One misbehaviour (or a load shape over a well-behaved server) and its accounting.
+struct Row {
+    name: &'static str,
+    behavior: Behavior,
+    load: Load,
+    expect: Expect,
 }
 
-#[test]
-fn http10_close_delimited_bodies_end_at_close() {
-    each_backend(
-        Behavior::Http10CloseDelimited,
-        |c| c.http10 = true,
-        |r, _| {
-            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
-            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
+/// The table: every row today's server misbehaviours and load shapes call for.
+fn rows() -> Vec<Row> {
+    let never_answer_timeout = Duration::from_millis(100);
+    vec![
+        Row {
+            name: "a well-behaved server: every request counted once",
+            behavior: Behavior::Hello,
+            load: Load {
+                requests: 2000,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(2000),
+                total: Is(2000),
+                server_requests: Is(2000),
+                codes: Some(&[("200", Is(2000))]),
+                opened: Is(4),
+                latency: true,
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn warmup_requests_are_not_counted() {
-    each_backend(
-        Behavior::Hello,
-        |c| {
-            c.warmup = Duration::from_millis(200);
-            c.stop = Stop::Requests(500);
+        Row {
+            name: "pipelined requests are answered in order",
+            behavior: Behavior::Hello,
+            load: Load {
+                pipeline: 8,
+                requests: 1000,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(1000),
+                server_requests: Is(1000),
+                ..ANY
+            },
         },
-        |r, s| {
-            assert_eq!(r.requests.total(), 500, "{:?}", r.requests);
-            assert!(s.requests() > 500);
+        Row {
+            name: "no keep-alive opens a connection per request",
+            behavior: Behavior::Hello,
+            load: Load {
+                keepalive: false,
+                requests: 300,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(300),
+                opened: Is(300),
+                // One more: the check, before the load, that the target answers at all.
+                server_connections: Is(301),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn error_statuses_are_counted_as_status() {
-    each_backend(
-        Behavior::Status(503),
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert_eq!(r.requests.status, REQUESTS);
-            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
-            assert_eq!(r.status_codes.get("503"), Some(&r.requests.status));
+        Row {
+            name: "HTTP/1.0 close-delimited bodies end at close",
+            behavior: Behavior::Http10CloseDelimited,
+            load: Load {
+                http10: true,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(REQUESTS),
+                errors: Is(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn malformed_status_line_is_a_parse_error() {
-    each_backend(
-        Behavior::MalformedStatusLine,
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.parse > 0, "{:?}", r.requests);
+        Row {
+            name: "warm-up requests are not counted",
+            behavior: Behavior::Hello,
+            load: Load {
+                warmup: Duration::from_millis(200),
+                requests: 500,
+                ..LOAD
+            },
+            expect: Expect {
+                total: Is(500),
+                server_requests: Over(500),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn body_shorter_than_content_length_then_close_is_a_read_error() {
-    each_backend(
-        Behavior::LongContentLength,
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.read > 0, "{:?}", r.requests);
-            assert_eq!(r.requests.parse, 0);
+        Row {
+            name: "error statuses are counted as status",
+            behavior: Behavior::Status(503),
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                status: Is(REQUESTS),
+                errors: Is(0),
+                codes: Some(&[("503", Is(REQUESTS))]),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn body_longer_than_content_length_is_a_parse_error() {
-    each_backend(
-        Behavior::ShortContentLength,
-        |_| {},
-        |r, _| {
-            assert!(r.requests.parse > 0, "{:?}", r.requests);
-            assert!(r.warnings.iter().any(|w| w.contains("beyond a response")));
+        Row {
+            name: "a malformed status line is a parse error",
+            behavior: Behavior::MalformedStatusLine,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                parse: Over(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn reset_in_the_middle_of_a_response_is_a_read_error() {
-    each_backend(
-        Behavior::ResetMidResponse,
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.read > 0, "{:?}", r.requests);
+        Row {
+            name: "a body shorter than Content-Length, then close, is a read error",
+            behavior: Behavior::LongContentLength,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                read: Over(0),
+                parse: Is(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn invalid_chunk_size_is_a_parse_error() {
-    each_backend(
-        Behavior::InvalidChunkSize,
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.parse > 0, "{:?}", r.requests);
+        Row {
+            name: "a body longer than Content-Length is a parse error",
+            behavior: Behavior::ShortContentLength,
+            load: LOAD,
+            expect: Expect {
+                parse: Over(0),
+                warning: Some("beyond a response"),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn a_chunk_size_line_with_trailing_whitespace_is_a_parse_error() {
-    // `5 \r\n`: RFC 9112 §7.1 lets whitespace come only before `;`.
-    each_backend(
-        Behavior::ChunkSizeTrailingSpace,
-        |_| {},
-        |r, _| {
-            // Counted once each, under parse (`run` checks that the classes add up).
-            assert_eq!((r.requests.ok, r.requests.status), (0, 0));
-            assert!(r.requests.parse > 0, "{:?}", r.requests);
+        Row {
+            name: "a reset in the middle of a response is a read error",
+            behavior: Behavior::ResetMidResponse,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                read: Over(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn chunked_bodies_with_bare_lf_line_ends_are_framed() {
-    // RFC 9112 §2.2 lets a recipient accept a bare LF as a line end.
-    each_backend(
-        Behavior::ChunkedBareLf,
-        |_| {},
-        |r, _| {
-            assert!(r.requests.ok > 10, "{:?}", r.requests);
-            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
+        Row {
+            name: "an invalid chunk size is a parse error",
+            behavior: Behavior::InvalidChunkSize,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                parse: Over(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn chunked_bodies_with_trailers_are_framed() {
-    each_backend(
-        Behavior::Chunked,
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
-            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
+        Row {
+            // `5 \r\n`: RFC 9112 §7.1 lets whitespace come only before `;`. Counted once
+            // each, under parse (the classes add up for every row).
+            name: "a chunk-size line with trailing whitespace is a parse error",
+            behavior: Behavior::ChunkSizeTrailingSpace,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                status: Is(0),
+                parse: Over(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn headers_larger_than_a_receive_buffer_are_reassembled() {
-    each_backend(
-        Behavior::HugeHeaders(40 * 1024),
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
-            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
+        Row {
+            // RFC 9112 §2.2 lets a recipient accept a bare LF as a line end.
+            name: "chunked bodies with bare-LF line ends are framed",
+            behavior: Behavior::ChunkedBareLf,
+            load: LOAD,
+            expect: Expect {
+                ok: Over(10),
+                errors: Is(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn headers_beyond_the_head_limit_are_a_parse_error() {
-    each_backend(
-        Behavior::HugeHeaders(200 * 1024),
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert!(r.requests.parse > 0, "{:?}", r.requests);
+        Row {
+            name: "chunked bodies with trailers are framed",
+            behavior: Behavior::Chunked,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(REQUESTS),
+                errors: Is(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn a_server_that_never_answers_times_out() {
-    each_backend(
-        Behavior::NeverAnswer,
-        |c| {
-            c.timeout = Duration::from_millis(100);
-            c.stop = Stop::Requests(8);
+        Row {
+            name: "headers larger than a receive buffer are reassembled",
+            behavior: Behavior::HugeHeaders(40 * 1024),
+            load: LOAD,
+            expect: Expect {
+                ok: Is(REQUESTS),
+                errors: Is(0),
+                ..ANY
+            },
         },
-        |r, _| {
-            assert_eq!(r.requests.ok, 0);
-            assert_eq!(r.requests.timeout, 8, "{:?}", r.requests);
-            assert_eq!(r.requests.errors(), r.requests.timeout);
+        Row {
+            name: "headers beyond the head limit are a parse error",
+            behavior: Behavior::HugeHeaders(200 * 1024),
+            load: LOAD,
+            expect: Expect {
+                ok: Is(0),
+                parse: Over(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn a_stalled_server_times_out_after_answering() {
-    each_backend(
-        Behavior::StallAfter(50),
-        |c| {
-            c.timeout = Duration::from_millis(100);
-            c.stop = Stop::Requests(200);
+        Row {
+            name: "a server that never answers times out",
+            behavior: Behavior::NeverAnswer,
+            load: Load {
+                timeout: never_answer_timeout,
+                requests: 8,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(0),
+                timeout: Is(8),
+                errors_only: Some(&[Class::Timeout]),
+                ..ANY
+            },
         },
-        |r, _| {
-            assert_eq!(r.requests.ok, 50, "{:?}", r.requests);
-            assert_eq!(r.requests.timeout, 150);
+        Row {
+            name: "a stalled server times out after answering",
+            behavior: Behavior::StallAfter(50),
+            load: Load {
+                timeout: never_answer_timeout,
+                requests: 200,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(50),
+                timeout: Is(150),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn connections_closed_without_warning_are_reopened() {
-    each_backend(
-        Behavior::CloseAfterResponses(3),
-        |_| {},
-        |r, _| {
-            let q = &r.requests;
+        Row {
             // Each connection answers 3; at most the one request after them fails.
-            assert!(q.ok > REQUESTS / 2, "{q:?}");
-            assert_eq!(
-                q.errors(),
-                q.read + q.write,
-                "{:?} {q:?} {:?}",
-                r.generator.io,
-                r.warnings
-            );
-            assert!(r.connections.opened > 4);
-            assert!(r.connections.closed_by_server > 0);
+            name: "connections closed without warning are reopened",
+            behavior: Behavior::CloseAfterResponses(3),
+            load: LOAD,
+            expect: Expect {
+                ok: Over(REQUESTS / 2),
+                errors_only: Some(&[Class::Read, Class::Write]),
+                opened: Over(4),
+                closed_by_server: Over(0),
+                ..ANY
+            },
         },
-    );
-}
-
-#[test]
-fn idle_connections_closed_by_the_server_are_reopened() {
-    each_backend(
-        Behavior::CloseIdle(Duration::from_millis(1)),
-        |_| {},
-        |r, _| {
-            let q = &r.requests;
+        Row {
             // How many connections the server closes under a request depends on how soon
             // the loop reuses each (1 ms idle is enough): the loop goes on, and every
             // request ends ok or as the closed connection's error.
-            assert!(q.ok > 0, "{q:?}");
-            assert_eq!(
-                q.errors(),
-                q.read + q.write,
-                "{:?} {q:?} {:?}",
-                r.generator.io,
-                r.warnings
-            );
+            name: "idle connections closed by the server are reopened",
+            behavior: Behavior::CloseIdle(Duration::from_millis(1)),
+            load: LOAD,
+            expect: Expect {
+                ok: Over(0),
+                errors_only: Some(&[Class::Read, Class::Write]),
+                ..ANY
+            },
         },
-    );
+        Row {
+            name: "interim responses are skipped",
+            behavior: Behavior::Interim,
+            load: LOAD,
+            expect: Expect {
+                ok: Is(REQUESTS),
+                errors: Is(0),
+                codes: Some(&[("200", Any)]),
+                ..ANY
+            },
+        },
+        Row {
+            name: "Connection: close on every response is not an error",
+            behavior: Behavior::ConnectionClose,
+            load: Load {
+                requests: 200,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(200),
+                opened: Is(200),
+                closed_by_server: Is(200),
+                ..ANY
+            },
+        },
+        Row {
+            name: "HEAD requests expect no body",
+            behavior: Behavior::Hello,
+            load: Load {
+                method: "HEAD",
+                requests: 100,
+                ..LOAD
+            },
+            expect: Expect { ok: Is(100), ..ANY },
+        },
+    ]
 }
 
 #[test]
-fn interim_responses_are_skipped() {
-    each_backend(
-        Behavior::Interim,
-        |_| {},
-        |r, _| {
-            assert_eq!(r.requests.ok, REQUESTS, "{:?}", r.requests);
-            assert_eq!(r.requests.errors(), 0, "{:?}", r.requests);
-            assert_eq!(r.status_codes.keys().collect::<Vec<_>>(), ["200"]);
-        },
-    );
+fn every_misbehaviour_is_counted_where_it_belongs() {
+    let mut failures = Vec::new();
+    for row in rows() {
+        for io in BACKENDS {
+            failures.extend(mismatches(&row, io));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
-#[test]
-fn connection_close_on_every_response_is_not_an_error() {
-    each_backend(
-        Behavior::ConnectionClose,
-        |c| c.stop = Stop::Requests(200),
-        |r, _| {
-            assert_eq!(r.requests.ok, 200, "{:?}", r.requests);
-            assert_eq!(r.connections.opened, 200);
-            assert_eq!(r.connections.closed_by_server, 200);
-        },
-    );
+/// Runs one row on one backend: what its result got wrong, each line naming the row.
+fn mismatches(row: &Row, io: IoChoice) -> Vec<String> {
+    let server = TestServer::start(row.behavior.clone()).expect("the test server starts");
+    let c = config(&server, io, &row.load);
+    let r = engine::run(&c, &AtomicBool::new(false)).unwrap_or_else(|e| {
+        panic!(
+            "{} ({io:?}, {}): the load fails: {e}",
+            row.name, row.behavior
+        )
+    });
+    let mut found = Vec::new();
+    accounting(&r, &mut found);
+    counts(&row.expect, &r, &server, &mut found);
+    details(&row.expect, &r, &mut found);
+    found
+        .into_iter()
+        .map(|m| {
+            format!(
+                "{} ({io:?}, {}): {m}\n  requests {:?}\n  connections {:?}, warnings {:?}",
+                row.name, row.behavior, r.requests, r.connections, r.warnings
+            )
+        })
+        .collect()
 }
 
-#[test]
-fn head_requests_expect_no_body() {
-    each_backend(
-        Behavior::Hello,
-        |c| {
-            c.method = "HEAD".into();
-            c.stop = Stop::Requests(100);
-        },
-        |r, _| assert_eq!(r.requests.ok, 100, "{:?}", r.requests),
-    );
+/// The load of a row against `server` on backend `io`.
+fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
+    let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
+    c.connections = 4;
+    c.threads = 1;
+    c.io = io;
+    c.stop = Stop::Requests(load.requests);
+    c.method = load.method.into();
+    c.pipeline = load.pipeline;
+    c.keepalive = load.keepalive;
+    c.http10 = load.http10;
+    c.warmup = load.warmup;
+    c.timeout = load.timeout;
+    c
+}
+
+/// Exact accounting, whatever the row: every request started ended as exactly one class.
+fn accounting(r: &LoadResult, found: &mut Vec<String>) {
+    let q = &r.requests;
+    let classes =
+        q.ok + q.status + q.timeout + q.connect + q.read + q.write + q.parse + q.in_flight;
+    if q.total() != classes {
+        found.push(format!("{} started, {classes} in the classes", q.total()));
+    }
+    if q.total() == 0 {
+        found.push("no request started".into());
+    }
+}
+
+/// The row's bounds on the result's and the server's counts.
+fn counts(e: &Expect, r: &LoadResult, server: &TestServer, found: &mut Vec<String>) {
+    let q = &r.requests;
+    let c = &r.connections;
+    for (what, want, got) in [
+        ("ok", e.ok, q.ok),
+        ("status", e.status, q.status),
+        ("timeout", e.timeout, q.timeout),
+        ("read", e.read, q.read),
+        ("parse", e.parse, q.parse),
+        ("errors", e.errors, q.errors()),
+        ("total", e.total, q.total()),
+        ("connections opened", e.opened, c.opened),
+        (
+            "connections closed by the server",
+            e.closed_by_server,
+            c.closed_by_server,
+        ),
+        (
+            "the server's requests",
+            e.server_requests,
+            server.requests(),
+        ),
+        (
+            "the server's connections",
+            e.server_connections,
+            server.connections(),
+        ),
+    ] {
+        if !want.holds(got) {
+            found.push(format!("{what} is {got}, want {want:?}"));
+        }
+    }
+}
+
+/// The row's error classes, status codes, warning and latency.
+fn details(e: &Expect, r: &LoadResult, found: &mut Vec<String>) {
+    let q = &r.requests;
+    if let Some(classes) = e.errors_only {
+        let of = |class: &Class| match class {
+            Class::Timeout => q.timeout,
+            Class::Read => q.read,
+            Class::Write => q.write,
+        };
+        let theirs: u64 = classes.iter().map(of).sum();
+        if q.errors() != theirs {
+            found.push(format!(
+                "{} errors, {theirs} of them {classes:?}",
+                q.errors()
+            ));
+        }
+    }
+    if let Some(codes) = e.codes {
+        codes_match(codes, &r.status_codes, found);
+    }
+    if let Some(warning) = e.warning {
+        if !r.warnings.iter().any(|w| w.contains(warning)) {
+            found.push(format!("no warning says {warning:?}"));
+        }
+    }
+    let l = &r.latency_us;
+    if e.latency && !(l.p50 > 0.0 && l.max >= l.p99) {
+        found.push(format!("latency not measured: {l:?}"));
+    }
+}
+
+/// The status codes seen are exactly `want`'s, each as often as it says.
+fn codes_match(want: &[(&str, Want)], got: &BTreeMap<String, u64>, found: &mut Vec<String>) {
+    let named: Vec<&str> = want.iter().map(|(code, _)| *code).collect();
+    let seen: Vec<&str> = got.keys().map(String::as_str).collect();
+    if named != seen {
+        found.push(format!("status codes {seen:?}, want {named:?}"));
+    }
+    for (code, n) in want {
+        let count = got.get(*code).copied().unwrap_or(0);
+        if !n.holds(count) {
+            found.push(format!("status {code} seen {count} times, want {n:?}"));
+        }
+    }
 }
 
 #[test]
@@ -391,7 +570,7 @@ fn refused_connection_is_an_error_before_any_load() {
 #[test]
 fn too_many_connections_are_refused_with_the_number_that_fits() {
     let server = TestServer::start(Behavior::Hello).unwrap();
-    let mut c = config(&server, IoChoice::Epoll);
+    let mut c = config(&server, IoChoice::Epoll, &LOAD);
     c.connections = 10_000_000;
     let e = engine::run(&c, &AtomicBool::new(false)).unwrap_err();
     match e {
@@ -414,7 +593,7 @@ fn wait_until(what: &str, done: impl Fn() -> bool) {
 #[test]
 fn interrupt_stops_the_load_and_keeps_the_counts() {
     let server = TestServer::start(Behavior::Hello).unwrap();
-    let mut c = config(&server, IoChoice::Auto);
+    let mut c = config(&server, IoChoice::Auto, &LOAD);
     c.stop = Stop::After(Duration::from_secs(120));
     let load = engine::check(&c).expect("load checks");
     let (stop, live) = (AtomicBool::new(false), engine::Live::new());
@@ -434,7 +613,7 @@ fn interrupt_stops_the_load_and_keeps_the_counts() {
 fn live_count_sees_every_response_warm_up_included() {
     for io in BACKENDS {
         let server = TestServer::start(Behavior::Hello).unwrap();
-        let mut c = config(&server, io);
+        let mut c = config(&server, io, &LOAD);
         // Long enough that a busy machine answers something in it (the warm-up is a time).
         c.warmup = Duration::from_secs(1);
         let live = engine::Live::new();
@@ -459,7 +638,7 @@ fn live_counts_match_the_result_errors_included() {
         (IoChoice::Epoll, Behavior::MalformedStatusLine),
     ] {
         let server = TestServer::start(behavior.clone()).unwrap();
-        let mut c = config(&server, io);
+        let mut c = config(&server, io, &LOAD);
         c.warmup = Duration::from_millis(100);
         let live = engine::Live::new();
         let load = engine::check(&c).expect("load checks");

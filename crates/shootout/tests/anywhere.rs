@@ -10,17 +10,18 @@ mod checkout;
 
 use checkout::{assert_one_line_error, outside, run_to_end, HELLO_SERVER};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use tempfile::TempDir;
 
 /// A fresh temporary folder outside the repository, with a user's server in `srv/`.
-fn user_folder(tag: &str) -> PathBuf {
-    let tmp = std::env::temp_dir().join(format!("shootout-anywhere-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+fn user_folder(tag: &str) -> TempDir {
+    let folder = checkout::temp_folder(&format!("anywhere-{tag}"));
+    let tmp = folder.path();
     std::fs::create_dir_all(tmp.join("srv")).unwrap();
     std::fs::create_dir_all(tmp.join("home")).unwrap();
     std::fs::write(tmp.join("srv/server.py"), HELLO_SERVER).unwrap();
-    tmp
+    folder
 }
 
 /// An experiment of `contestants` at 4 connections, ~1 s a run, any foreign CPU let
@@ -49,13 +50,14 @@ fn runs(doc: &serde_json::Value) -> &[serde_json::Value] {
 
 #[test]
 fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder() {
-    let tmp = user_folder("inline");
+    let folder = user_folder("inline");
+    let tmp = folder.path();
     let tables = "[contestant.mine]\ncommand = \"exec python3 server.py {port}\"\n\
                   dir = \".\"\nverify = \"http\"\n";
     let file = tmp.join("srv/mine.toml");
     std::fs::write(&file, experiment("mine", &["mine"], 3, tables)).unwrap();
     // From the temporary folder: `dir` is relative to the experiment file, not here.
-    let (out, text) = run_to_end(&mut outside(&tmp, &["run", "srv/mine.toml"]));
+    let (out, text) = run_to_end(&mut outside(tmp, &["run", "srv/mine.toml"]));
     assert!(out.status.success(), "{text}");
     let db = tmp.join("data/shootout/shootout.db");
     assert!(
@@ -63,7 +65,7 @@ fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder(
         "{text}"
     );
     assert!(tmp.join("data/shootout/mine-1.html").is_file(), "{text}");
-    let doc = export(&tmp, 1);
+    let doc = export(tmp, 1);
     assert_eq!(checkout::planned_runs(&doc), 3, "{text}");
     for r in runs(&doc) {
         assert_eq!(r["contestant"], "mine");
@@ -85,22 +87,20 @@ fn an_inline_contestant_runs_outside_a_checkout_with_results_in_the_data_folder(
     left.sort();
     assert_eq!(left, ["mine.toml", "server.py"]);
     // Without XDG_DATA_HOME, ~/.local/share/shootout.
-    let (out, text) = run_to_end(outside(&tmp, &["results"]).env_remove("XDG_DATA_HOME"));
+    let (out, text) = run_to_end(outside(tmp, &["results"]).env_remove("XDG_DATA_HOME"));
     assert!(out.status.success(), "{text}");
     assert!(tmp.join("home/.local/share/shootout/shootout.db").is_file());
     // A catalog contestant without a catalog: how to point at one.
     let file = tmp.join("srv/catalog.toml");
     std::fs::write(&file, experiment("cat", &["go-nethttp"], 1, "")).unwrap();
-    let out = outside(&tmp, &["run", "srv/catalog.toml"])
-        .output()
-        .unwrap();
+    let out = outside(tmp, &["run", "srv/catalog.toml"]).output().unwrap();
     assert_one_line_error(&out, "--root DIR or SHOOTOUT_ROOT");
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
 fn a_mistake_in_an_inline_contestant_is_one_line_and_nothing_starts() {
-    let tmp = user_folder("bad");
+    let folder = user_folder("bad");
+    let tmp = folder.path();
     let cases = [
         (
             "comand = \"x\"",
@@ -144,27 +144,27 @@ fn a_mistake_in_an_inline_contestant_is_one_line_and_nothing_starts() {
             experiment("bad", &["mine"], 1, &tables),
         )
         .unwrap();
-        let out = outside(&tmp, &["run", &format!("srv/{name}")])
+        let out = outside(tmp, &["run", &format!("srv/{name}")])
             .output()
             .unwrap();
         assert_one_line_error(&out, &format!("{name}: {expected}"));
     }
     assert!(!tmp.join("data").exists(), "nothing was stored or built");
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
 fn a_command_that_exits_at_once_is_server_failed_with_the_last_lines_of_its_log() {
-    let tmp = user_folder("exits");
+    let folder = user_folder("exits");
+    let tmp = folder.path();
     let tables = "[contestant.quits]\ncommand = \"echo starting; echo 'port taken, giving up' >&2; exit 3\"\n";
     std::fs::write(
         tmp.join("srv/quits.toml"),
         experiment("quits", &["quits"], 1, tables),
     )
     .unwrap();
-    let (out, text) = run_to_end(&mut outside(&tmp, &["run", "srv/quits.toml"]));
+    let (out, text) = run_to_end(&mut outside(tmp, &["run", "srv/quits.toml"]));
     assert_ne!(out.status.code(), Some(2), "{text}");
-    let doc = export(&tmp, 1);
+    let doc = export(tmp, 1);
     let r = &runs(&doc)[0];
     assert_eq!(r["label"], "server-failed", "{text}");
     let reason = r["reason"].as_str().unwrap();
@@ -172,7 +172,6 @@ fn a_command_that_exits_at_once_is_server_failed_with_the_last_lines_of_its_log(
         reason.contains("starting | port taken, giving up"),
         "{reason}"
     );
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// A contestant folder `dir/NAME` serving /hello.
@@ -189,13 +188,14 @@ fn contestant_folder(dir: &Path, name: &str) {
 
 #[test]
 fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
-    let tmp = user_folder("folders");
+    let folder = user_folder("folders");
+    let tmp = folder.path();
     contestant_folder(&tmp.join("mine"), "pyhello");
     contestant_folder(&tmp.join("more"), "pyother");
     let mine = tmp.join("mine");
     let mine = mine.to_str().unwrap();
     let (out, text) = run_to_end(
-        outside(&tmp, &["list", "--contestants", mine])
+        outside(tmp, &["list", "--contestants", mine])
             .env("SHOOTOUT_CONTESTANTS", tmp.join("more")),
     );
     assert!(out.status.success(), "{text}");
@@ -204,7 +204,7 @@ fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
         "{text}"
     );
     let (out, text) = run_to_end(&mut outside(
-        &tmp,
+        tmp,
         &["verify", "--contestants", mine, "pyhello", "--setup"],
     ));
     assert!(out.status.success(), "{text}");
@@ -213,32 +213,31 @@ fn folders_of_contestants_join_the_catalog_and_a_name_twice_is_an_error() {
         .is_file());
     std::fs::write(tmp.join("srv/f.toml"), experiment("f", &["pyhello"], 1, "")).unwrap();
     let (out, text) = run_to_end(&mut outside(
-        &tmp,
+        tmp,
         &["run", "srv/f.toml", "--contestants", mine],
     ));
     assert!(out.status.success(), "{text}");
-    assert_eq!(runs(&export(&tmp, 1))[0]["contestant"], "pyhello");
+    assert_eq!(runs(&export(tmp, 1))[0]["contestant"], "pyhello");
     // The same name in a checkout (given with --root) and in the folder.
     let root = tmp.join("checkout");
     contestant_folder(&root.join("contestants"), "pyhello");
     let root = root.to_str().unwrap();
-    let out = outside(&tmp, &["--root", root, "list", "--contestants", mine])
+    let out = outside(tmp, &["--root", root, "list", "--contestants", mine])
         .output()
         .unwrap();
     assert_one_line_error(&out, "contestant \"pyhello\" is declared twice: in ");
-    let out = outside(&tmp, &["list", "--contestants", "nowhere"])
+    let out = outside(tmp, &["list", "--contestants", "nowhere"])
         .output()
         .unwrap();
     assert_one_line_error(&out, "--contestants nowhere: no such folder");
-    let out = outside(&tmp, &["list"]).output().unwrap();
+    let out = outside(tmp, &["list"]).output().unwrap();
     assert_one_line_error(&out, "--root DIR or SHOOTOUT_ROOT");
-    let out = outside(&tmp, &["--root", "nowhere", "list"])
+    let out = outside(tmp, &["--root", "nowhere", "list"])
         .output()
         .unwrap();
     assert_one_line_error(&out, "--root / SHOOTOUT_ROOT nowhere: no such folder");
-    let help = outside(&tmp, &["--help"]).output().unwrap();
+    let help = outside(tmp, &["--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("SHOOTOUT_ROOT"));
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// A server the test started, killed when the test ends, even by a failed assertion.
@@ -284,9 +283,10 @@ fn running_server(tmp: &Path, name: &str) -> (Started, u16) {
 
 #[test]
 fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_known() {
-    let tmp = user_folder("running");
+    let folder = user_folder("running");
+    let tmp = folder.path();
     let name = format!("shootout-test-srv-{}", std::process::id());
-    let (mut server, port) = running_server(&tmp, &name);
+    let (mut server, port) = running_server(tmp, &name);
     let url = format!("http://127.0.0.1:{port}");
     let tables = format!(
         "[contestant.by-pid]\nurl = \"{url}\"\npid = {}\n\
@@ -300,7 +300,7 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
         experiment("up", &names, 1, &tables),
     )
     .unwrap();
-    let (out, text) = run_to_end(&mut outside(&tmp, &["run", "srv/up.toml"]));
+    let (out, text) = run_to_end(&mut outside(tmp, &["run", "srv/up.toml"]));
     assert!(out.status.success(), "{text}");
     assert!(
         text.contains("not started, stopped or pinned by shootout"),
@@ -310,7 +310,7 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
         text.contains("server CPU unknown: no pid or process given"),
         "{text}"
     );
-    let doc = export(&tmp, 1);
+    let doc = export(tmp, 1);
     for r in runs(&doc) {
         let label = r["label"].as_str().unwrap();
         assert!(
@@ -345,9 +345,8 @@ fn a_running_server_is_loaded_as_it_is_and_its_cpu_counted_when_its_process_is_k
     );
     drop(server);
     // With nothing behind the URL any more: one line, nothing starts.
-    let out = outside(&tmp, &["run", "srv/up.toml"]).output().unwrap();
+    let out = outside(tmp, &["run", "srv/up.toml"]).output().unwrap();
     assert_one_line_error(&out, "up.toml: contestant.by-name: url: nothing answers at");
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// The issue's acceptance example, exactly as written there.
@@ -392,13 +391,14 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
 
 #[test]
 fn the_issues_example_runs_exactly_as_written() {
-    let tmp = user_folder("issue");
+    let folder = user_folder("issue");
+    let tmp = folder.path();
     std::fs::write(tmp.join("srv/server.py"), GREET_SERVER).unwrap();
     std::fs::write(tmp.join("srv/mine.toml"), ISSUE_EXAMPLE).unwrap();
     // From the server's own folder, as the issue's user would.
-    let (out, text) = run_to_end(outside(&tmp, &["run", "mine.toml"]).current_dir(tmp.join("srv")));
+    let (out, text) = run_to_end(outside(tmp, &["run", "mine.toml"]).current_dir(tmp.join("srv")));
     assert!(text.contains("stored as experiment 1 in "), "{text}");
-    let doc = export(&tmp, 1);
+    let doc = export(tmp, 1);
     assert_eq!(checkout::planned_runs(&doc), 3, "{text}");
     let runs = runs(&doc);
     let mut valid = false;
@@ -420,5 +420,4 @@ fn the_issues_example_runs_exactly_as_written() {
     let expected = if valid { Some(0) } else { Some(1) };
     assert_eq!(out.status.code(), expected, "{text}");
     assert!(tmp.join("data/shootout/mine-1.html").is_file(), "{text}");
-    let _ = std::fs::remove_dir_all(&tmp);
 }

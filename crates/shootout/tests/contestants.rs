@@ -8,6 +8,7 @@ mod checkout;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 /// Set up and verified in CI: one of each runtime whose setup takes seconds, not minutes.
 const QUICK: [&str; 6] = [
@@ -74,8 +75,9 @@ fn quick_contestants_set_up_and_speak_http() {
 }
 
 /// A throwaway checkout holding two made-up contestants: one that builds, one that fails.
-fn fake_root(tag: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("shootout-fake-{tag}-{}", std::process::id()));
+fn fake_root(tag: &str) -> TempDir {
+    let folder = checkout::temp_folder(&format!("fake-{tag}"));
+    let root = folder.path();
     let manifest = |build: &str| {
         format!(
             "name = \"NAME\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
@@ -92,13 +94,14 @@ fn fake_root(tag: &str) -> PathBuf {
         )
         .unwrap();
     }
-    root
+    folder
 }
 
 #[test]
 fn a_failed_build_is_one_line_naming_contestant_and_step_and_the_others_go_on() {
-    let root = fake_root("setup");
-    let out = checkout::shootout(&root, &["setup", "--all"]);
+    let folder = fake_root("setup");
+    let root = folder.path();
+    let out = checkout::shootout(root, &["setup", "--all"]);
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
@@ -110,14 +113,14 @@ fn a_failed_build_is_one_line_naming_contestant_and_step_and_the_others_go_on() 
         stderr.starts_with("error: bad: setup: build `exit 3`: failed"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn start_runs_until_interrupted_and_leaves_no_process() {
     use std::net::TcpStream;
-    let root = fake_root("start");
-    assert!(checkout::shootout(&root, &["setup", "good"])
+    let folder = fake_root("start");
+    let root = folder.path();
+    assert!(checkout::shootout(root, &["setup", "good"])
         .status
         .success());
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -127,7 +130,7 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
         .port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
         .args(["start", "good", "--port", &port.to_string(), "--cpus", "0"])
-        .env("SHOOTOUT_ROOT", &root)
+        .env("SHOOTOUT_ROOT", root)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -142,7 +145,6 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
         TcpStream::connect(addr).is_err(),
         "the server outlived shootout start"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// `shootout run` end to end against real servers: a checkout whose contestants are the
@@ -150,8 +152,8 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
 /// of the repository's own.
 #[test]
 fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
-    let root = std::env::temp_dir().join(format!("shootout-life-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let folder = checkout::temp_folder("life");
+    let root = folder.path();
     std::fs::create_dir_all(root.join("contestants")).unwrap();
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     for name in ["nginx-static", "go-nethttp"] {
@@ -170,14 +172,14 @@ fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
          [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
-    let out = checkout::shootout(&root, &["run", "life", "--setup"]);
+    let out = checkout::shootout(root, &["run", "life", "--setup"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let export = checkout::shootout(&root, &["export", "1", "--json"]);
+    let export = checkout::shootout(root, &["export", "1", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
     assert_eq!(checkout::planned_runs(&doc), 4, "{text}");
     let runs = doc["runs"].as_array().unwrap();
@@ -209,6 +211,5 @@ fn an_experiment_runs_nginx_and_go_pinned_and_leaves_no_process() {
         .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
         .filter(|cmd| String::from_utf8_lossy(cmd).contains(build.to_str().unwrap()))
         .count();
-    let _ = std::fs::remove_dir_all(&root);
     assert_eq!(survivors, 0, "a server outlived its experiment");
 }

@@ -8,6 +8,7 @@ mod checkout;
 
 use checkout::shootout;
 use std::path::{Path, PathBuf};
+use tempfile::TempDir;
 
 /// `POST /greet` with `X-Token: secret` and the body `who?`: 200 `hi`; anything else 400.
 const GREET_SERVER: &str = r#"
@@ -48,14 +49,14 @@ fn contestant(root: &Path, name: &str, level: &str) {
 
 /// A checkout with `mine` (level http) and `plain` (level none), and a folder for
 /// experiment files outside it, with the body the endpoint sends.
-fn fake_checkout(tag: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("shootout-ep-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    contestant(&root, "mine", "http");
-    contestant(&root, "plain", "none");
+fn fake_checkout(tag: &str) -> TempDir {
+    let folder = checkout::temp_folder(&format!("ep-{tag}"));
+    let root = folder.path();
+    contestant(root, "mine", "http");
+    contestant(root, "plain", "none");
     std::fs::create_dir_all(root.join("mine")).unwrap();
     std::fs::write(root.join("mine/who.txt"), "who?").unwrap();
-    root
+    folder
 }
 
 /// An experiment file in `root/mine/`, the greet endpoint declared as the issue writes
@@ -89,9 +90,10 @@ fn exported_runs(root: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_declared_post_endpoint_is_verified_at_level_http_loaded_stored_and_warned_of() {
-    let root = fake_checkout("post");
-    let path = experiment(&root, "\"mine\", \"plain\"", "hi");
-    let out = shootout(&root, &["run", path.to_str().unwrap()]);
+    let folder = fake_checkout("post");
+    let root = folder.path();
+    let path = experiment(root, "\"mine\", \"plain\"", "hi");
+    let out = shootout(root, &["run", path.to_str().unwrap()]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(
@@ -106,7 +108,7 @@ fn a_declared_post_endpoint_is_verified_at_level_http_loaded_stored_and_warned_o
     let warning = "warning: plain ran unverified (verify = \"none\")";
     assert!(stdout.contains(warning), "{stdout}");
     assert!(!stdout.contains("warning: mine"), "{stdout}");
-    for r in exported_runs(&root) {
+    for r in exported_runs(root) {
         let name = r["contestant"].as_str().unwrap();
         assert_eq!(
             r["verify"],
@@ -125,27 +127,27 @@ fn a_declared_post_endpoint_is_verified_at_level_http_loaded_stored_and_warned_o
         assert_eq!(r["result"]["config"]["method"], "POST");
     }
     for format in ["text", "markdown"] {
-        let report = shootout(&root, &["report", "1", "--format", format]);
+        let report = shootout(root, &["report", "1", "--format", format]);
         assert!(report.status.success(), "{}", text(&report.stderr));
         let shown = text(&report.stdout);
         assert_eq!(shown.matches(warning).count(), 1, "{format}: {shown}");
     }
     let page = root.join("page.html");
-    let html = shootout(&root, &["report", "1", "--html", page.to_str().unwrap()]);
+    let html = shootout(root, &["report", "1", "--html", page.to_str().unwrap()]);
     assert!(html.status.success(), "{}", text(&html.stderr));
     let page = std::fs::read_to_string(&page).unwrap();
     assert!(
         page.contains("<p class=\"warn\">warning: plain ran unverified"),
         "{page}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_wrong_expectation_fails_verification_with_a_one_line_reason() {
-    let root = fake_checkout("wrong");
-    let path = experiment(&root, "\"mine\"", "hello");
-    let out = shootout(&root, &["run", path.to_str().unwrap()]);
+    let folder = fake_checkout("wrong");
+    let root = folder.path();
+    let path = experiment(root, "\"mine\"", "hello");
+    let out = shootout(root, &["run", path.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     // Its one run failed verification: no run was valid, exit 1.
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
@@ -157,7 +159,7 @@ fn a_wrong_expectation_fails_verification_with_a_one_line_reason() {
         said[0].contains("greet: body \"hi\" (want \"hello\")"),
         "{stdout}"
     );
-    let runs = exported_runs(&root);
+    let runs = exported_runs(root);
     assert_eq!(runs[0]["label"], "verify-failed");
     assert_eq!(runs[0]["verify"], "http");
     let reason = runs[0]["reason"].as_str().unwrap();
@@ -170,21 +172,21 @@ fn a_wrong_expectation_fails_verification_with_a_one_line_reason() {
     let strict = root.join("contestants/mine/contestant.toml");
     let manifest = std::fs::read_to_string(&strict).unwrap();
     std::fs::write(&strict, manifest.replace("\"http\"", "\"strict\"")).unwrap();
-    assert!(shootout(&root, &["setup", "mine"]).status.success());
-    let path = experiment(&root, "\"mine\"", "hi");
-    let out = shootout(&root, &["run", path.to_str().unwrap()]);
+    assert!(shootout(root, &["setup", "mine"]).status.success());
+    let path = experiment(root, "\"mine\"", "hi");
+    let out = shootout(root, &["run", path.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("mine: failed verification at level strict: greet: no Date header"),
         "{stdout}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_mistake_in_an_endpoint_is_one_line_naming_file_entry_and_field_and_starts_nothing() {
-    let root = fake_checkout("bad");
-    let good = std::fs::read_to_string(experiment(&root, "\"mine\"", "hi")).unwrap();
+    let folder = fake_checkout("bad");
+    let root = folder.path();
+    let good = std::fs::read_to_string(experiment(root, "\"mine\"", "hi")).unwrap();
     let cases = [
         (
             "path = \"/greet\"",
@@ -210,7 +212,7 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_file_entry_and_field_and_starts_n
     for (i, (from, to, expected)) in cases.into_iter().enumerate() {
         let path = root.join(format!("mine/bad{i}.toml"));
         std::fs::write(&path, good.replace(from, to)).unwrap();
-        let out = shootout(&root, &["run", path.to_str().unwrap()]);
+        let out = shootout(root, &["run", path.to_str().unwrap()]);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{to}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -221,5 +223,4 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_file_entry_and_field_and_starts_n
         !root.join("results").exists(),
         "nothing started, nothing stored"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }

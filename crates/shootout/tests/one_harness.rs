@@ -15,26 +15,29 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+use tempfile::TempDir;
 
 /// A checkout in its own temporary folder, removed when dropped (processes it started
 /// are the test's to stop).
 struct Checkout {
-    root: PathBuf,
+    folder: TempDir,
 }
 
 impl Checkout {
     fn new(tag: &str) -> Checkout {
-        let root =
-            std::env::temp_dir().join(format!("shootout-one-harness-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("experiments")).unwrap();
-        Checkout { root }
+        let folder = checkout::temp_folder(&format!("one-harness-{tag}"));
+        std::fs::create_dir_all(folder.path().join("experiments")).unwrap();
+        Checkout { folder }
+    }
+
+    fn root(&self) -> &Path {
+        self.folder.path()
     }
 
     /// A contestant serving /hello, started with `start` (a shell command; `{port}`,
     /// `{dir}` are filled in).
     fn contestant(&self, name: &str, start: &str) {
-        let dir = self.root.join("contestants").join(name);
+        let dir = self.root().join("contestants").join(name);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("server.py"), checkout::HELLO_SERVER).unwrap();
         let manifest = format!(
@@ -48,7 +51,7 @@ impl Checkout {
     /// An experiment of one contestant, one run of `duration`.
     fn experiment(&self, name: &str, contestant: &str, duration: &str) {
         std::fs::write(
-            self.root.join("experiments").join(format!("{name}.toml")),
+            self.root().join("experiments").join(format!("{name}.toml")),
             format!(
                 "name = \"{name}\"\ncontestants = [\"{contestant}\"]\nlayouts = [\"shared\"]\n\
                  warmup = \"0s\"\nduration = \"{duration}\"\nseed = 1\n\
@@ -60,11 +63,11 @@ impl Checkout {
     }
 
     fn lock(&self) -> PathBuf {
-        self.root.join("shootout.lock")
+        self.root().join("shootout.lock")
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        checkout::command(&self.root, args)
+        checkout::command(self.root(), args)
     }
 
     fn shootout(&self, args: &[&str]) -> Output {
@@ -78,7 +81,7 @@ impl Checkout {
     fn start_run(&self, name: &str, extra: &[&str]) -> Started {
         static RUNS: AtomicUsize = AtomicUsize::new(0);
         let n = RUNS.fetch_add(1, Ordering::Relaxed);
-        let err = self.root.join(format!("run-{n}.stderr"));
+        let err = self.root().join(format!("run-{n}.stderr"));
         let mut args = vec!["run", name];
         args.extend(extra);
         let child = self
@@ -143,12 +146,6 @@ impl Drop for Started {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-impl Drop for Checkout {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -268,7 +265,7 @@ fn a_second_run_exits_2_at_once_naming_the_holder_and_wait_waits_for_it() {
 #[test]
 fn kill_9_of_run_leaves_no_contestant_and_the_next_run_stops_what_escaped() {
     let co = Checkout::new("kill9");
-    let dir = co.root.join("contestants/forks");
+    let dir = co.root().join("contestants/forks");
     // The server is a child of the shell (which the parent-death signal does not reach);
     // a second process leaves the group for a session of its own (which the group's
     // guard does not reach either): only the next run can find it.
@@ -326,7 +323,7 @@ fn kill_9_of_run_leaves_no_contestant_and_the_next_run_stops_what_escaped() {
     let survivors = std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| std::fs::read_link(e.ok()?.path().join("cwd")).ok())
-        .filter(|cwd| cwd.starts_with(&co.root))
+        .filter(|cwd| cwd.starts_with(co.root()))
         .count();
     assert_eq!(survivors, 0, "a contestant process outlived its harness");
 }

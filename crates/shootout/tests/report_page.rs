@@ -9,32 +9,16 @@ mod checkout;
 
 use checkout::shootout;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-const SERVER: &str = r#"
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True  # else headers and body wait on a delayed ACK: 44 req/s
-    def do_GET(self):
-        body = b"Hello World"
-        self.send_response(200 if self.path == "/hello" else 404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-"#;
+use tempfile::TempDir;
 
 /// A checkout with two small contestants and an experiment at two levels, twice, run.
 /// The second is named as the ceiling (contestants/c-epoll), so tables compare to it; a
 /// third dies at start (its port is no number), so the page has runs that are not ok.
-fn measured_checkout() -> PathBuf {
-    let root = std::env::temp_dir().join(format!("shootout-report-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+fn measured_checkout() -> TempDir {
+    let folder = checkout::temp_folder("report");
+    let root = folder.path();
     for (name, port) in [
         ("py-one", "{port}"),
         ("c-epoll", "{port}"),
@@ -42,14 +26,14 @@ fn measured_checkout() -> PathBuf {
     ] {
         let dir = root.join("contestants").join(name);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("server.py"), SERVER).unwrap();
+        std::fs::write(dir.join("server.py"), checkout::HELLO_SERVER).unwrap();
         let manifest = format!(
             "name = \"{name}\"\nlanguage = \"Python\"\nframework = \"http.server\"\nversion = \"stdlib\"\n\
              toolchain = \"python3 --version\"\nendpoints = [\"hello\"]\n[requires]\ncommands = [\"python3\"]\n\
-             [start]\ncommand = \"exec python3 server.py {port}\"\n"
+             [start]\ncommand = \"exec python3 server.py {port} --nodelay\"\n"
         );
         std::fs::write(dir.join("contestant.toml"), manifest).unwrap();
-        assert!(shootout(&root, &["setup", name]).status.success());
+        assert!(shootout(root, &["setup", name]).status.success());
     }
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::write(
@@ -59,19 +43,20 @@ fn measured_checkout() -> PathBuf {
          [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
-    let out = shootout(&root, &["run", "two"]);
+    let out = shootout(root, &["run", "two"]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    root
+    folder
 }
 
 #[test]
 fn report_tables_and_a_page_that_renders_in_chromium() {
-    let root = measured_checkout();
-    let out = shootout(&root, &["report", "two", "--format", "markdown"]);
+    let folder = measured_checkout();
+    let root = folder.path();
+    let out = shootout(root, &["report", "two", "--format", "markdown"]);
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{md}");
     assert!(md.contains("**Requests per second — /hello, ka**"), "{md}");
@@ -90,10 +75,10 @@ fn report_tables_and_a_page_that_renders_in_chromium() {
         md.contains("| 100% | ×1.00 |"),
         "the ceiling against itself: {md}"
     );
-    let missing = shootout(&root, &["report", "nope"]);
+    let missing = shootout(root, &["report", "nope"]);
     assert_eq!(missing.status.code(), Some(2));
     let page = root.join("page.html");
-    let out = shootout(&root, &["report", "two", "--html", page.to_str().unwrap()]);
+    let out = shootout(root, &["report", "two", "--html", page.to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",
@@ -109,7 +94,7 @@ fn report_tables_and_a_page_that_renders_in_chromium() {
     check_in_chromium(&page);
     check_the_first_screen_and_widths(&page);
     check_one_colour_per_contestant(&html);
-    let same = shootout(&root, &["compare", "1", "two", "--fail-above", "5"]);
+    let same = shootout(root, &["compare", "1", "two", "--fail-above", "5"]);
     let text = String::from_utf8_lossy(&same.stdout);
     assert_eq!(same.status.code(), Some(0), "{text}");
     assert!(text.contains("+0.0% (p=1.000)"), "{text}");
@@ -118,10 +103,9 @@ fn report_tables_and_a_page_that_renders_in_chromium() {
         "{text}"
     );
     assert_eq!(
-        shootout(&root, &["compare", "1", "9"]).status.code(),
+        shootout(root, &["compare", "1", "9"]).status.code(),
         Some(2)
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// The installed Chromium's command.

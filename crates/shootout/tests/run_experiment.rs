@@ -9,8 +9,9 @@ use nix::unistd::Pid;
 mod checkout;
 
 use checkout::{shootout, HELLO_SERVER};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+use tempfile::TempDir;
 
 fn contestant(root: &Path, name: &str, start: &str) {
     let dir = root.join("contestants").join(name);
@@ -24,13 +25,13 @@ fn contestant(root: &Path, name: &str, start: &str) {
     std::fs::write(dir.join("contestant.toml"), manifest).unwrap();
 }
 
-fn fake_checkout(tag: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("shootout-run-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    contestant(&root, "good", "exec python3 server.py {port}");
+fn fake_checkout(tag: &str) -> TempDir {
+    let folder = checkout::temp_folder(&format!("run-{tag}"));
+    let root = folder.path();
+    contestant(root, "good", "exec python3 server.py {port}");
     // Serves files, not /hello: it answers 404, so verify fails.
     contestant(
-        &root,
+        root,
         "wrong",
         "exec python3 -m http.server --bind 127.0.0.1 {port}",
     );
@@ -39,13 +40,13 @@ fn fake_checkout(tag: &str) -> PathBuf {
     // verification and the warm-up took. The shell polls for the mark; the harness's
     // stop ends it if the load never comes.
     contestant(
-        &root,
+        root,
         "dies",
         "rm -f {dir}/loading; python3 server.py {port} {dir}/loading & pid=$!; \
          while [ ! -e {dir}/loading ]; do sleep 0.05; done; kill -9 $pid; wait",
     );
     // Needs a command this machine lacks: not set up, so its runs are skipped.
-    contestant(&root, "lacking", "exec python3 server.py {port}");
+    contestant(root, "lacking", "exec python3 server.py {port}");
     let manifest = root.join("contestants/lacking/contestant.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
@@ -61,7 +62,7 @@ fn fake_checkout(tag: &str) -> PathBuf {
          [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
-    root
+    folder
 }
 
 /// The first stored experiment of a checkout, through `shootout export`.
@@ -77,13 +78,14 @@ fn export(root: &Path) -> serde_json::Value {
 
 #[test]
 fn runs_are_labelled_and_the_experiment_goes_on() {
-    let root = fake_checkout("labels");
+    let folder = fake_checkout("labels");
+    let root = folder.path();
     for name in ["good", "wrong", "dies"] {
-        assert!(shootout(&root, &["setup", name]).status.success(), "{name}");
+        assert!(shootout(root, &["setup", name]).status.success(), "{name}");
     }
-    let out = shootout(&root, &["run", "t"]);
+    let out = shootout(root, &["run", "t"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    let doc = export(&root);
+    let doc = export(root);
     assert_eq!(doc["experiment"]["seed"], 42);
     let label = |name: &str| {
         doc["runs"]
@@ -126,13 +128,12 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     );
     let versions = good["toolchain"].as_str().unwrap();
     assert!(versions.starts_with("Python 3."), "{versions}");
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_mistake_in_an_experiment_file_starts_nothing() {
-    let root = std::env::temp_dir().join(format!("shootout-run-bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let folder = checkout::temp_folder("run-bad");
+    let root = folder.path();
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::create_dir_all(root.join("contestants")).unwrap();
     std::fs::write(
@@ -140,7 +141,7 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
         "name = \"x\"\ncontestants = [\"a\"]\nrepeat = 2\n",
     )
     .unwrap();
-    let out = shootout(&root, &["run", "x"]);
+    let out = shootout(root, &["run", "x"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -152,13 +153,13 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
         !root.join("results").exists(),
         "nothing started, nothing stored"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
-    let root = fake_checkout("disturbed");
-    assert!(shootout(&root, &["setup", "good"]).status.success());
+    let folder = fake_checkout("disturbed");
+    let root = folder.path();
+    assert!(shootout(root, &["setup", "good"]).status.success());
     // One run, no make-up run (the spinner disturbs every run while it spins).
     std::fs::write(
         root.join("experiments/busy.toml"),
@@ -176,7 +177,7 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
         cores - 1
     );
     let mut busy = Command::new("python3").args(["-c", &spin]).spawn().unwrap();
-    let out = shootout(&root, &["run", "busy"]);
+    let out = shootout(root, &["run", "busy"]);
     let _ = busy.kill();
     let _ = busy.wait();
     // Its one run was not valid: the experiment says so and exits 1, all stored.
@@ -186,7 +187,7 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
         err.contains("no run was valid (1 run, none ok; the tables above say why)"),
         "{err}"
     );
-    let doc = export(&root);
+    let doc = export(root);
     let r = &doc["runs"][0];
     assert_eq!(r["label"], "disturbed", "{r}");
     assert_eq!(r["valid"], false, "{r}");
@@ -196,18 +197,18 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
         r["reason"].as_str().unwrap().starts_with("foreign CPU"),
         "{r}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
-    let root = fake_checkout("unknown");
+    let folder = fake_checkout("unknown");
+    let root = folder.path();
     std::fs::write(
         root.join("experiments/typo.toml"),
         "name = \"typo\"\ncontestants = [\"good\", \"godo\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n",
     )
     .unwrap();
-    let out = shootout(&root, &["run", "typo"]);
+    let out = shootout(root, &["run", "typo"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -219,14 +220,14 @@ fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
         !root.join("results").exists(),
         "nothing started, nothing stored"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_crossed_threshold_is_a_table_at_the_end_and_exit_99() {
-    let root = fake_checkout("gates");
+    let folder = fake_checkout("gates");
+    let root = folder.path();
     for name in ["good", "wrong"] {
-        assert!(shootout(&root, &["setup", name]).status.success(), "{name}");
+        assert!(shootout(root, &["setup", name]).status.success(), "{name}");
     }
     std::fs::write(
         root.join("experiments/gates.toml"),
@@ -236,10 +237,10 @@ fn a_crossed_threshold_is_a_table_at_the_end_and_exit_99() {
          [thresholds]\nall = [\"p99 < 1us\"]\ngood = [\"rps>0\", \"errors<50%\"]\n",
     )
     .unwrap();
-    let out = shootout(&root, &["run", "gates"]);
+    let out = shootout(root, &["run", "gates"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
-    let doc = export(&root);
+    let doc = export(root);
     let good = doc["runs"]
         .as_array()
         .unwrap()
@@ -272,12 +273,12 @@ fn a_crossed_threshold_is_a_table_at_the_end_and_exit_99() {
     );
     assert!(rows[1].contains("no valid run (verify-failed)"), "{text}");
     assert!(!table.contains("rps>0"), "held: {text}");
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_bad_threshold_in_an_experiment_is_one_line_and_starts_nothing() {
-    let root = fake_checkout("bad-gates");
+    let folder = fake_checkout("bad-gates");
+    let root = folder.path();
     for (table, needle) in [
         (
             "godo = [\"p99<5ms\"]",
@@ -296,14 +297,13 @@ fn a_bad_threshold_in_an_experiment_is_one_line_and_starts_nothing() {
             ),
         )
         .unwrap();
-        let out = shootout(&root, &["run", "bad"]);
+        let out = shootout(root, &["run", "bad"]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(needle), "{err}");
         assert!(!root.join("results").exists(), "nothing stored");
     }
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -324,10 +324,9 @@ fn a_closed_terminal_sighup_stops_the_experiment_as_ctrl_c_does() {
 /// Sends `signal` to a running experiment; it must stop, keep what it measured, and
 /// leave no process behind.
 fn stops_on(signal: Signal) {
-    let root =
-        std::env::temp_dir().join(format!("shootout-run-int-{}-{signal}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    contestant(&root, "good", "exec python3 server.py {port} {dir}/loading");
+    let folder = checkout::temp_folder(&format!("run-int-{signal}"));
+    let root = folder.path();
+    contestant(root, "good", "exec python3 server.py {port} {dir}/loading");
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::write(
         root.join("experiments/long.toml"),
@@ -336,8 +335,8 @@ fn stops_on(signal: Signal) {
          [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
     )
     .unwrap();
-    assert!(shootout(&root, &["setup", "good"]).status.success());
-    let mut child = checkout::command(&root, &["run", "long"])
+    assert!(shootout(root, &["setup", "good"]).status.success());
+    let mut child = checkout::command(root, &["run", "long"])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -346,7 +345,7 @@ fn stops_on(signal: Signal) {
     kill(Pid::from_raw(child.id() as i32), signal).unwrap();
     let status = checkout::wait_for_exit("shootout run to stop on the signal", &mut child);
     assert_eq!(status.code(), Some(130));
-    let doc = export(&root);
+    let doc = export(root);
     let labels: Vec<&str> = doc["runs"]
         .as_array()
         .unwrap()
@@ -377,8 +376,7 @@ fn stops_on(signal: Signal) {
     let survivors = std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| std::fs::read_link(e.ok()?.path().join("cwd")).ok())
-        .filter(|cwd| cwd.starts_with(&root))
+        .filter(|cwd| cwd.starts_with(root))
         .count();
-    let _ = std::fs::remove_dir_all(&root);
     assert_eq!(survivors, 0, "a contestant process outlived shootout run");
 }

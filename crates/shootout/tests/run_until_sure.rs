@@ -7,12 +7,13 @@
 mod checkout;
 
 use checkout::{shootout, HELLO_SERVER};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use tempfile::TempDir;
 
 /// A checkout with the one contestant and an experiment per target.
-fn fake_checkout() -> PathBuf {
-    let root = std::env::temp_dir().join(format!("shootout-sure-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+fn fake_checkout() -> TempDir {
+    let folder = checkout::temp_folder("sure");
+    let root = folder.path();
     let dir = root.join("contestants/good");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("server.py"), HELLO_SERVER).unwrap();
@@ -34,7 +35,7 @@ fn fake_checkout() -> PathBuf {
         );
         std::fs::write(root.join(format!("experiments/{name}.toml")), text).unwrap();
     }
-    root
+    folder
 }
 
 /// The stdout of a command that must succeed.
@@ -61,12 +62,13 @@ fn labels(root: &Path, id: &str) -> Vec<String> {
 
 #[test]
 fn rounds_go_on_until_sure_or_max_and_the_report_names_what_did_not_converge() {
-    let root = fake_checkout();
-    assert!(shootout(&root, &["setup", "good"]).status.success());
+    let folder = fake_checkout();
+    let root = folder.path();
+    assert!(shootout(root, &["setup", "good"]).status.success());
     let cell = "good in /hello, layout shared, ka, 4 connections";
 
-    let never = stdout_of(&root, &["run", "never"]);
-    assert_eq!(labels(&root, "1"), ["ok"; 4], "max rounds: {never}");
+    let never = stdout_of(root, &["run", "never"]);
+    assert_eq!(labels(root, "1"), ["ok"; 4], "max rounds: {never}");
     // The total grows as each round beyond the least starts.
     for line in ["[2/2]", "[3/3]", "[4/4]"] {
         assert!(never.contains(line), "{line}: {never}");
@@ -77,18 +79,17 @@ fn rounds_go_on_until_sure_or_max_and_the_report_names_what_did_not_converge() {
         never.contains(&format!("not converged: {cell}: ±")),
         "{never}"
     );
-    let report = stdout_of(&root, &["report", "1"]);
+    let report = stdout_of(root, &["report", "1"]);
     assert!(
         report.contains(note) && report.contains(&format!("not converged: {cell}")),
         "{report}"
     );
 
-    let loose = stdout_of(&root, &["run", "loose"]);
-    assert_eq!(labels(&root, "2"), ["ok"; 2], "min rounds: {loose}");
+    let loose = stdout_of(root, &["run", "loose"]);
+    assert_eq!(labels(root, "2"), ["ok"; 2], "min rounds: {loose}");
     assert!(
         loose.contains("(2 to 4 rounds): every cell converged"),
         "{loose}"
     );
     assert!(!loose.contains("not converged"), "{loose}");
-    let _ = std::fs::remove_dir_all(&root);
 }

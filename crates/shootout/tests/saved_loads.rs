@@ -7,29 +7,25 @@ mod checkout;
 
 use checkout::{assert_one_line_error, shootout};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
+use tempfile::TempDir;
 use testserver::{Behavior, TestServer};
 
 /// A folder of its own for one test, removed when the test ends (or fails).
-struct Root(PathBuf);
+struct Root(TempDir);
 
 impl Root {
     fn new(tag: &str) -> Root {
-        let dir = std::env::temp_dir().join(format!("shootout-saved-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Root(dir)
+        Root(checkout::temp_folder(&format!("saved-{tag}")))
+    }
+
+    fn dir(&self) -> &Path {
+        self.0.path()
     }
 
     fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Root {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.dir().join(name).to_string_lossy().into_owned()
     }
 }
 
@@ -110,7 +106,7 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
     let server = TestServer::start(Behavior::Hello).unwrap();
     let url = server.url("/hello");
     for label in ["a", "b"] {
-        let out = load(&root.0, &url, &["--save", "--label", label]);
+        let out = load(root.dir(), &url, &["--save", "--label", label]);
         let err = stderr(&out);
         assert!(
             ok(out).contains("Requests/sec:"),
@@ -120,7 +116,7 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
         assert!(err.contains("shootout compare"), "{err}");
     }
     // Without --label, the URL names it.
-    let out = load(&root.0, &url, &["--save", "--json"]);
+    let out = load(root.dir(), &url, &["--save", "--json"]);
     let err = stderr(&out);
     let v: Value = serde_json::from_str(&ok(out)).expect("--json stays JSON with --save");
     assert_eq!(v["schema"], "shootout.load/1");
@@ -130,7 +126,7 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
         "{err}"
     );
 
-    let list = ok(shootout(&root.0, &["results"]));
+    let list = ok(shootout(root.dir(), &["results"]));
     for (id, label) in [("load:1", "a"), ("load:2", "b"), ("load:3", default)] {
         let row = list
             .lines()
@@ -140,19 +136,19 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
         assert_eq!(words[1..3], ["load", label], "{row}");
         assert!(row.contains(" UTC "), "a date: {row}");
     }
-    let shown = ok(shootout(&root.0, &["results", "a"]));
+    let shown = ok(shootout(root.dir(), &["results", "a"]));
     assert!(
         shown.starts_with("saved load a (load:1), saved "),
         "{shown}"
     );
     assert!(shown.contains("command: shootout load http://"), "{shown}");
     assert!(shown.contains("Requests/sec:"), "{shown}");
-    assert_eq!(ok(shootout(&root.0, &["results", "load:1"])), shown);
+    assert_eq!(ok(shootout(root.dir(), &["results", "load:1"])), shown);
 
-    compares_as_one_cell(&root.0, "a", "b", "saved-load", "a → b");
+    compares_as_one_cell(root.dir(), "a", "b", "saved-load", "a → b");
     // The default label has a '/' and is no file: still a label.
     compares_as_one_cell(
-        &root.0,
+        root.dir(),
         default,
         "load:1",
         "saved-load",
@@ -160,7 +156,7 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
     );
 
     // An export of a saved load is a load result that compare reads as a file.
-    let exported = ok(shootout(&root.0, &["export", "b"]));
+    let exported = ok(shootout(root.dir(), &["export", "b"]));
     let v: Value = serde_json::from_str(&exported).unwrap();
     assert_eq!(
         (&v["schema"], &v["saved"]["label"]),
@@ -168,7 +164,7 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
     );
     let file = root.path("b.json");
     std::fs::write(&file, exported).unwrap();
-    let text = ok(shootout(&root.0, &["compare", "a", &file]));
+    let text = ok(shootout(root.dir(), &["compare", "a", &file]));
     assert!(text.contains("a → b.json"), "{text}");
     server.stop();
 }
@@ -178,10 +174,10 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
     let root = Root::new("names");
     let server = TestServer::start(Behavior::Hello).unwrap();
     let url = server.url("/hello");
-    ok(load(&root.0, &url, &["--save", "--label", "quick"]));
-    ok(load(&root.0, &url, &["--save", "--label", "b"]));
+    ok(load(root.dir(), &url, &["--save", "--label", "quick"]));
+    ok(load(root.dir(), &url, &["--save", "--label", "b"]));
     // An experiment named like the first label, stored as `shootout run` stores one.
-    let db = root.0.join("results").join("shootout.db");
+    let db = root.dir().join("results").join("shootout.db");
     let mut store = shootout::store::Store::open(&db).unwrap();
     let machine = shootout::model::Machine::default();
     let new = shootout::store::NewExperiment {
@@ -194,35 +190,35 @@ fn names_shared_with_an_experiment_or_naming_nothing_are_one_line() {
     let id = store.begin(&new).unwrap();
     drop(store);
     assert_one_line_error(
-        &shootout(&root.0, &["compare", "quick", "b"]),
+        &shootout(root.dir(), &["compare", "quick", "b"]),
         &format!(
             "names both experiment quick (#{id}) and saved load quick (load:1): say {id} or load:1"
         ),
     );
-    ok(shootout(&root.0, &["compare", "load:1", "b"]));
+    ok(shootout(root.dir(), &["compare", "load:1", "b"]));
     assert_one_line_error(
-        &shootout(&root.0, &["compare", &id.to_string(), "b"]),
+        &shootout(root.dir(), &["compare", &id.to_string(), "b"]),
         &format!("b is a single load and {id} an experiment"),
     );
     assert_one_line_error(
-        &shootout(&root.0, &["compare", "nothing", "b"]),
+        &shootout(root.dir(), &["compare", "nothing", "b"]),
         "\"nothing\" is none of: an experiment (id or name), a saved load (label or load:ID), \
          a run (run:ID), a JSON file",
     );
     assert_one_line_error(
-        &shootout(&root.0, &["compare", "gone.json", "b"]),
+        &shootout(root.dir(), &["compare", "gone.json", "b"]),
         "(no such file)",
     );
     assert_one_line_error(
-        &shootout(&root.0, &["results", "nothing"]),
+        &shootout(root.dir(), &["results", "nothing"]),
         "names no experiment",
     );
     assert_one_line_error(
-        &load(&root.0, &url, &["--save", "--label", "12"]),
+        &load(root.dir(), &url, &["--save", "--label", "12"]),
         "--label \"12\": a number",
     );
     assert_one_line_error(
-        &load(&root.0, &url, &["--label", "x"]),
+        &load(root.dir(), &url, &["--label", "x"]),
         "--label names a saved load: add --save",
     );
     server.stop();
@@ -234,22 +230,22 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
     let server = TestServer::start(Behavior::Hello).unwrap();
     let url = server.url("/hello");
     let (x, y) = (root.path("x.json"), root.path("y.json"));
-    let ab = ok(load(&root.0, &url, &["--format", "ab", "--out", &x]));
+    let ab = ok(load(root.dir(), &url, &["--format", "ab", "--out", &x]));
     assert!(ab.contains("Complete requests:      300"), "{ab}");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&x).unwrap()).unwrap();
     assert_eq!(v["schema"], "shootout.load/1");
     assert_eq!(v["requests"]["ok"].as_u64(), Some(300));
-    let text = ok(load(&root.0, &url, &["--out", &y]));
+    let text = ok(load(root.dir(), &url, &["--out", &y]));
     assert!(text.contains("Requests/sec:"), "{text}");
-    compares_as_one_cell(&root.0, &x, &y, "file", "x.json → y.json");
+    compares_as_one_cell(root.dir(), &x, &y, "file", "x.json → y.json");
     assert!(
-        !root.0.join("results").exists(),
+        !root.dir().join("results").exists(),
         "files compare without opening the store"
     );
     let sent = server.requests();
     assert_one_line_error(
         &load(
-            &root.0,
+            root.dir(),
             &url,
             &["--out", &root.path("no/such/folder/z.json")],
         ),
@@ -258,7 +254,7 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
     assert_eq!(server.requests(), sent, "a bad --out starts nothing");
     std::fs::write(root.path("bad.json"), "{}").unwrap();
     assert_one_line_error(
-        &shootout(&root.0, &["compare", &x, &root.path("bad.json")]),
+        &shootout(root.dir(), &["compare", &x, &root.path("bad.json")]),
         "not a shootout.load result",
     );
     server.stop();

@@ -9,6 +9,7 @@ use shootout::generators::ssh::{SshClient, SshLauncher, SshSettings};
 use shootout::generators::{Launcher, SshHost};
 use ssh_hosts::{Fleet, HostKind};
 use std::path::PathBuf;
+use tempfile::TempDir;
 
 fn settings(fleet: &Fleet, push: Option<PathBuf>) -> SshSettings {
     SshSettings {
@@ -276,8 +277,9 @@ fn an_experiment_loads_a_server_by_url_from_two_hosts_and_refuses_one_it_would_s
     let url = fleet.start_nginx(1);
     let base = url.trim_end_matches("/hello");
     let generators = format!("ssh:{},{}", fleet.host(0), fleet.host(1));
-    let dir = tempfile_dir("ssh-run");
-    let (out, text) = run_experiment(&fleet, &dir, &experiment_over(base, &generators));
+    let folder = tempfile_dir("ssh-run");
+    let dir = folder.path();
+    let (out, text) = run_experiment(&fleet, dir, &experiment_over(base, &generators));
     assert!(out.status.success(), "{text}");
     let export = fleet
         .server_command("env")
@@ -287,7 +289,7 @@ fn an_experiment_loads_a_server_by_url_from_two_hosts_and_refuses_one_it_would_s
             dir.join("shootout.lock").display()
         ))
         .args([env!("CARGO_BIN_EXE_shootout"), "export", "1"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&export.stdout).expect("export JSON");
@@ -310,7 +312,6 @@ fn an_experiment_loads_a_server_by_url_from_two_hosts_and_refuses_one_it_would_s
             .contains("listen on 127.0.0.1 only"),
         "{started}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -319,20 +320,23 @@ fn an_experiment_with_a_host_down_labels_the_run_naming_the_host() {
     let url = fleet.start_nginx(1);
     let base = url.trim_end_matches("/hello");
     let generators = format!("ssh:{},{}", fleet.host(0), fleet.host(1));
-    let dir = tempfile_dir("ssh-run-down");
-    let (_, text) = run_experiment(&fleet, &dir, &experiment_over(base, &generators));
+    let folder = tempfile_dir("ssh-run-down");
+    let dir = folder.path();
+    let (_, text) = run_experiment(&fleet, dir, &experiment_over(base, &generators));
     assert!(text.contains("generator-failed"), "{text}");
     assert!(
         text.contains("ssh:root@198.18.0.3: checking its shootout version"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A fresh folder under the system's temporary folder, for one test's results.
-fn tempfile_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shootout-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("home")).unwrap();
+/// A fresh folder under the system's temporary folder, for one test's results, removed
+/// when dropped.
+fn tempfile_dir(name: &str) -> TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("shootout-{name}-"))
+        .tempdir()
+        .expect("a temporary folder");
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
     dir
 }

@@ -10,6 +10,7 @@ mod checkout;
 use checkout::{outside, run_to_end};
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use tempfile::TempDir;
 
 /// The repository's docs/your-server* files.
 fn docs() -> PathBuf {
@@ -33,9 +34,9 @@ fn guide_commands() -> Vec<Vec<String>> {
 }
 
 /// A fresh folder with the guide's server.py and mine.toml.
-fn user_folder() -> PathBuf {
-    let tmp = std::env::temp_dir().join(format!("shootout-your-server-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+fn user_folder() -> TempDir {
+    let folder = checkout::temp_folder("your-server");
+    let tmp = folder.path();
     std::fs::create_dir_all(tmp.join("home")).unwrap();
     for file in ["server.py", "mine.toml"] {
         std::fs::copy(docs().join("your-server").join(file), tmp.join(file)).unwrap();
@@ -44,7 +45,7 @@ fn user_folder() -> PathBuf {
     let mut text = std::fs::read_to_string(&toml).unwrap();
     text.push_str("\n[verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n");
     std::fs::write(&toml, text).unwrap();
-    tmp
+    folder
 }
 
 /// `shootout ARGS` from `tmp`, as a user outside a checkout.
@@ -57,10 +58,11 @@ fn shootout(tmp: &Path, args: &[String]) -> (Output, String) {
 fn the_guide_runs_as_written() {
     let commands = guide_commands();
     assert_eq!(commands.len(), 5, "five commands: {commands:?}");
-    let tmp = user_folder();
+    let folder = user_folder();
+    let tmp = folder.path();
     let mut said = Vec::new();
     for args in &commands {
-        let (out, text) = shootout(&tmp, args);
+        let (out, text) = shootout(tmp, args);
         assert_eq!(out.status.code(), Some(0), "shootout {args:?}:\n{text}");
         said.push(text);
     }
@@ -82,8 +84,7 @@ fn the_guide_runs_as_written() {
     assert!(said[2].contains("mine"), "{}", said[2]);
     assert!(said[3].contains("mine-nodelay"), "{}", said[3]);
     assert!(said[4].contains("| rank |"), "{}", said[4]);
-    crossed_threshold_exits_99_with_its_table(&tmp);
-    let _ = std::fs::remove_dir_all(&tmp);
+    crossed_threshold_exits_99_with_its_table(tmp);
 }
 
 /// The same server as a CI gate it fails: `mine` (Nagle's ~40 ms per response) against

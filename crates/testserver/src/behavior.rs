@@ -1,5 +1,6 @@
 //! What the server does with each request, and how to name it on a command line.
 
+use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -96,6 +97,54 @@ impl FromStr for Behavior {
     }
 }
 
+impl fmt::Display for Behavior {
+    /// The name `from_str` reads back, so that a table row or a process's arguments can
+    /// say which behavior they mean.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Behavior::Hello => f.write_str("hello"),
+            Behavior::Delay(d) => write!(f, "delay:{}", Shown(*d)),
+            Behavior::Status(code) => write!(f, "status:{code}"),
+            Behavior::MalformedStatusLine => f.write_str("malformed-status-line"),
+            Behavior::LongContentLength => f.write_str("long-content-length"),
+            Behavior::ShortContentLength => f.write_str("short-content-length"),
+            Behavior::ResetMidResponse => f.write_str("reset-mid-response"),
+            Behavior::InvalidChunkSize => f.write_str("invalid-chunk-size"),
+            Behavior::Chunked => f.write_str("chunked"),
+            Behavior::ChunkedBareLf => f.write_str("chunked-bare-lf"),
+            Behavior::ChunkSizeTrailingSpace => f.write_str("chunk-size-trailing-space"),
+            Behavior::HugeHeaders(size) => write!(f, "huge-headers:{size}"),
+            Behavior::NeverAnswer => f.write_str("never-answer"),
+            Behavior::CloseAfterResponses(n) => write!(f, "close-after:{n}"),
+            Behavior::CloseIdle(d) => write!(f, "close-idle:{}", Shown(*d)),
+            Behavior::Interim => f.write_str("interim"),
+            Behavior::ConnectionClose => f.write_str("connection-close"),
+            Behavior::Http10CloseDelimited => f.write_str("http10-close-delimited"),
+            Behavior::StallAfter(n) => write!(f, "stall-after:{n}"),
+            Behavior::PauseAfter { after, pause } => {
+                write!(f, "pause-after:{after},{}", Shown(*pause))
+            }
+        }
+    }
+}
+
+/// A duration in the largest of `s`, `ms`, `us` that says it exactly (as `parse_duration`
+/// reads it; below a microsecond is not kept).
+struct Shown(Duration);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let us = self.0.as_micros();
+        if us.is_multiple_of(1_000_000) {
+            write!(f, "{}s", us / 1_000_000)
+        } else if us.is_multiple_of(1000) {
+            write!(f, "{}ms", us / 1000)
+        } else {
+            write!(f, "{us}us")
+        }
+    }
+}
+
 /// Parses a number argument, naming it in the error.
 fn parse_num<T: FromStr>(s: &str) -> Result<T, String> {
     s.parse()
@@ -158,6 +207,8 @@ mod tests {
             ),
         ];
         for (text, want) in cases {
+            // Each name is the one Display gives back, so rows and processes can use it.
+            assert_eq!(want.to_string(), text);
             assert_eq!(text.parse::<Behavior>(), Ok(want), "{text}");
         }
     }

@@ -1,7 +1,12 @@
-//! A small HTTP/1.1 server for shootout's tests, which misbehaves on purpose.
+//! The test kit's server: a small HTTP/1.1 server for shootout's tests, which answers
+//! hello, slowly, closing, or misbehaving in one of many ways, each a [`Behavior`] value.
 //!
-//! Tests start it in-process on 127.0.0.1 port 0 with one [`Behavior`], point the load
-//! generator at [`TestServer::url`], and check the generator's counts against the server's.
+//! In-process: [`TestServer::start`] listens on 127.0.0.1 port 0; point the load generator
+//! at [`TestServer::url`], check the generator's counts against the server's; dropping it
+//! stops it. As a separate process (a test that needs one): `shootout-testserver BEHAVIOR
+//! --port 0` prints its URL once it listens and serves until killed; a behavior's
+//! `Display` is the name that command line reads.
+//!
 //! It is thread-per-connection and std-only (plus `libc` for the RST), to stay obviously
 //! correct rather than fast.
 

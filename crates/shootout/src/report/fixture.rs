@@ -1,8 +1,8 @@
 //! A small made-up experiment with every kind of run the report meets (ok, generator-bound,
 //! failed, skipped; two layouts, an open-loop rate, a device ramp; a ceiling that is only
 //! generator-bound at one level), and a test that every output drawn from it stays the
-//! same byte for byte (`SHOOTOUT_BLESS=1` rewrites the expected file after a deliberate
-//! change).
+//! same: an insta snapshot, tests/snapshots/report_fixture.snap (`cargo insta review`, or
+//! `INSTA_UPDATE=always`, accepts a deliberate change).
 
 use crate::experiment::{Repeats, UntilSure};
 use crate::model::{
@@ -470,19 +470,12 @@ mod tests {
 
     #[test]
     fn every_output_of_the_fixture_stays_the_same() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/report/fixture.expected");
-        let actual = everything();
-        if std::env::var_os("SHOOTOUT_BLESS").is_some() {
-            std::fs::write(path, &actual).expect("the expected file is writable");
-        }
-        let expected = std::fs::read_to_string(path).unwrap_or_default();
-        let differ = actual
-            .lines()
-            .zip(expected.lines())
-            .position(|(a, b)| a != b);
-        assert!(
-            actual == expected,
-            "first difference at line {differ:?} of {path} (SHOOTOUT_BLESS=1 rewrites it)"
-        );
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!("report_fixture", everything());
+        });
     }
 }

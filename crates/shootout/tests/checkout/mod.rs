@@ -6,32 +6,19 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// A keep-alive HTTP/1.1 server with /hello (404 elsewhere), as a contestant must have.
-///
-/// `server.py PORT [MARK]`: with MARK, it creates that file when a connection carries its
-/// 4th request. Verification sends at most 3 requests on a connection, so the 4th is a
-/// load's, and its client (closed loop, no pipelining) sent it only after it had counted
-/// the answers to the first 3: the load has measured something ([`wait_for_load`]).
-pub const HELLO_SERVER: &str = r#"
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    served = 0
-    def do_GET(self):
-        # One handler per connection: this counts the connection's requests.
-        self.served += 1
-        if self.served == 4 and len(sys.argv) > 2:
-            open(sys.argv[2], "a").close()
-        body = b"Hello World" if self.path == "/hello" else b"no"
-        self.send_response(200 if self.path == "/hello" else 404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-"#;
+/// The made-up contestants' server, `server.py PORT [MARK] [--nodelay]`: keep-alive
+/// HTTP/1.1 with /hello (404 elsewhere). With MARK it creates that file once a load has
+/// measured answers ([`wait_for_load`]); the file says why it is a Python process.
+pub const HELLO_SERVER: &str = include_str!("hello_server.py");
+
+/// A temporary folder of the test's own, `shootout-TAG-XXXXXX`, removed when dropped
+/// (a failed assertion included).
+pub fn temp_folder(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("shootout-{tag}-"))
+        .tempdir()
+        .expect("a temporary folder")
+}
 
 /// How long a test waits for a state before it fails. Generous: a busy shared machine
 /// (steal of 5-35%, other tests beside) takes many times what an idle one does, and a
