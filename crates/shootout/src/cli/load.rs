@@ -2,8 +2,9 @@
 
 use super::borrowed_flags::BorrowedFlags;
 use super::keep::Keep;
-use super::load_flags::{set, LoadFlags};
+use super::load_flags::LoadFlags;
 use super::load_progress::{self, ProgressArgs};
+use super::scenario::set;
 use super::{interrupt, spec_input, WorkFailed};
 use anyhow::Context;
 use clap::{Args, ValueEnum};

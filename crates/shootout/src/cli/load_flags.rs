@@ -2,7 +2,7 @@
 //! [`LoadSpec`] once: the spec's defaults, then a `--scenario` file over them, then the
 //! flags over both. `shootout k8s job` reads the same flags after its `--`.
 
-use super::scenario;
+use super::scenario::{self, set};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use engine::{parse_duration, IoChoice, LoadSpec, Pace, RateSchedule, Stop};
@@ -164,13 +164,6 @@ impl LoadFlags {
             set(&mut script.jitter, self.jitter);
         }
         Ok(())
-    }
-}
-
-/// `field` takes `value` when one was given.
-pub fn set<T>(field: &mut T, value: Option<T>) {
-    if let Some(v) = value {
-        *field = v;
     }
 }
 

@@ -13,7 +13,6 @@
 //! jitter = 0.05
 //! ```
 
-use super::load_flags::set;
 use anyhow::Context;
 use engine::{parse_duration, LoadSpec, Pace, RateSchedule, Stop};
 use serde::Deserialize;
@@ -74,6 +73,13 @@ impl Devices {
         set(&mut script.think, duration("think", self.think)?);
         set(&mut script.jitter, self.jitter);
         Ok(script)
+    }
+}
+
+/// `field` takes `value` when one was given: a file's or a flag's value laid over a default.
+pub fn set<T>(field: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *field = v;
     }
 }
 
