@@ -5,6 +5,7 @@
 
 use super::file::{EndpointFile, ExpectFile};
 use crate::model::endpoint::{BodyExpect, Endpoint, Expect};
+use engine::SpecError;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -119,15 +120,13 @@ fn regex_reason(e: &regex::Error) -> String {
         .to_string()
 }
 
-/// The method and headers as the engine will send them: `LoadConfig::validate` is the
+/// The method, headers and path as a run will send them: [`Endpoint::load_spec`] is the
 /// one judge of what makes a well-formed request.
 fn request_is_valid(e: &Endpoint) -> Result<(), String> {
-    let somewhere = std::net::SocketAddr::from(([127, 0, 0, 1], 1));
-    let config = e.load_config(somewhere).map_err(|w| format!("path: {w}"))?;
-    config.validate().map_err(|w| match w {
-        engine::ConfigError::Method(_) => format!("method: {w}"),
-        engine::ConfigError::Header { .. } => format!("headers: {w}"),
-        _ => w.to_string(),
+    e.load_spec("127.0.0.1:1").map(drop).map_err(|w| match w {
+        SpecError::Method(_) => format!("method: {w}"),
+        SpecError::Header { .. } | SpecError::HeaderWithoutColon(_) => format!("headers: {w}"),
+        _ => format!("path: {w}"),
     })
 }
 

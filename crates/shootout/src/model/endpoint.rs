@@ -2,9 +2,8 @@
 //! `app` are built in (every catalog server has them); an experiment declares its own as
 //! `[endpoint.NAME]` tables, checked once into this type (`experiment::endpoints`).
 
-use engine::{ConfigError, LoadConfig};
+use engine::{LoadSpec, SpecError};
 use regex::bytes::Regex;
-use std::net::SocketAddr;
 
 /// One endpoint, ready to request and to judge answers by.
 #[derive(Debug, Clone)]
@@ -63,15 +62,17 @@ pub enum Mismatch {
 const QUOTED: usize = 80;
 
 impl Endpoint {
-    /// The engine's load of this endpoint's request against the server at `addr`, with
-    /// the engine's defaults for everything else.
-    pub fn load_config(&self, addr: SocketAddr) -> Result<LoadConfig, ConfigError> {
-        let target = engine::Target::parse(&format!("http://{addr}{}", self.path))?;
-        let mut config = LoadConfig::new(target);
-        config.method = self.method.clone();
-        config.headers = self.headers.clone();
-        config.body = self.body.clone();
-        Ok(config)
+    /// The load of this endpoint's request against `host` (`host:port`), the spec's
+    /// defaults for everything else: the one way an endpoint becomes a load, both when an
+    /// experiment file is checked and when a run sends it.
+    pub fn load_spec(&self, host: &str) -> Result<LoadSpec, SpecError> {
+        let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", self.path))?);
+        spec.method = engine::parse_method(&self.method)?;
+        spec.headers = (self.headers.iter())
+            .map(|(name, value)| format!("{name}: {value}").parse())
+            .collect::<Result<_, _>>()?;
+        spec.body = self.body.clone();
+        Ok(spec)
     }
 
     /// The built-in endpoint called `name`.

@@ -193,13 +193,7 @@ fn load_spec(
     host: &str,
     addr: SocketAddr,
 ) -> Result<(LoadSpec, engine::LoadConfig), engine::SpecError> {
-    let e = &cell.endpoint;
-    let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", e.path))?);
-    spec.method = engine::parse_method(&e.method)?;
-    spec.headers = (e.headers.iter())
-        .map(|(name, value)| format!("{name}: {value}").parse())
-        .collect::<Result<_, _>>()?;
-    spec.body = e.body.clone();
+    let mut spec = cell.endpoint.load_spec(host)?;
     spec.connections = cell.connections;
     let generator = cell.layout.generator.as_ref();
     spec.threads = Some(generator.map_or(engine::allowed_cpus(), Vec::len));
