@@ -1,6 +1,7 @@
 //! The request bytes, built once per loop and written from a shared buffer.
 
 use crate::config::LoadConfig;
+use crate::spec::Header;
 
 /// One request's bytes repeated `pipeline` times, so that any number of requests up to
 /// the pipeline depth is a single slice (a tail) of one buffer.
@@ -19,7 +20,7 @@ impl RequestBytes {
         RequestBytes {
             buf: one.repeat(config.pipeline.max(1)),
             one: len,
-            head: config.method.eq_ignore_ascii_case("HEAD"),
+            head: config.method.as_str().eq_ignore_ascii_case("HEAD"),
         }
     }
 
@@ -51,15 +52,12 @@ fn encode(config: &LoadConfig) -> Vec<u8> {
         "{} {} {}\r\nHost: {}\r\n",
         config.method, config.target.path, version, config.target.host_header
     );
-    let has = |name: &str| {
-        config
-            .headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case(name))
-    };
-    for (k, v) in &config.headers {
-        if !k.eq_ignore_ascii_case("host") {
-            s.push_str(&format!("{k}: {v}\r\n"));
+    let named = |h: &Header, name: &str| h.name.as_str().eq_ignore_ascii_case(name);
+    let has = |name: &str| config.headers.iter().any(|h| named(h, name));
+    for h in &config.headers {
+        if !named(h, "host") {
+            // `Name: value` as the spec wrote it (Header's text form).
+            s.push_str(&format!("{h}\r\n"));
         }
     }
     if !has("connection") {
@@ -111,15 +109,35 @@ mod tests {
     fn no_keepalive_and_http10_say_so_and_body_gets_a_length() {
         let mut c = config();
         c.keepalive = false;
-        c.method = "POST".into();
+        c.method = http::Method::POST;
         c.body = b"abc".to_vec();
-        c.headers.push(("X-A".into(), "1".into()));
+        c.headers.push("X-A: 1".parse().unwrap());
         let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
         assert!(s.starts_with("POST /hello HTTP/1.1\r\n"), "{s}");
-        assert!(s.contains("X-A: 1\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc"));
+        assert!(s.contains("x-a: 1\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc"));
         c.http10 = true;
         c.keepalive = true;
         let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
         assert!(s.contains("HTTP/1.0\r\n") && s.contains("Connection: keep-alive\r\n"));
+    }
+
+    /// A spec's custom method and headers, resolved, make these exact bytes: names as
+    /// `http` keeps them (lowercase), values as given, a Host header left to the URL's.
+    #[test]
+    fn a_specs_method_and_headers_are_sent_as_written() {
+        let url = crate::parse_url("http://127.0.0.1:8080/p?q=1").unwrap();
+        let mut s = crate::LoadSpec::new(url);
+        s.method = crate::parse_method("M-SEARCH").unwrap();
+        s.headers = ["X-A: b: c", "Accept:  */* ", "Host: elsewhere"]
+            .map(|h| h.parse().unwrap())
+            .to_vec();
+        s.body = b"abc".to_vec();
+        s.keepalive = false;
+        let c = s.resolve().unwrap();
+        assert_eq!(
+            String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap(),
+            "M-SEARCH /p?q=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nx-a: b: c\r\naccept: */*\r\n\
+             Connection: close\r\nContent-Length: 3\r\n\r\nabc"
+        );
     }
 }

@@ -366,7 +366,7 @@ fn rate_summary(
 
 fn echo(config: &LoadConfig) -> ConfigEcho {
     ConfigEcho {
-        method: config.method.clone(),
+        method: config.method.to_string(),
         connections: config.connections,
         threads: config.threads,
         duration_s: match config.stop {

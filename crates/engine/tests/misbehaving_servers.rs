@@ -452,7 +452,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
     c.threads = 1;
     c.io = io;
     c.stop = Stop::Requests(load.requests);
-    c.method = load.method.into();
+    c.method = engine::parse_method(load.method).unwrap();
     c.pipeline = load.pipeline;
     c.keepalive = load.keepalive;
     c.http10 = load.http10;

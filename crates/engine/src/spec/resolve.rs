@@ -44,10 +44,8 @@ impl LoadSpec {
     fn config(&self, target: Target) -> Result<LoadConfig, SpecError> {
         Ok(LoadConfig {
             target,
-            method: self.method.to_string(),
-            headers: (self.headers.iter())
-                .map(|h| (h.name.to_string(), h.value_text()))
-                .collect(),
+            method: self.method.clone(),
+            headers: self.headers.clone(),
             body: self.body.clone(),
             connections: self.connections,
             threads: self.threads.unwrap_or_else(crate::allowed_cpus),

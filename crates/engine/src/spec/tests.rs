@@ -137,6 +137,33 @@ fn bad_methods_headers_and_urls_are_named() {
         .contains("unknown field `conections`"));
 }
 
+/// The one check of a request's method and headers (a `LoadConfig` holds the types, so
+/// nothing downstream checks them again): any token is a method (RFC 9110), digits too;
+/// a header cannot break its line and smuggle another.
+#[test]
+fn methods_are_tokens_and_headers_keep_to_their_line() {
+    for good in ["GET", "PATCH", "M-SEARCH", "G1"] {
+        assert_eq!(parse_method(good).unwrap().as_str(), good);
+    }
+    for bad in ["", "GE T", "GET /x HTTP/1.1\r\nX:", "G(1)"] {
+        let e = parse_method(bad).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("method {bad:?} is not a valid HTTP method token")
+        );
+    }
+    for good in ["X-A: b c", "Accept: */*"] {
+        assert!(good.parse::<Header>().is_ok(), "{good}");
+    }
+    for bad in ["X: a\r\nY: b", "X: a\n", ": v", "X Y: v"] {
+        let e = bad.parse::<Header>().unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("header {bad:?} is not a valid HTTP header: ")),
+            "{e}"
+        );
+    }
+}
+
 #[test]
 fn headers_keep_their_value_and_print_back() {
     let h: Header = "X-Run:  a b ".parse().unwrap();
