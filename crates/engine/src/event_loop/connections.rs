@@ -1,0 +1,103 @@
+//! A slot's connection through its life: opened, dialled, failed, timed out, closed and
+//! opened again.
+
+use super::Driver;
+use crate::conn::State;
+use crate::outcome::Outcome;
+use crate::socket;
+use std::io;
+
+/// How long a slot waits before reconnecting after a failed connect, so that a refusing
+/// server is not hammered in a busy loop.
+pub const CONNECT_BACKOFF_NS: u64 = 10_000_000;
+
+/// Opens a socket for `slot` if the load may start another request.
+pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    let s = d.slots();
+    if s.fleet.as_ref().is_some_and(|f| !f.is_active(slot)) {
+        // A device slot with no device: nothing to reconnect.
+        s.conns[slot].state = State::Closed { retry_at: u64::MAX };
+        return;
+    }
+    if s.per_request() {
+        // The slot waits for the schedule's next due request to open a connection.
+        return s.free(slot);
+    }
+    let open_loop = s.pacer.is_some() || s.fleet.is_some();
+    let (conn, times, req, ledger) = s.parts(slot);
+    if open_loop {
+        // The schedule, not the connection, decides when requests start.
+        if ledger.exhausted(now) {
+            conn.state = State::Closed { retry_at: u64::MAX };
+            return;
+        }
+    } else if ledger.take(1, now) == 0 {
+        conn.state = State::Closed { retry_at: u64::MAX };
+        return;
+    } else {
+        // The first request starts with the connect, so its latency includes it (as ab's does).
+        conn.start(1, now, times, req);
+    }
+    dial(d, slot, now);
+}
+
+/// Opens `slot`'s socket and begins its connect; a failure fails what is pending on it.
+pub(super) fn dial<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    let s = d.slots();
+    let fd = match s.dialer.socket() {
+        Ok(fd) => fd,
+        Err(e) => return connect_failed(d, slot, now, Some(e)),
+    };
+    let head = s.req.is_head();
+    s.conns[slot].connecting(fd, now, head);
+    match d.connect(slot, fd) {
+        Ok(true) => d.connected(slot, now),
+        Ok(false) => {}
+        Err(e) => connect_failed(d, slot, now, Some(e)),
+    }
+}
+
+/// The connect of `slot` failed with `err` (or the socket's pending error): its request
+/// is a connect error, and the slot retries after a backoff.
+pub fn connect_failed<D: Driver>(d: &mut D, slot: usize, now: u64, err: Option<io::Error>) {
+    let s = d.slots();
+    let fd = s.conns[slot].fd;
+    let err = err.or_else(|| (fd >= 0).then(|| socket::take_error(fd).err()).flatten());
+    if err.as_ref().is_some_and(socket::is_port_exhaustion) {
+        s.ledger.port_exhausted(now);
+    }
+    let (conn, times, _, ledger) = s.parts(slot);
+    conn.fail(Outcome::Connect, now, times, ledger);
+    close(d, slot, now + CONNECT_BACKOFF_NS);
+}
+
+/// Ends what is pending on `slot` with `outcome`, closes it, and opens a new connection.
+pub fn close_and_reopen<D: Driver>(d: &mut D, slot: usize, now: u64, outcome: Outcome) {
+    let (conn, times, _, ledger) = d.slots().parts(slot);
+    conn.fail(outcome, now, times, ledger);
+    close(d, slot, now);
+    open(d, slot, now);
+}
+
+/// Closes `slot`'s socket; the slot may reconnect at `retry_at`.
+pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
+    let fd = d.slots().conns[slot].fd;
+    if fd >= 0 {
+        d.release(slot, fd);
+    }
+    d.slots().conns[slot].closed(retry_at);
+}
+
+/// Fails requests past their timeout and reconnects slots whose backoff is over.
+pub(super) fn expire_and_reconnect<D: Driver>(d: &mut D, now: u64) {
+    for slot in 0..d.slots().conns.len() {
+        let (conn, times, _, ledger) = d.slots().parts(slot);
+        if conn.fd >= 0 && conn.expire(now, times, ledger) {
+            close_and_reopen(d, slot, now, Outcome::Timeout);
+        }
+    }
+    let due: Vec<usize> = d.slots().due_for_reconnect(now).collect();
+    for slot in due {
+        open(d, slot, now);
+    }
+}

@@ -1,0 +1,128 @@
+//! The loop itself: when it wakes, and what it does then (due requests, devices, the
+//! tick's timeouts and reconnects, the stop).
+
+use super::connections::{close, dial, expire_and_reconnect, open};
+use super::results::{finish, publish};
+use super::{LoopSpec, Slots};
+use crate::cpu::CpuTime;
+use crate::devices::Fleet;
+use crate::ledger::Clock;
+use crate::live::Published;
+use crate::stats::LoopStats;
+use std::io;
+use std::os::fd::RawFd;
+
+/// What differs between the loop kinds: how sockets are watched, connected and released.
+/// Everything else (opening, failing, timeouts, the stop) is written once, in this folder.
+pub trait Driver {
+    /// The loop's connections and books.
+    fn slots(&mut self) -> &mut Slots;
+    /// Waits up to `ns` for I/O and handles what happened.
+    fn poll(&mut self, ns: u64, clock: &Clock);
+    /// Starts connecting `fd`, already recorded in `slot`; Ok(true) if connected at once.
+    fn connect(&mut self, slot: usize, fd: RawFd) -> io::Result<bool>;
+    /// The connect of `slot` finished: start its requests.
+    fn connected(&mut self, slot: usize, now: u64);
+    /// Closes the slot's socket, ending any kernel operation still using it.
+    fn release(&mut self, slot: usize, fd: RawFd);
+    /// Writes (or queues the write of) the slot's unsent requests.
+    fn kick(&mut self, slot: usize, now: u64);
+}
+
+/// Runs a loop until the load is over and returns what it measured.
+pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
+    let clock = spec.clock;
+    let tick = spec.tick_ns();
+    let mut now = clock.now();
+    for slot in 0..d.slots().conns.len() {
+        open(d, slot, now);
+    }
+    let mut next_tick = now + tick;
+    let mut cpu_start = None;
+    let mut published = Published::default();
+    let mut starved = false;
+    loop {
+        let mut wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
+        // A due request with no free connection waits for I/O to free one: polling
+        // again at once would spin the loop at 100% without sending anything.
+        if let Some(due) = d.slots().next_due().filter(|_| !starved) {
+            wake = wake.min(due);
+        }
+        if let Some(t) = d.slots().fleet.as_ref().and_then(Fleet::next_timer) {
+            wake = wake.min(t);
+        }
+        d.poll(wake.saturating_sub(now), &clock);
+        now = clock.now();
+        starved = dispatch(d, now);
+        tend_devices(d, now);
+        if cpu_start.is_none() && d.slots().ledger.measuring(now) {
+            cpu_start = Some(CpuTime::thread());
+        }
+        if now >= next_tick {
+            expire_and_reconnect(d, now);
+            // A slot back from its connect backoff may take the request that waits.
+            starved = false;
+            next_tick = now + tick;
+            publish(d, spec.live, &mut published);
+        }
+        if d.slots().finished(spec, now) {
+            break;
+        }
+    }
+    publish(d, spec.live, &mut published);
+    finish(d, cpu_start, now)
+}
+
+/// Open loop: starts every request that is due on connections with room; the rest wait
+/// (and their wait counts in the corrected latency). True when a due request is waiting
+/// for a connection.
+fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
+    while let Some(due) = d.slots().next_due().filter(|&due| due <= now) {
+        let Some(slot) = d.slots().start_due(due, now) else {
+            d.slots().backlogged = true;
+            return true;
+        };
+        if d.slots().per_request() {
+            // The request starts with the connect, so its latency includes the handshake.
+            dial(d, slot, now);
+        } else {
+            d.kick(slot, now);
+        }
+    }
+    // Every due request has started: the backlog, if there was one, is gone.
+    d.slots().backlogged = false;
+    false
+}
+
+/// Device load: lets devices leave, fires due timers, and brings in new devices.
+fn tend_devices<D: Driver>(d: &mut D, now: u64) {
+    if d.slots().fleet.is_none() {
+        return;
+    }
+    for slot in std::mem::take(&mut d.slots().leaving) {
+        leave(d, slot);
+    }
+    while let Some(fired) = d.slots().fleet.as_mut().and_then(|f| f.fire(now)) {
+        match fired {
+            Ok(slot) => {
+                d.slots().refill(slot, now);
+                d.kick(slot, now);
+            }
+            Err(slot) => leave(d, slot),
+        }
+    }
+    while let Some(slot) = d.slots().fleet.as_mut().and_then(|f| f.arrive(now)) {
+        open(d, slot, now);
+    }
+    let s = d.slots();
+    let active = s.fleet.as_ref().map_or(0, Fleet::active);
+    s.ledger.devices(active, now);
+}
+
+/// The device on `slot` leaves: its connection closes and the slot is free.
+fn leave<D: Driver>(d: &mut D, slot: usize) {
+    close(d, slot, u64::MAX);
+    if let Some(f) = d.slots().fleet.as_mut() {
+        f.leave(slot);
+    }
+}

@@ -1,0 +1,213 @@
+//! A loop's connections with their start-time rings, the request bytes, the dialer and
+//! the books; and which connection takes the next request (closed, open or device load).
+
+use super::LoopSpec;
+use crate::conn::{Conn, State};
+use crate::devices::{Fleet, Next};
+use crate::ledger::{Ledger, Stamp};
+use crate::request::RequestBytes;
+use crate::schedule::Pacer;
+use crate::socket::Dialer;
+
+/// The state both loop kinds share: connections, their start-time rings, the request
+/// bytes, the dialer and the books.
+pub struct Slots {
+    pub conns: Vec<Conn>,
+    /// `depth` start stamps per connection, connection `i` at `i * depth`.
+    times: Vec<Stamp>,
+    depth: usize,
+    /// Open loop: the schedule, and the connections with room for a request (without
+    /// keep-alive: the closed slots free to open a connection for one).
+    pub(super) pacer: Option<Pacer>,
+    ready: Vec<usize>,
+    /// Device load: the devices, and those whose connection is to close.
+    pub(super) fleet: Option<Fleet>,
+    pub(super) leaving: Vec<usize>,
+    pub req: RequestBytes,
+    pub dialer: Dialer,
+    pub ledger: Ledger,
+    pub keepalive: bool,
+    /// Open loop: a due request found every connection busy and waits for one; requests
+    /// that start late meanwhile waited on the server, not on the generator.
+    pub(super) backlogged: bool,
+}
+
+impl Slots {
+    /// Slots for the loop `spec` describes; no socket is opened yet.
+    pub fn new(spec: &LoopSpec) -> Slots {
+        let c = spec.config;
+        let depth = c.pipeline.max(1);
+        let timeout = c.timeout.as_nanos() as u64;
+        Slots {
+            conns: (0..spec.connections).map(|_| Conn::default()).collect(),
+            times: vec![Stamp::default(); spec.connections * depth],
+            depth,
+            pacer: spec.pacer.clone(),
+            ready: Vec::with_capacity(spec.connections),
+            fleet: (c.pace.devices())
+                .zip(spec.devices)
+                .map(|(script, (offset, stride))| {
+                    Fleet::new(script, spec.connections, offset, stride)
+                }),
+            leaving: Vec::new(),
+            req: RequestBytes::new(c),
+            dialer: Dialer::new(c.target.addr, true, c.keepalive, spec.index),
+            ledger: Ledger::new(spec.measure_start, spec.end, spec.budget, timeout),
+            keepalive: c.keepalive,
+            backlogged: false,
+        }
+    }
+
+    /// Connection `slot` with its start-time ring, the request bytes and the books.
+    #[inline]
+    pub fn parts(&mut self, slot: usize) -> (&mut Conn, &mut [Stamp], &RequestBytes, &mut Ledger) {
+        let times = &mut self.times[slot * self.depth..(slot + 1) * self.depth];
+        (&mut self.conns[slot], times, &self.req, &mut self.ledger)
+    }
+
+    /// Open loop without keep-alive: each request opens its own connection when it is
+    /// due, and its slot waits closed in the free pool between requests.
+    pub fn per_request(&self) -> bool {
+        self.pacer.is_some() && !self.keepalive
+    }
+
+    /// Open loop without keep-alive: `slot` has no connection and waits for a due request.
+    pub(super) fn free(&mut self, slot: usize) {
+        let conn = &mut self.conns[slot];
+        conn.state = State::Closed { retry_at: u64::MAX };
+        if !conn.ready {
+            conn.ready = true;
+            self.ready.push(slot);
+        }
+    }
+
+    /// True when `slot` may take the next due request: an open connection with room, or
+    /// (without keep-alive) a free slot.
+    fn can_take(&self, slot: usize) -> bool {
+        let conn = &self.conns[slot];
+        if self.per_request() {
+            return matches!(conn.state, State::Closed { .. }) && conn.pending() == 0;
+        }
+        conn.has_room(self.depth)
+    }
+
+    /// The connect of `slot` finished at `now`: record it and start its requests.
+    pub fn connected(&mut self, slot: usize, now: u64) {
+        let (conn, _, _, ledger) = self.parts(slot);
+        conn.connected(now, ledger);
+        if self.keepalive {
+            self.refill(slot, now);
+        }
+    }
+
+    /// `slot` has room for more requests: a closed loop starts them now; an open loop
+    /// offers the connection to the schedule.
+    #[inline]
+    pub fn refill(&mut self, slot: usize, now: u64) {
+        if self.fleet.is_some() {
+            return self.refill_device(slot, now);
+        }
+        if self.per_request() {
+            // The slot is offered again once its connection closes (see `open`).
+            return;
+        }
+        if self.pacer.is_some() {
+            let conn = &mut self.conns[slot];
+            if !conn.ready && conn.has_room(self.depth) {
+                conn.ready = true;
+                self.ready.push(slot);
+            }
+            return;
+        }
+        let (conn, times, req, ledger) = self.parts(slot);
+        conn.top_up(now, times, req, ledger);
+    }
+
+    /// Device load: a device whose connection is idle sends, waits, or leaves.
+    fn refill_device(&mut self, slot: usize, now: u64) {
+        let Some(fleet) = self.fleet.as_mut() else {
+            return;
+        };
+        let conn = &self.conns[slot];
+        if conn.state != State::Open || conn.pending() > 0 {
+            return;
+        }
+        match fleet.next(slot, now) {
+            Next::Wait => {}
+            Next::Leave => self.leaving.push(slot),
+            Next::Send(due) => {
+                if self.ledger.take(1, now) == 1 {
+                    let stamp = Stamp {
+                        intended: due,
+                        sent: now,
+                    };
+                    let (conn, times, req, _) = self.parts(slot);
+                    conn.start_stamped(stamp, times, req);
+                }
+            }
+        }
+    }
+
+    /// Open loop: nanosecond at which the next request is due (None: closed loop, or the
+    /// schedule is over).
+    pub fn next_due(&mut self) -> Option<u64> {
+        self.pacer.as_mut().and_then(Pacer::due)
+    }
+
+    /// Open loop: starts the next due request on a ready connection (without keep-alive:
+    /// a free slot, whose connect the caller then begins), if there is one and the load
+    /// may still start requests; returns the slot to write or connect.
+    pub fn start_due(&mut self, due: u64, now: u64) -> Option<usize> {
+        let slot = loop {
+            let slot = self.ready.pop()?;
+            self.conns[slot].ready = false;
+            if self.can_take(slot) {
+                break slot;
+            }
+        };
+        if self.ledger.take(1, now) == 0 {
+            if self.per_request() {
+                self.free(slot);
+            }
+            self.refill(slot, now);
+            return None;
+        }
+        let stamp = Stamp {
+            intended: due,
+            sent: now,
+        };
+        let backlogged = self.backlogged;
+        let (conn, times, req, ledger) = self.parts(slot);
+        conn.start_stamped(stamp, times, req);
+        ledger.started_due(due, now, backlogged);
+        if let Some(p) = self.pacer.as_mut() {
+            p.advance();
+        }
+        self.refill(slot, now);
+        Some(slot)
+    }
+
+    /// True when no request is pending on any connection.
+    pub fn idle(&self) -> bool {
+        self.conns.iter().all(|c| c.pending() == 0)
+    }
+
+    /// True when the load is over: interrupted, past its end, or out of requests and idle.
+    pub fn finished(&self, spec: &LoopSpec, now: u64) -> bool {
+        if spec.interrupted() || spec.end.is_some_and(|end| now >= end) {
+            return true;
+        }
+        self.ledger.exhausted(now) && self.idle()
+    }
+
+    /// Slots whose reconnect time has come.
+    pub fn due_for_reconnect(&self, now: u64) -> impl Iterator<Item = usize> + '_ {
+        self.conns
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, c)| match c.state {
+                State::Closed { retry_at } if retry_at <= now => Some(i),
+                _ => None,
+            })
+    }
+}
