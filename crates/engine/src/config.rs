@@ -2,6 +2,7 @@
 
 use crate::pace::Pace;
 use crate::spec::Header;
+use crate::tls::TlsClient;
 use http::Method;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -168,6 +169,8 @@ pub struct LoadConfig {
     pub shard: Shard,
     /// Wall-clock instant (Unix milliseconds) at which to start, so shards start together.
     pub start_at: Option<u64>,
+    /// An `https://` target: the TLS client every connection uses; None for `http://`.
+    pub tls: Option<TlsClient>,
 }
 
 /// Part `index` (0-based) of a load split into `count` equal parts; `"I/N"` in a spec.
@@ -247,6 +250,7 @@ impl LoadConfig {
             pace: Pace::Closed,
             shard: Shard::default(),
             start_at: None,
+            tls: None,
         }
     }
 

@@ -28,6 +28,7 @@ mod schedule;
 mod socket;
 mod spec;
 mod stats;
+mod tls;
 mod uring;
 
 pub use config::{ConfigError, IoChoice, LoadConfig, Shard, ShardError, Stop, Target};
@@ -55,3 +56,4 @@ pub use spec::{
     default_devices, defaults, format_duration, parse_method, parse_url, Header, LoadSpec,
     SpecError,
 };
+pub use tls::{Resume, TlsClient};

@@ -59,6 +59,7 @@ impl LoadSpec {
             pace: self.pace.clone(),
             shard: self.shard,
             start_at: self.start_at,
+            tls: None,
         })
     }
 }
