@@ -1,4 +1,4 @@
-//! Where `shootout load` keeps its result besides the terminal: a JSON file (`--out`) and
+//! Where `shootout load` writes its result besides the terminal: a JSON file (`--out`) and
 //! the results store (`--save [--label TEXT]`). Both are checked before any load is sent,
 //! so that a bad path or label starts nothing.
 
@@ -11,8 +11,8 @@ use shootout::model::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
 use std::path::{Path, PathBuf};
 
-/// What to keep of one load.
-pub struct Keep {
+/// Where one load's result goes besides the terminal: a file, the store, both or neither.
+pub struct Destinations {
     out: Option<PathBuf>,
     save: Option<Save>,
 }
@@ -26,14 +26,14 @@ struct Save {
     machine: Machine,
 }
 
-impl Keep {
+impl Destinations {
     /// Checks `--out`'s folder and `--label`, and opens the store for `--save`.
     pub fn prepare(
         out: Option<&Path>,
         save: bool,
         label: Option<&str>,
         config: &LoadConfig,
-    ) -> anyhow::Result<Keep> {
+    ) -> anyhow::Result<Destinations> {
         if let Some(path) = out {
             check_out(path)?;
         }
@@ -53,7 +53,7 @@ impl Keep {
                 machine: Machine::here(&locations::checkout()?.unwrap_or_else(|| ".".into())),
             }),
         };
-        Ok(Keep {
+        Ok(Destinations {
             out: out.map(Path::to_path_buf),
             save,
         })
@@ -61,7 +61,7 @@ impl Keep {
 
     /// Writes `--out` and saves; returns the line that says where the load was saved.
     /// Failing to write either is a failure of the work (exit 1).
-    pub fn keep(self, result: &LoadResult) -> anyhow::Result<Option<String>> {
+    pub fn write(self, result: &LoadResult) -> anyhow::Result<Option<String>> {
         if let Some(path) = &self.out {
             write_json(path, result)
                 .map_err(WorkFailed)
