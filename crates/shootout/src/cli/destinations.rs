@@ -1,11 +1,11 @@
-//! Where `shootout load` writes its result besides the terminal: a JSON file (`--out`) and
-//! the results store (`--save [--label TEXT]`). Both are checked before any load is sent,
-//! so that a bad path or label starts nothing.
+//! Where `shootout load` writes its result besides the terminal: a JSON file (`--out`)
+//! and the results store (`--save [--label TEXT]`, with the load's spec). Both are checked
+//! before any load is sent, so that a bad path or label starts nothing.
 
 use super::results::{open_store, store_path};
 use super::WorkFailed;
 use anyhow::{bail, Context};
-use engine::{LoadConfig, LoadResult, Target};
+use engine::{LoadConfig, LoadResult, LoadSpec, Target};
 use shootout::contestant::locations;
 use shootout::model::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
@@ -24,14 +24,17 @@ struct Save {
     command: Vec<String>,
     kind: LoadKind,
     machine: Machine,
+    spec: LoadSpec,
 }
 
 impl Destinations {
-    /// Checks `--out`'s folder and `--label`, and opens the store for `--save`.
+    /// Checks `--out`'s folder and `--label`, and opens the store for `--save`; `spec` is
+    /// the load and `config` what it resolved to.
     pub fn prepare(
         out: Option<&Path>,
         save: bool,
         label: Option<&str>,
+        spec: &LoadSpec,
         config: &LoadConfig,
     ) -> anyhow::Result<Destinations> {
         if let Some(path) = out {
@@ -51,6 +54,7 @@ impl Destinations {
                 // Outside a checkout, the current folder's commit: the user's own
                 // repository, when it is one.
                 machine: Machine::here(&locations::checkout()?.unwrap_or_else(|| ".".into())),
+                spec: spec.clone(),
             }),
         };
         Ok(Destinations {
@@ -77,6 +81,7 @@ impl Destinations {
                 command: &save.command,
                 kind: &save.kind,
                 machine: &save.machine,
+                spec: &save.spec,
                 result,
             })
             .map_err(|e| WorkFailed(e.into()))

@@ -107,6 +107,7 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         args.out.as_deref(),
         args.save,
         args.label.as_deref(),
+        &spec,
         &config,
     )
     .context("load")?;
