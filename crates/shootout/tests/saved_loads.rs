@@ -142,6 +142,8 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
         "{shown}"
     );
     assert!(shown.contains("command: shootout load http://"), "{shown}");
+    let settings = format!("Running 300 requests @ {url}\n  GET, 2 connections at most");
+    assert!(shown.contains(&settings), "the load's spec: {shown}");
     assert!(shown.contains("Requests/sec:"), "{shown}");
     assert_eq!(ok(shootout(root.dir(), &["results", "load:1"])), shown);
 
@@ -161,6 +163,13 @@ fn saved_loads_are_listed_shown_exported_and_compared_by_label() {
     assert_eq!(
         (&v["schema"], &v["saved"]["label"]),
         (&"shootout.load/1".into(), &"b".into())
+    );
+    assert_eq!(
+        (
+            &v["saved"]["spec"]["url"],
+            &v["saved"]["spec"]["connections"]
+        ),
+        (&url.as_str().into(), &2.into())
     );
     let file = root.path("b.json");
     std::fs::write(&file, exported).unwrap();

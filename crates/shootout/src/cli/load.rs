@@ -1,7 +1,7 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
 use super::borrowed_flags::BorrowedFlags;
-use super::keep::Keep;
+use super::destinations::Destinations;
 use super::load_flags::LoadFlags;
 use super::load_progress::{self, ProgressArgs};
 use super::scenario::set;
@@ -103,10 +103,11 @@ When more than one applies, the first of 130, 1, 99 is the exit status.";
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let spec = spec(&args).context("load")?;
     let config = spec.resolve().context("load")?;
-    let keep = Keep::prepare(
+    let destinations = Destinations::prepare(
         args.out.as_deref(),
         args.save,
         args.label.as_deref(),
+        &spec,
         &config,
     )
     .context("load")?;
@@ -116,7 +117,7 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         None => in_process(&config, &args)?,
         Some(launcher) => sharded(launcher.as_ref(), &spec)?,
     };
-    let saved = keep.keep(&result)?;
+    let saved = destinations.write(&result)?;
     print(&result, args.json, args.format, args.hdr_log.as_deref())?;
     if let Some(line) = saved {
         eprintln!("{line}");

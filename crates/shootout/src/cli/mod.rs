@@ -5,10 +5,9 @@ mod catalog;
 mod compare;
 mod completions;
 mod contestants;
-
+mod destinations;
 mod interrupt;
 mod k8s;
-mod keep;
 mod load;
 mod load_flags;
 mod load_progress;

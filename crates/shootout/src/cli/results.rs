@@ -4,7 +4,7 @@
 use super::WorkFailed;
 use anyhow::{bail, Context};
 use clap::Args;
-use engine::LoadResult;
+use engine::{LoadResult, LoadSpec};
 use shootout::contestant::locations;
 use shootout::machine::machine_lock::{self, Holder};
 use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
@@ -195,7 +195,8 @@ fn print_runs(runs: &[StoredRun]) {
     }
 }
 
-/// A saved load: what it was, where, and its summary as `load` printed it.
+/// A saved load: what it was, where, its settings laid out as `load`'s header, and its
+/// summary as `load` printed it.
 fn print_saved_load(load: &SavedLoad) {
     let row = &load.row;
     let m = &row.machine;
@@ -215,6 +216,10 @@ fn print_saved_load(load: &SavedLoad) {
         known(&m.shootout),
         known(&m.commit)
     );
+    // Saved before specs were kept: the command says what it was.
+    if let Some(spec) = &load.spec {
+        println!("{}", load_output::wrk::spec_header(spec));
+    }
     load_output::wrk::print(&load.result);
 }
 
@@ -257,6 +262,7 @@ fn export_saved_load(store: &Store, row: &SavedLoadRow) -> anyhow::Result<ExitCo
             load_kind: r.kind.word(),
             schedule: r.kind.schedule(),
             machine: &r.machine,
+            spec: load.spec.as_ref(),
         },
     };
     println!("{}", serde_json::to_string(&doc)?);
@@ -285,6 +291,8 @@ struct ExportedSave<'a> {
     load_kind: &'static str,
     schedule: Option<&'a str>,
     machine: &'a Machine,
+    /// Every setting of the load (`engine::LoadSpec`); null when saved before specs were kept.
+    spec: Option<&'a LoadSpec>,
 }
 
 /// The JSON document `shootout export` writes (schema `shootout.experiment/1`).

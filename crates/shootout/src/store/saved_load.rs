@@ -1,10 +1,10 @@
 //! Loads kept by `shootout load --save`, in the `saved_loads` table beside experiments: a
-//! label that names its newest save, the flags as given, the load's kind, the machine and
-//! the whole `shootout.load/1` result.
+//! label that names its newest save, the flags as given, the load's kind, the machine, the
+//! load itself (its `LoadSpec`) and the whole `shootout.load/1` result.
 
 use super::{Store, StoreError};
 use crate::model::{LoadKind, Machine};
-use engine::LoadResult;
+use engine::{LoadResult, LoadSpec};
 use rusqlite::params;
 
 /// A load to keep.
@@ -14,6 +14,8 @@ pub struct NewSavedLoad<'a> {
     pub command: &'a [String],
     pub kind: &'a LoadKind,
     pub machine: &'a Machine,
+    /// The load as the flags (or `--spec`) made it: every setting, defaults filled in.
+    pub spec: &'a LoadSpec,
     pub result: &'a LoadResult,
 }
 
@@ -34,10 +36,12 @@ pub struct SavedLoadRow {
     pub interrupted: bool,
 }
 
-/// A kept load with its result.
+/// A kept load with its spec and result.
 #[derive(Debug, Clone)]
 pub struct SavedLoad {
     pub row: SavedLoadRow,
+    /// None for a load saved before specs were kept (schema version 9 and earlier).
+    pub spec: Option<LoadSpec>,
     pub result: LoadResult,
 }
 
@@ -57,11 +61,12 @@ impl Store {
         };
         let command = serde_json::to_string(load.command).map_err(|e| json("command", e))?;
         let machine = serde_json::to_string(load.machine).map_err(|e| json("machine", e))?;
+        let spec = serde_json::to_string(load.spec).map_err(|e| json("spec", e))?;
         let result = serde_json::to_string(load.result).map_err(|e| json("result", e))?;
         let tx = self.db.transaction()?;
         tx.execute(
             "INSERT INTO saved_loads (label, saved_unix_ms, command, load_kind, schedule, machine, \
-             rps, p99_us, result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             rps, p99_us, result, spec) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 load.label,
                 crate::model::now_unix_ms(),
@@ -71,7 +76,8 @@ impl Store {
                 machine,
                 load.result.rps,
                 load.result.latency_us.p99,
-                result
+                result,
+                spec
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -90,26 +96,30 @@ impl Store {
         Ok(self.saved_load_rows(&sql, [label])?.pop())
     }
 
-    /// Kept load `id`, with its result.
+    /// Kept load `id`, with its spec and result.
     pub fn saved_load(&self, id: i64) -> Result<SavedLoad, StoreError> {
         let row = self
             .saved_load_rows(&format!("{SELECT} WHERE id = ?1"), [id])?
             .pop()
             .ok_or(StoreError::NoSavedLoad(id))?;
-        let text: String =
-            self.db
-                .query_row("SELECT result FROM saved_loads WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })?;
+        let (result, spec): (String, Option<String>) = self.db.query_row(
+            "SELECT result, spec FROM saved_loads WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
         let bad = |what: String| StoreError::Decode {
             table: "saved_loads",
             id,
             what,
         };
+        let spec = (spec.as_deref())
+            .map(serde_json::from_str::<LoadSpec>)
+            .transpose()
+            .map_err(|e| bad(format!("spec: {e}")))?;
         // With the histogram the summary's `+/- Stdev` reads, as `load` had it.
         let result =
-            crate::model::read_load_result(&text).map_err(|e| bad(format!("result: {e}")))?;
-        Ok(SavedLoad { row, result })
+            crate::model::read_load_result(&result).map_err(|e| bad(format!("result: {e}")))?;
+        Ok(SavedLoad { row, spec, result })
     }
 
     fn saved_load_rows<P: rusqlite::Params>(

@@ -87,6 +87,10 @@ pub const MIGRATIONS: &[&str] = &[
     // loads, repeats, budget; JSON), so that nothing parses its file again; NULL for
     // earlier experiments.
     "ALTER TABLE experiments ADD COLUMN plan TEXT;",
+    // 10: each saved load's spec as resolved from its flags (`engine::LoadSpec`, JSON):
+    // every setting of the load, so that nothing parses `command` again; NULL for loads
+    // saved earlier.
+    "ALTER TABLE saved_loads ADD COLUMN spec TEXT;",
 ];
 
 /// The version this build writes.

@@ -197,6 +197,7 @@ fn saved_loads_keep_their_result_and_a_label_names_its_newest() {
         schedule: "0,500:2s".into(),
     };
     let command = vec!["http://127.0.0.1:9000/hello".to_string(), "-c".into()];
+    let spec = spec();
     let mut save = |rps: f64, label: &str| {
         result.rps = rps;
         s.save_load(&NewSavedLoad {
@@ -204,6 +205,7 @@ fn saved_loads_keep_their_result_and_a_label_names_its_newest() {
             command: &command,
             kind: &kind,
             machine: &Machine::default(),
+            spec: &spec,
             result: &result,
         })
         .unwrap()
@@ -221,10 +223,58 @@ fn saved_loads_keep_their_result_and_a_label_names_its_newest() {
     let full = s.saved_load(first).unwrap();
     assert_eq!((full.result.rps, full.row.command), (1.0, command));
     assert_eq!(full.result.latency_us.p99, 2000.0);
+    assert_eq!(
+        full.spec,
+        Some(spec),
+        "the spec reads back as the same load"
+    );
     assert!(matches!(
         s.saved_load(newest + 1),
         Err(StoreError::NoSavedLoad(_))
     ));
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A load with most settings away from their defaults, to see each one kept.
+fn spec() -> engine::LoadSpec {
+    serde_json::from_str(
+        r#"{"url": "http://127.0.0.1:9000/hello?x=1", "method": "POST",
+            "headers": ["x-token: secret"], "body": "AAEC", "connections": 3, "threads": 2,
+            "stop": {"requests": 500}, "warmup": "1500ms", "timeout": "2s", "pipeline": 4,
+            "http10": true, "pace": {"rate": "0,500:2s"}, "io": "epoll"}"#,
+    )
+    .expect("the test's spec reads")
+}
+
+#[test]
+fn a_version_9_saved_load_has_no_spec_and_keeps_its_result() {
+    let path = temp_db("v9");
+    let mut db = Connection::open(&path).unwrap();
+    for sql in &schema::MIGRATIONS[..9] {
+        db.execute_batch(sql).unwrap();
+    }
+    let result = crate::report::fixture::result(crate::report::fixture::Measured {
+        rps: 1000.0,
+        p99_ms: 2.0,
+        server_cpu_s: 0.0,
+        errors: 0,
+    });
+    db.execute(
+        "INSERT INTO saved_loads (label, saved_unix_ms, command, load_kind, machine, rps, \
+         p99_us, result) VALUES ('old', 1, '[\"http://127.0.0.1:9000/\"]', 'closed', '{}', \
+         1000, 2000, ?1)",
+        [serde_json::to_string(&result).unwrap()],
+    )
+    .unwrap();
+    db.pragma_update(None, "user_version", 9).unwrap();
+    schema::migrate(&mut db).unwrap();
+    drop(db);
+    let s = Store::open(&path).unwrap();
+    let rows = s.saved_loads().unwrap();
+    assert_eq!((rows.len(), rows[0].label.as_str()), (1, "old"));
+    let old = s.saved_load(rows[0].id).unwrap();
+    assert_eq!((old.spec, old.result.rps), (None, 1000.0));
+    assert_eq!(old.row.command, ["http://127.0.0.1:9000/"]);
     let _ = std::fs::remove_file(&path);
 }
 

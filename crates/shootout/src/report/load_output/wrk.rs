@@ -1,25 +1,81 @@
 //! The default summary, laid out as wrk prints it, plus what wrk does not say.
 
 use crate::units::{self, bytes, metric, micros};
-use engine::{CheckedLoad, LoadResult, Stop};
+use engine::{format_duration, CheckedLoad, IoChoice, LoadResult, LoadSpec, Pace, Shard, Stop};
 
 /// The lines printed before the load starts.
 pub fn print_header(load: &CheckedLoad) {
     let c = load.config();
-    let what = match c.stop {
+    println!("Running {} @ {}", what(&c.stop), c.target.url);
+    let mode = mode(c.keepalive, c.pipeline, &c.pace, c.shard);
+    println!(
+        "  {} threads and {} connections at most ({mode}, {})",
+        c.threads,
+        c.connections,
+        load.io().name()
+    );
+}
+
+/// A load's settings as [`print_header`] says them, from its spec (a saved load's): what
+/// ends it and its URL, then the method, connections, schedule, warm-up and timeout, and
+/// headers and body when it has them. Threads and I/O only when the spec chose them: else
+/// they were decided where it ran.
+pub fn spec_header(spec: &LoadSpec) -> String {
+    let run = spec.ends().map_or("a load".into(), |stop| what(&stop));
+    let mode = mode(spec.keepalive, spec.pipeline, &spec.pace, spec.shard);
+    let first = format!(
+        "{}, {} connections at most ({mode})",
+        spec.method, spec.connections
+    );
+    let settings = [vec![first], settings(spec)].concat().join(", ");
+    format!("Running {run} @ {}\n  {settings}", spec.url)
+}
+
+/// The settings of `spec` after its connections, in the words of `shootout load`'s flags.
+fn settings(spec: &LoadSpec) -> Vec<String> {
+    let mut out = Vec::new();
+    match &spec.pace {
+        Pace::Closed => {}
+        Pace::Open(schedule) => out.push(format!("rate {schedule}")),
+        Pace::Devices(d) => out.push(format!("stages {}", d.count)),
+    }
+    if let Some(threads) = spec.threads {
+        out.push(format!("{threads} threads"));
+    }
+    if spec.io != IoChoice::Auto {
+        out.push(format!("io {:?}", spec.io).to_lowercase());
+    }
+    if spec.http10 {
+        out.push("HTTP/1.0".into());
+    }
+    out.push(format!("warm-up {}", format_duration(spec.warmup)));
+    out.push(format!("timeout {}", format_duration(spec.timeout)));
+    out.extend(spec.headers.iter().map(|h| format!("-H '{h}'")));
+    if !spec.body.is_empty() {
+        out.push(format!("body {} bytes", spec.body.len()));
+    }
+    out
+}
+
+/// `10.00s test` or `300 requests`: what ends the measured load.
+fn what(stop: &Stop) -> String {
+    match stop {
         Stop::After(d) => format!("{} test", units::micros(d.as_secs_f64() * 1e6)),
         Stop::Requests(n) => format!("{n} requests"),
-    };
-    println!("Running {what} @ {}", c.target.url);
-    let mut mode = match (c.keepalive, c.pipeline) {
+    }
+}
+
+/// How connections send: `keep-alive, open loop`, a device script, and the shard.
+fn mode(keepalive: bool, pipeline: usize, pace: &Pace, shard: Shard) -> String {
+    let mut mode = match (keepalive, pipeline) {
         (false, _) => "a new connection per request".to_string(),
         (true, 1) => "keep-alive".to_string(),
         (true, p) => format!("keep-alive, pipeline {p}"),
     };
-    if c.pace.schedule().is_some() {
+    if pace.schedule().is_some() {
         mode.push_str(", open loop");
     }
-    if let Some(d) = c.pace.devices() {
+    if let Some(d) = pace.devices() {
         mode = format!(
             "devices: {} requests each, think {:?} ±{:.0}%",
             d.requests,
@@ -27,15 +83,10 @@ pub fn print_header(load: &CheckedLoad) {
             d.jitter * 100.0
         );
     }
-    if c.shard.count > 1 {
-        mode.push_str(&format!(", shard {}/{}", c.shard.index + 1, c.shard.count));
+    if shard.count > 1 {
+        mode.push_str(&format!(", shard {}/{}", shard.index + 1, shard.count));
     }
-    println!(
-        "  {} threads and {} connections at most ({mode}, {})",
-        c.threads,
-        c.connections,
-        load.io().name()
-    );
+    mode
 }
 
 /// The summary after the load.
@@ -193,4 +244,34 @@ fn within_one_stdev(r: &LoadResult) -> f64 {
         .map(|v| v.count_at_value())
         .sum();
     100.0 * inside as f64 / h.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: &str) -> LoadSpec {
+        serde_json::from_str(json).expect("the test's spec reads")
+    }
+
+    #[test]
+    fn a_spec_reads_as_the_header_with_what_it_sets() {
+        let plain = spec(r#"{"url": "http://127.0.0.1:8080/hello"}"#);
+        assert_eq!(
+            spec_header(&plain),
+            "Running 10.00s test @ http://127.0.0.1:8080/hello\n  \
+             GET, 10 connections at most (keep-alive), warm-up 0s, timeout 5s"
+        );
+        let set = spec(
+            r#"{"url": "http://h:1/p", "method": "POST", "headers": ["x-a: b"], "body": "AAEC",
+                "connections": 3, "threads": 2, "stop": {"requests": 500}, "warmup": "1500ms",
+                "pipeline": 4, "pace": {"rate": "0,500:2s"}, "io": "epoll"}"#,
+        );
+        assert_eq!(
+            spec_header(&set),
+            "Running 500 requests @ http://h:1/p\n  POST, 3 connections at most (keep-alive, \
+             pipeline 4, open loop), rate 0,500:2s, 2 threads, io epoll, warm-up 1500ms, \
+             timeout 5s, -H 'x-a: b', body 3 bytes"
+        );
+    }
 }

@@ -1,18 +1,18 @@
-//! Where `shootout load` keeps its result besides the terminal: a JSON file (`--out`) and
-//! the results store (`--save [--label TEXT]`). Both are checked before any load is sent,
-//! so that a bad path or label starts nothing.
+//! Where `shootout load` writes its result besides the terminal: a JSON file (`--out`)
+//! and the results store (`--save [--label TEXT]`, with the load's spec). Both are checked
+//! before any load is sent, so that a bad path or label starts nothing.
 
 use super::results::{open_store, store_path};
 use super::WorkFailed;
 use anyhow::{bail, Context};
-use engine::{LoadConfig, LoadResult, Target};
+use engine::{LoadConfig, LoadResult, LoadSpec, Target};
 use shootout::contestant::locations;
 use shootout::model::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
 use std::path::{Path, PathBuf};
 
-/// What to keep of one load.
-pub struct Keep {
+/// Where one load's result goes besides the terminal: a file, the store, both or neither.
+pub struct Destinations {
     out: Option<PathBuf>,
     save: Option<Save>,
 }
@@ -24,16 +24,19 @@ struct Save {
     command: Vec<String>,
     kind: LoadKind,
     machine: Machine,
+    spec: LoadSpec,
 }
 
-impl Keep {
-    /// Checks `--out`'s folder and `--label`, and opens the store for `--save`.
+impl Destinations {
+    /// Checks `--out`'s folder and `--label`, and opens the store for `--save`; `spec` is
+    /// the load and `config` what it resolved to.
     pub fn prepare(
         out: Option<&Path>,
         save: bool,
         label: Option<&str>,
+        spec: &LoadSpec,
         config: &LoadConfig,
-    ) -> anyhow::Result<Keep> {
+    ) -> anyhow::Result<Destinations> {
         if let Some(path) = out {
             check_out(path)?;
         }
@@ -51,9 +54,10 @@ impl Keep {
                 // Outside a checkout, the current folder's commit: the user's own
                 // repository, when it is one.
                 machine: Machine::here(&locations::checkout()?.unwrap_or_else(|| ".".into())),
+                spec: spec.clone(),
             }),
         };
-        Ok(Keep {
+        Ok(Destinations {
             out: out.map(Path::to_path_buf),
             save,
         })
@@ -61,7 +65,7 @@ impl Keep {
 
     /// Writes `--out` and saves; returns the line that says where the load was saved.
     /// Failing to write either is a failure of the work (exit 1).
-    pub fn keep(self, result: &LoadResult) -> anyhow::Result<Option<String>> {
+    pub fn write(self, result: &LoadResult) -> anyhow::Result<Option<String>> {
         if let Some(path) = &self.out {
             write_json(path, result)
                 .map_err(WorkFailed)
@@ -77,6 +81,7 @@ impl Keep {
                 command: &save.command,
                 kind: &save.kind,
                 machine: &save.machine,
+                spec: &save.spec,
                 result,
             })
             .map_err(|e| WorkFailed(e.into()))
