@@ -199,7 +199,6 @@ fn print_runs(runs: &[StoredRun]) {
 /// summary as `load` printed it.
 fn print_saved_load(load: &SavedLoad) {
     let row = &load.row;
-    let m = &row.machine;
     println!(
         "saved load {} (load:{}), saved {}",
         row.label,
@@ -207,15 +206,7 @@ fn print_saved_load(load: &SavedLoad) {
         utc(row.saved_unix_ms)
     );
     println!("command: shootout load {}", row.command.join(" "));
-    let known = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
-    println!(
-        "machine: {}, {} cores, Linux {}; shootout {} at commit {}",
-        known(&m.cpu),
-        m.cores,
-        known(&m.kernel),
-        known(&m.shootout),
-        known(&m.commit)
-    );
+    println!("machine: {}", row.machine.describe());
     // Saved before specs were kept: the command says what it was.
     if let Some(spec) = &load.spec {
         println!("{}", load_output::wrk::spec_header(spec));

@@ -43,4 +43,18 @@ impl Machine {
             idle: None,
         }
     }
+
+    /// `AMD EPYC 7B13, 2 cores, Linux 6.1.0; shootout 0.1.0 at commit 1a2b3c4`, with `?`
+    /// for what was not known: how results and reports name the machine.
+    pub fn describe(&self) -> String {
+        let known = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
+        format!(
+            "{}, {} cores, Linux {}; shootout {} at commit {}",
+            known(&self.cpu),
+            self.cores,
+            known(&self.kernel),
+            known(&self.shootout),
+            known(&self.commit)
+        )
+    }
 }

@@ -79,8 +79,6 @@ impl Document {
     /// Which experiment (name, id, start, seed), and the machine and commit it ran on.
     pub fn identity(&self) -> [String; 2] {
         let e = &self.experiment;
-        let m = &e.machine;
-        let text = |k: &str| if k.is_empty() { "?" } else { k }.to_string();
         [
             format!(
                 "experiment {} (#{}), started {}, seed {}",
@@ -89,14 +87,7 @@ impl Document {
                 utc(e.started_unix_ms),
                 e.seed
             ),
-            format!(
-                "machine: {}, {} cores, Linux {}; shootout {} at commit {}",
-                text(&m.cpu),
-                m.cores,
-                text(&m.kernel),
-                text(&m.shootout),
-                text(&m.commit)
-            ),
+            format!("machine: {}", e.machine.describe()),
         ]
     }
 
