@@ -51,8 +51,23 @@ pub enum Behavior {
     PauseAfter { after: u64, pause: Duration },
 }
 
+/// Why a text names no behavior; each message quotes the text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BehaviorError {
+    #[error("unknown behavior `{0}`")]
+    Unknown(String),
+    #[error("behavior `{0}` needs an argument: `{0}:VALUE`")]
+    NoArgument(String),
+    #[error("`{0}` is not a valid number")]
+    NotANumber(String),
+    #[error("`{0}` needs a unit: us, ms or s")]
+    NoUnit(String),
+    #[error("pause-after needs `N,DURATION`, e.g. pause-after:100,1s")]
+    PauseAfter,
+}
+
 impl FromStr for Behavior {
-    type Err = String;
+    type Err = BehaviorError;
 
     /// Parses `name` or `name:arg`, e.g. `hello`, `delay:20ms`, `status:503`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -60,8 +75,7 @@ impl FromStr for Behavior {
             Some((name, arg)) => (name, Some(arg)),
             None => (s, None),
         };
-        let arg =
-            || arg.ok_or_else(|| format!("behavior `{name}` needs an argument: `{name}:VALUE`"));
+        let arg = || arg.ok_or_else(|| BehaviorError::NoArgument(name.to_string()));
         let behavior = match name {
             "hello" => Behavior::Hello,
             "delay" => Behavior::Delay(parse_duration(arg()?)?),
@@ -83,15 +97,13 @@ impl FromStr for Behavior {
             "http10-close-delimited" => Behavior::Http10CloseDelimited,
             "stall-after" => Behavior::StallAfter(parse_num(arg()?)?),
             "pause-after" => {
-                let (after, pause) = arg()?
-                    .split_once(',')
-                    .ok_or("pause-after needs `N,DURATION`, e.g. pause-after:100,1s")?;
+                let (after, pause) = arg()?.split_once(',').ok_or(BehaviorError::PauseAfter)?;
                 Behavior::PauseAfter {
                     after: parse_num(after)?,
                     pause: parse_duration(pause)?,
                 }
             }
-            _ => return Err(format!("unknown behavior `{name}`")),
+            _ => return Err(BehaviorError::Unknown(name.to_string())),
         };
         Ok(behavior)
     }
@@ -146,13 +158,13 @@ impl fmt::Display for Shown {
 }
 
 /// Parses a number argument, naming it in the error.
-fn parse_num<T: FromStr>(s: &str) -> Result<T, String> {
+fn parse_num<T: FromStr>(s: &str) -> Result<T, BehaviorError> {
     s.parse()
-        .map_err(|_| format!("`{s}` is not a valid number"))
+        .map_err(|_| BehaviorError::NotANumber(s.to_string()))
 }
 
 /// Parses `250us`, `20ms` or `2s`.
-fn parse_duration(s: &str) -> Result<Duration, String> {
+fn parse_duration(s: &str) -> Result<Duration, BehaviorError> {
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (digits, unit) = s.split_at(split);
     let n: u64 = parse_num(digits)?;
@@ -160,7 +172,7 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         "us" => Ok(Duration::from_micros(n)),
         "ms" => Ok(Duration::from_millis(n)),
         "s" => Ok(Duration::from_secs(n)),
-        _ => Err(format!("`{s}` needs a unit: us, ms or s")),
+        _ => Err(BehaviorError::NoUnit(s.to_string())),
     }
 }
 
@@ -226,5 +238,12 @@ mod tests {
         ] {
             assert!(text.parse::<Behavior>().is_err(), "{text}");
         }
+        let e = "delay:20".parse::<Behavior>().unwrap_err();
+        assert_eq!(e, BehaviorError::NoUnit("20".into()));
+        assert_eq!(e.to_string(), "`20` needs a unit: us, ms or s");
+        assert_eq!(
+            "delay".parse::<Behavior>().unwrap_err().to_string(),
+            "behavior `delay` needs an argument: `delay:VALUE`"
+        );
     }
 }

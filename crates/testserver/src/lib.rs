@@ -15,7 +15,7 @@ mod conn;
 mod reply;
 mod request;
 
-pub use behavior::Behavior;
+pub use behavior::{Behavior, BehaviorError};
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};

@@ -2,36 +2,24 @@
 //! rule checked once, each mistake one line naming the file and the field.
 
 use super::endpoints;
+use super::error::{at, under, ExperimentError, FieldError, FieldProblem, Segment};
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
 use super::inline;
 use super::make_up;
-use super::repeats::{self, percent, Repeats};
+use super::percent;
+use super::repeats::{self, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
-use crate::contestant::catalog::{Catalog, NO_CATALOG};
+use crate::contestant::catalog::Catalog;
 use crate::contestant::manifest::Contestant;
 use crate::experiment::layout::Layout;
 use crate::experiment::verdict::{Thresholds, Tolerance};
-use crate::generators::{Generators, GeneratorsError};
+use crate::generators::Generators;
 use crate::model::endpoint::Endpoint;
 use crate::threshold::Gates;
-use crate::toml_file::{self, TomlFileError};
+use crate::toml_file;
 use engine::{parse_duration, DeviceScript, RateSchedule};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// Why an experiment cannot run; nothing was started.
-#[derive(Debug, thiserror::Error)]
-pub enum ExperimentError {
-    #[error(transparent)]
-    File(#[from] TomlFileError),
-    /// A field breaks a rule: `what` names the field (`loads "ka": rate: ...`).
-    #[error("{}: {what}", path.display())]
-    Invalid { path: PathBuf, what: String },
-    #[error("{}: contestants: unknown contestant {name:?} (see shootout list)", path.display())]
-    UnknownContestant { path: PathBuf, name: String },
-    #[error("{}: contestants: {name:?} is not declared here ([contestant.{name}]), and {NO_CATALOG}", path.display())]
-    NoCatalog { path: PathBuf, name: String },
-}
 
 impl Experiment {
     /// Every contestant named is in `cat` (one whose manifest is broken counts: its runs
@@ -61,37 +49,26 @@ impl Experiment {
         named
             .map(|i| i.contestant(&self.file, builds))
             .collect::<Result<_, _>>()
-            .map_err(|what| ExperimentError::Invalid {
-                path: self.file.clone(),
-                what,
-            })
+            .map_err(|e| e.in_file(&self.file))
     }
 }
 
 pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, ExperimentError> {
     let text = toml_file::text(path)?;
     let file: ExperimentFile = toml_file::parse(path, &file::standard_tables(&text))?;
-    let invalid = |what: String| ExperimentError::Invalid {
-        path: path.to_path_buf(),
-        what,
-    };
+    let invalid = |e: FieldError| e.in_file(path);
     let dir = path.parent().unwrap_or(Path::new("."));
     let declared = endpoints::declared(&file.endpoint, dir).map_err(invalid)?;
     let plain = check(file.clone(), &declared).map_err(invalid)?;
-    let named = threshold_names(&file);
-    plain
-        .gates
-        .check_names(&named)
-        .map_err(|e| invalid(e.to_string()))?;
-    for name in file.profiles.keys() {
-        let applied = file.clone().with_profile(name).map_err(invalid)?;
-        check(applied, &declared).map_err(|w| invalid(format!("profiles.{name}: {w}")))?;
-    }
+    (plain.gates.check_names(&threshold_names(&file)))
+        .map_err(|e| invalid(FieldProblem::from(e).into()))?;
+    check_profiles(&file, &declared).map_err(invalid)?;
     let inline = inline::check_all(&file.contestant, path).map_err(invalid)?;
     let exp = match profile {
         None => plain,
         Some(name) => {
-            check(file.with_profile(name).map_err(invalid)?, &declared).map_err(invalid)?
+            let applied = file.with_profile(name).map_err(|e| e.in_file(path))?;
+            check(applied, &declared).map_err(invalid)?
         }
     };
     Ok(Experiment {
@@ -100,6 +77,18 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
         text,
         ..exp
     })
+}
+
+/// Every profile the file defines, applied and checked (a mistake names the profile).
+fn check_profiles(
+    file: &ExperimentFile,
+    declared: &BTreeMap<String, Endpoint>,
+) -> Result<(), FieldError> {
+    for (name, profile) in &file.profiles {
+        let applied = file.clone().with(name, profile.clone());
+        check(applied, declared).map_err(under(Segment::Profile(name.clone())))?;
+    }
+    Ok(())
 }
 
 /// The repeats an experiment ran with, from its file's text as stored and the name it
@@ -114,29 +103,28 @@ pub(super) fn stored_repeats(definition: &str, stored_name: &str) -> Option<Repe
     repeats::check(&file.repeats).ok()
 }
 
-fn check(e: ExperimentFile, declared: &BTreeMap<String, Endpoint>) -> Result<Experiment, String> {
+fn check(
+    e: ExperimentFile,
+    declared: &BTreeMap<String, Endpoint>,
+) -> Result<Experiment, FieldError> {
     if e.contestants.is_empty() || e.loads.is_empty() {
-        return Err("an experiment needs contestants and loads".into());
+        return Err(FieldProblem::NoContestantsOrLoads.into());
     }
     let endpoints = endpoints::named(&e.endpoints, declared)?;
-    let layouts = e
-        .layouts
-        .iter()
-        .map(|l| Layout::parse(l).map_err(|w| format!("layouts: {w}")))
+    let layouts = (e.layouts.iter())
+        .map(|l| Layout::parse(l).map_err(at("layouts")))
         .collect::<Result<_, _>>()?;
     let repeats = repeats::check(&e.repeats)?;
-    let time = |field: &str, text: &str| parse_duration(text).map_err(|w| format!("{field}: {w}"));
-    let generators = generators(e.generators.as_deref().unwrap_or("process"))
-        .map_err(|w| format!("generators: {w}"))?;
-    let loads = e
-        .loads
-        .iter()
-        .map(|l| check_load(l, &generators).map_err(|w| format!("loads {:?}: {w}", l.name)))
+    let time = |field, text: &str| parse_duration(text).map_err(at(field));
+    let generators =
+        generators(e.generators.as_deref().unwrap_or("process")).map_err(at("generators"))?;
+    let loads = (e.loads.iter())
+        .map(|l| check_load(l, &generators).map_err(under(Segment::Load(l.name.clone()))))
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
-        thresholds: thresholds(&e.verdict).map_err(|w| format!("verdict: {w}"))?,
+        thresholds: thresholds(&e.verdict).map_err(under(Segment::Field("verdict")))?,
         make_up: make_up::check(&e.make_up)?,
-        gates: Gates::parse(&e.thresholds).map_err(|w| w.to_string())?,
+        gates: Gates::parse(&e.thresholds).map_err(|g| FieldError::from(FieldProblem::from(g)))?,
         warmup: time("warmup", &e.warmup)?,
         duration: time("duration", &e.duration)?,
         name: e.name,
@@ -172,14 +160,10 @@ fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
 
 /// The `[verdict]` percentages as shares, each within (0, 100%]. `foreign` and `steal`
 /// set both kinds of run's lines; `rate_foreign` and `rate_steal`, fixed-rate runs' alone.
-fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
-    let share = |field: &str, text: &Option<String>, default: f64| match text {
+fn thresholds(v: &VerdictFile) -> Result<Thresholds, FieldError> {
+    let share = |field, text: &Option<String>, default: f64| match text {
         None => Ok(default),
-        Some(t) => match percent(t) {
-            Ok(p) if p <= 100.0 => Ok(p / 100.0),
-            Ok(_) => Err(format!("{field}: {t:?} is above 100%")),
-            Err(w) => Err(format!("{field}: {w}")),
-        },
+        Some(t) => percent::share(t).map_err(at(field)),
     };
     let d = Thresholds::default();
     let capacity = Tolerance {
@@ -198,46 +182,30 @@ fn thresholds(v: &VerdictFile) -> Result<Thresholds, String> {
         efficiency,
         wait: match &v.wait {
             None => d.wait,
-            Some(t) => parse_duration(t).map_err(|w| format!("wait: {w}"))?,
+            Some(t) => parse_duration(t).map_err(at("wait"))?,
         },
     })
 }
 
 /// Generators the harness can drive: all but a Kubernetes Job, which kubectl starts.
-fn generators(text: &str) -> Result<Generators, String> {
-    match text.parse().map_err(|e: GeneratorsError| e.to_string())? {
-        Generators::K8s => Err(
-            "k8s: the harness cannot start a Kubernetes Job (`shootout k8s job` prints one)".into(),
-        ),
+fn generators(text: &str) -> Result<Generators, FieldProblem> {
+    match text.parse()? {
+        Generators::K8s => Err(FieldProblem::K8sGenerators),
         g => Ok(g),
     }
 }
 
-fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, String> {
+fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, FieldError> {
     let pace = pace(l)?;
-    let levels = match &pace {
-        LoadPace::Devices { .. } if !l.connections.is_empty() => {
-            return Err("connections: a device load has one connection per device".into())
-        }
-        LoadPace::Devices { script, .. } => vec![script.count.peak().ceil() as usize],
-        LoadPace::Closed if l.connections.is_empty() => {
-            return Err("connections: a closed load needs one or more levels".into())
-        }
-        LoadPace::Rates(_) if l.connections.is_empty() => vec![100],
-        _ => l.connections.clone(),
-    };
-    if levels.contains(&0) {
-        return Err("connections: counts must be above 0".into());
-    }
-    let duration = match &l.duration {
-        None => None,
-        Some(d) => Some(parse_duration(d).map_err(|w| format!("duration: {w}"))?),
-    };
+    let levels = levels(l, &pace).map_err(at("connections"))?;
+    let duration = (l.duration.as_deref())
+        .map(|d| parse_duration(d).map_err(at("duration")))
+        .transpose()?;
     if duration.is_some() && staged(&pace) {
-        return Err("duration: a staged load lasts its stages".into());
+        return Err(FieldProblem::StagedDuration.at("duration"));
     }
     if !l.keepalive && matches!(pace, LoadPace::Devices { .. }) {
-        return Err("keepalive: device loads keep their connections".into());
+        return Err(FieldProblem::DevicesKeepAlive.at("keepalive"));
     }
     Ok(Load {
         name: l.name.clone(),
@@ -247,29 +215,44 @@ fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, String> {
         keepalive: l.keepalive,
         http10: l.http10,
         pipeline: l.pipeline,
-        timeout: parse_duration(&l.timeout).map_err(|w| format!("timeout: {w}"))?,
+        timeout: parse_duration(&l.timeout).map_err(at("timeout"))?,
         generators: match &l.generators {
-            Some(g) => generators(g).map_err(|w| format!("generators: {w}"))?,
+            Some(g) => generators(g).map_err(at("generators"))?,
             None => experiments.clone(),
         },
     })
 }
 
+/// The connection levels a load runs at, one run each (see [`Load::levels`]).
+fn levels(l: &LoadFile, pace: &LoadPace) -> Result<Vec<usize>, FieldProblem> {
+    let levels = match pace {
+        LoadPace::Devices { .. } if !l.connections.is_empty() => {
+            return Err(FieldProblem::DeviceConnections)
+        }
+        LoadPace::Devices { script, .. } => vec![script.count.peak().ceil() as usize],
+        LoadPace::Closed if l.connections.is_empty() => return Err(FieldProblem::NoLevels),
+        LoadPace::Rates(_) if l.connections.is_empty() => vec![100],
+        _ => l.connections.clone(),
+    };
+    match levels.contains(&0) {
+        true => Err(FieldProblem::ZeroConnections),
+        false => Ok(levels),
+    }
+}
+
 /// Closed, open (rates) or devices: never two at once.
-fn pace(l: &LoadFile) -> Result<LoadPace, String> {
-    let rates = l
-        .rate
-        .iter()
+fn pace(l: &LoadFile) -> Result<LoadPace, FieldError> {
+    let rates = (l.rate.iter())
         .map(|text| {
-            let schedule = RateSchedule::parse(text).map_err(|w| format!("rate: {w}"))?;
+            let schedule = RateSchedule::parse(text).map_err(at("rate"))?;
             Ok(Rate {
                 text: text.clone(),
                 schedule,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, FieldError>>()?;
     match (&l.devices, rates.is_empty()) {
-        (Some(_), false) => Err("a load has either rate or devices, not both".into()),
+        (Some(_), false) => Err(FieldProblem::RateAndDevices.into()),
         (Some(d), true) => Ok(LoadPace::Devices {
             stages: d.stages.clone(),
             script: device_script(d)?,
@@ -279,18 +262,18 @@ fn pace(l: &LoadFile) -> Result<LoadPace, String> {
     }
 }
 
-fn device_script(d: &DevicesFile) -> Result<DeviceScript, String> {
-    let count = RateSchedule::parse_device_count(&d.stages).map_err(|e| format!("stages: {e}"))?;
+fn device_script(d: &DevicesFile) -> Result<DeviceScript, FieldError> {
+    let count = RateSchedule::parse_device_count(&d.stages).map_err(at("stages"))?;
     if count.duration().is_zero() {
-        return Err("stages: a device load needs stage durations (e.g. 0,1000:30s)".into());
+        return Err(FieldProblem::NoStageDurations.at("stages"));
     }
     if !(0.0..1.0).contains(&d.jitter) {
-        return Err("jitter: a fraction from 0 to below 1".into());
+        return Err(FieldProblem::Jitter.at("jitter"));
     }
     Ok(DeviceScript {
         count,
         requests: d.requests.max(1),
-        think: parse_duration(&d.think).map_err(|e| format!("think: {e}"))?,
+        think: parse_duration(&d.think).map_err(at("think"))?,
         jitter: d.jitter,
     })
 }

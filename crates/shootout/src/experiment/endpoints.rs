@@ -1,11 +1,12 @@
 //! The experiment's endpoints, checked: each `[endpoint.NAME]` table into an
-//! [`Endpoint`] (its body file read here, once), and each name of `endpoints = [...]`
-//! into the built-in or declared endpoint it names. A mistake is one line naming the
-//! table and the field.
+//! [`Endpoint`] (its method and headers parsed into the load spec's types and its body
+//! file read here, once), and each name of `endpoints = [...]` into the built-in or
+//! declared endpoint it names. A mistake is one line naming the table and the field.
 
+use super::error::{at, under, FieldError, FieldProblem, Segment};
 use super::file::{EndpointFile, ExpectFile};
 use crate::model::endpoint::{BodyExpect, Endpoint, Expect};
-use engine::SpecError;
+use engine::Header;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -13,11 +14,11 @@ use std::path::Path;
 pub(super) fn declared(
     files: &BTreeMap<String, EndpointFile>,
     dir: &Path,
-) -> Result<BTreeMap<String, Endpoint>, String> {
+) -> Result<BTreeMap<String, Endpoint>, FieldError> {
     files
         .iter()
         .map(|(name, f)| {
-            let endpoint = check(name, f, dir).map_err(|w| format!("endpoint.{name}: {w}"))?;
+            let endpoint = check(name, f, dir).map_err(under(Segment::Endpoint(name.clone())))?;
             Ok((name.clone(), endpoint))
         })
         .collect()
@@ -27,80 +28,87 @@ pub(super) fn declared(
 pub(super) fn named(
     names: &[String],
     declared: &BTreeMap<String, Endpoint>,
-) -> Result<Vec<Endpoint>, String> {
+) -> Result<Vec<Endpoint>, FieldError> {
     names
         .iter()
         .map(|name| {
             Endpoint::builtin(name)
                 .or_else(|| declared.get(name).cloned())
-                .ok_or_else(|| {
-                    format!(
-                        "endpoints: unknown endpoint {name:?} (hello, app, or one declared as [endpoint.{name}])"
-                    )
-                })
+                .ok_or_else(|| FieldProblem::UnknownEndpoint(name.clone()).at("endpoints"))
         })
         .collect()
 }
 
-fn check(name: &str, f: &EndpointFile, dir: &Path) -> Result<Endpoint, String> {
+fn check(name: &str, f: &EndpointFile, dir: &Path) -> Result<Endpoint, FieldError> {
     if Endpoint::builtin(name).is_some() {
-        return Err(format!("{name} is built in: give yours another name"));
+        return Err(FieldProblem::BuiltInName(name.to_string()).into());
     }
-    if !f.path.starts_with('/') {
-        return Err(format!("path: {:?} does not start with /", f.path));
-    }
-    if f.path
-        .contains(|c: char| c.is_whitespace() || c.is_control())
-    {
-        return Err(format!(
-            "path: {:?} has a space or control character (percent-encode it)",
-            f.path
-        ));
-    }
+    path(&f.path).map_err(at("path"))?;
     let endpoint = Endpoint {
         name: name.to_string(),
-        method: f.method.clone(),
+        method: engine::parse_method(&f.method).map_err(at("method"))?,
         path: f.path.clone(),
-        headers: f.headers.clone().into_iter().collect(),
+        headers: headers(&f.headers).map_err(at("headers"))?,
         body: body(f, dir)?,
         expect: expect(&f.expect)?,
         builtin: None,
     };
-    request_is_valid(&endpoint)?;
+    // The URL the path makes, as a run will send it: the load spec is its one judge.
+    endpoint.load_spec("127.0.0.1:1").map_err(at("path"))?;
     Ok(endpoint)
 }
 
+/// A path and query a request line can carry as written.
+fn path(text: &str) -> Result<(), FieldProblem> {
+    if !text.starts_with('/') {
+        return Err(FieldProblem::NotAPath(text.to_string()));
+    }
+    match text.contains(|c: char| c.is_whitespace() || c.is_control()) {
+        true => Err(FieldProblem::UnencodedPath(text.to_string())),
+        false => Ok(()),
+    }
+}
+
+/// `headers = { Name = "value" }`, each as the load spec reads `Name: value`.
+fn headers(table: &BTreeMap<String, String>) -> Result<Vec<Header>, FieldProblem> {
+    let header = |(name, value): (&String, &String)| {
+        // `Name: value` splits at its first colon: a colon in the key would move the
+        // rest of the name into the value.
+        if name.contains(':') {
+            return Err(FieldProblem::ColonInHeaderName(name.clone()));
+        }
+        Ok(format!("{name}: {value}").parse::<Header>()?)
+    };
+    table.iter().map(header).collect()
+}
+
 /// `body`, or the bytes of `body_file`, or nothing.
-fn body(f: &EndpointFile, dir: &Path) -> Result<Vec<u8>, String> {
+fn body(f: &EndpointFile, dir: &Path) -> Result<Vec<u8>, FieldError> {
     match (&f.body, &f.body_file) {
-        (Some(_), Some(_)) => Err("body and body_file: give one or the other".into()),
+        (Some(_), Some(_)) => Err(FieldProblem::BothGiven("body", "body_file").into()),
         (Some(text), None) => Ok(text.clone().into_bytes()),
         (None, Some(file)) => {
             let path = dir.join(file);
-            std::fs::read(&path).map_err(|e| format!("body_file: {}: {e}", path.display()))
+            std::fs::read(&path)
+                .map_err(|error| FieldProblem::Unreadable { path, error }.at("body_file"))
         }
         (None, None) => Ok(Vec::new()),
     }
 }
 
-fn expect(e: &ExpectFile) -> Result<Expect, String> {
+fn expect(e: &ExpectFile) -> Result<Expect, FieldError> {
     if !(100..=599).contains(&e.status) {
-        return Err(format!(
-            "expect.status: {} is not an HTTP status (100 to 599)",
-            e.status
-        ));
+        return Err(FieldProblem::Status(e.status).at("expect.status"));
     }
     let body = match (&e.body, &e.body_regex) {
         (Some(_), Some(_)) => {
-            return Err("expect: body and body_regex: give one or the other".into())
+            return Err(FieldProblem::BothGiven("body", "body_regex").at("expect"))
         }
         (Some(exact), None) => BodyExpect::Exact(exact.clone().into_bytes()),
         (None, Some(pattern)) => {
-            BodyExpect::Pattern(regex::bytes::Regex::new(pattern).map_err(|e| {
-                format!(
-                    "expect.body_regex: {pattern:?} is not a regular expression: {}",
-                    regex_reason(&e)
-                )
+            BodyExpect::Pattern(regex::bytes::Regex::new(pattern).map_err(|error| {
+                let pattern = pattern.clone();
+                FieldProblem::Regex { pattern, error }.at("expect.body_regex")
             })?)
         }
         (None, None) => BodyExpect::Any,
@@ -108,25 +116,6 @@ fn expect(e: &ExpectFile) -> Result<Expect, String> {
     Ok(Expect {
         status: e.status,
         body,
-    })
-}
-
-/// The regex crate's reason in one line (its syntax errors draw the pattern over lines).
-fn regex_reason(e: &regex::Error) -> String {
-    let text = e.to_string();
-    let last = text.lines().rev().find(|l| !l.trim().is_empty());
-    last.unwrap_or("invalid")
-        .trim_start_matches("error: ")
-        .to_string()
-}
-
-/// The method, headers and path as a run will send them: [`Endpoint::load_spec`] is the
-/// one judge of what makes a well-formed request.
-fn request_is_valid(e: &Endpoint) -> Result<(), String> {
-    e.load_spec("127.0.0.1:1").map(drop).map_err(|w| match w {
-        SpecError::Method(_) => format!("method: {w}"),
-        SpecError::Header { .. } | SpecError::HeaderWithoutColon(_) => format!("headers: {w}"),
-        _ => format!("path: {w}"),
     })
 }
 
@@ -147,7 +136,7 @@ mod tests {
 
     fn mistake(f: &EndpointFile) -> String {
         let files = BTreeMap::from([("up".to_string(), f.clone())]);
-        declared(&files, Path::new(".")).unwrap_err()
+        declared(&files, Path::new(".")).unwrap_err().to_string()
     }
 
     #[test]
@@ -184,8 +173,24 @@ mod tests {
         assert!(mistake(&f).starts_with("endpoint.up: body_file: ./no-such-body.json: "));
         let files = BTreeMap::from([("hello".to_string(), file("/x"))]);
         assert_eq!(
-            declared(&files, Path::new(".")).unwrap_err(),
+            declared(&files, Path::new(".")).unwrap_err().to_string(),
             "endpoint.hello: hello is built in: give yours another name"
+        );
+    }
+
+    #[test]
+    fn method_and_headers_are_parsed_once_into_the_specs_types() {
+        let mut f = file("/up");
+        f.headers.insert("X-A".into(), " 1 ".into());
+        let files = BTreeMap::from([("up".to_string(), f.clone())]);
+        let up = &declared(&files, Path::new(".")).unwrap()["up"];
+        assert_eq!(up.method, http::Method::POST);
+        assert_eq!(up.headers, ["x-a: 1".parse::<Header>().unwrap()]);
+        // A colon in the key would split into another name and value: refused.
+        f.headers = BTreeMap::from([("X:A".into(), "1".into())]);
+        assert_eq!(
+            mistake(&f),
+            "endpoint.up: headers: header name \"X:A\" has a ':'"
         );
     }
 
@@ -198,7 +203,13 @@ mod tests {
         assert_eq!(found[1].method, "POST");
         let unknown = named(&["down".to_string()], &declared).unwrap_err();
         assert!(
-            unknown.starts_with("endpoints: unknown endpoint \"down\""),
+            matches!(&unknown.problem, FieldProblem::UnknownEndpoint(n) if n == "down"),
+            "{unknown}"
+        );
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("endpoints: unknown endpoint \"down\""),
             "{unknown}"
         );
     }

@@ -1,6 +1,7 @@
 //! The experiment file as written: strings and options, read by serde, with the named
 //! profiles that override parts of it. [`super::check`] turns it into an [`super::Experiment`].
 
+use super::error::UnknownProfile;
 use regex::Regex;
 use serde::{Deserialize, Deserializer};
 use serde_untagged::UntaggedEnumVisitor;
@@ -210,18 +211,18 @@ pub struct DevicesFile {
 
 impl ExperimentFile {
     /// The experiment with profile `name` applied (its name then says which profile).
-    pub fn with_profile(mut self, name: &str) -> Result<ExperimentFile, String> {
-        let Some(p) = self.profiles.get(name).cloned() else {
-            let known: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
-            let known = if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            };
-            return Err(format!(
-                "profile {name:?} is not defined (defined: {known})"
-            ));
-        };
+    pub fn with_profile(self, name: &str) -> Result<ExperimentFile, UnknownProfile> {
+        match self.profiles.get(name).cloned() {
+            Some(p) => Ok(self.with(name, p)),
+            None => Err(UnknownProfile {
+                name: name.to_string(),
+                defined: self.profiles.keys().cloned().collect(),
+            }),
+        }
+    }
+
+    /// The experiment with `p`, the profile called `name`, applied.
+    pub fn with(mut self, name: &str, p: ProfileFile) -> ExperimentFile {
         self.name = format!("{}:{name}", self.name);
         self.description = p.description.unwrap_or(self.description);
         self.contestants = p.contestants.unwrap_or(self.contestants);
@@ -232,7 +233,7 @@ impl ExperimentFile {
         self.duration = p.duration.unwrap_or(self.duration);
         self.generators = p.generators.or(self.generators);
         self.loads = p.loads.unwrap_or(self.loads);
-        Ok(self)
+        self
     }
 }
 

@@ -3,6 +3,7 @@
 //! catalog's other manifest fields. Checked once into [`Inline`]; a mistake is one line
 //! naming the entry and the field.
 
+use super::error::{at, under, FieldError, FieldPath, FieldProblem, Segment};
 use crate::contestant::manifest::{Contestant, Manifest, Origin, Requires, Setup, Start};
 use crate::contestant::running::{Process, RunningServer};
 use crate::model::VerifyLevel;
@@ -75,7 +76,7 @@ pub struct Running {
 pub(super) fn check_all(
     tables: &BTreeMap<String, toml::Table>,
     path: &Path,
-) -> Result<Vec<Inline>, String> {
+) -> Result<Vec<Inline>, FieldError> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -83,40 +84,25 @@ pub(super) fn check_all(
     tables
         .iter()
         .map(|(name, table)| {
-            check(name, table, folder).map_err(|w| format!("contestant.{name}: {w}"))
+            check(name, table, folder).map_err(under(Segment::Contestant(name.clone())))
         })
         .collect()
 }
 
-fn check(name: &str, table: &toml::Table, folder: &Path) -> Result<Inline, String> {
+fn check(name: &str, table: &toml::Table, folder: &Path) -> Result<Inline, FieldError> {
     let ok_name = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
     if name.is_empty() || !name.chars().all(ok_name) || name.starts_with('.') {
-        return Err("a name of letters, digits, '-', '_' and '.' (it names a folder)".into());
+        return Err(FieldProblem::ContestantName.into());
     }
-    // serde_path_to_error names the field a type error is in, which serde's own message
-    // for a table does not.
-    let f: InlineFile = serde_path_to_error::deserialize(toml::Value::Table(table.clone()))
-        .map_err(|e| {
-            let what = e.inner().message().trim();
-            match e.path().to_string().as_str() {
-                "." => what.to_string(),
-                field => format!("{field}: {what}"),
-            }
-        })?;
+    let f = fields(table)?;
     let dir = folder.join(f.dir.as_deref().unwrap_or("."));
-    let dir = dir
-        .canonicalize()
-        .ok()
-        .filter(|d| d.is_dir())
-        .ok_or_else(|| format!("dir: {}: no such folder", dir.display()))?;
+    let dir = match dir.canonicalize() {
+        Ok(d) if d.is_dir() => d,
+        _ => return Err(FieldProblem::NoFolder(dir).at("dir")),
+    };
     let running = match (&f.command, &f.url) {
-        (Some(_), Some(_)) => return Err("command and url: one or the other".into()),
-        (None, None) => {
-            return Err(
-                "command: a command that starts the server, or the url of one already running"
-                    .into(),
-            )
-        }
+        (Some(_), Some(_)) => return Err(FieldProblem::BothGiven("command", "url").into()),
+        (None, None) => return Err(FieldProblem::NoServer.at("command")),
         (Some(command), None) => started(&f, command)?,
         (None, Some(url)) => Some(running(&f, url)?),
     };
@@ -127,27 +113,52 @@ fn check(name: &str, table: &toml::Table, folder: &Path) -> Result<Inline, Strin
     })
 }
 
+/// The table's fields, typed. serde_path_to_error names the field a type error is in,
+/// which serde's own message for a table does not.
+fn fields(table: &toml::Table) -> Result<InlineFile, FieldError> {
+    serde_path_to_error::deserialize(toml::Value::Table(table.clone())).map_err(|e| {
+        let field = match e.path().to_string() {
+            path if path == "." => Vec::new(),
+            path => vec![Segment::Key(path)],
+        };
+        FieldError {
+            field: FieldPath(field),
+            problem: FieldProblem::Table(e.into_inner()),
+        }
+    })
+}
+
 /// The checks of a server shootout starts: a command, and no process of its own.
-fn started(f: &InlineFile, command: &str) -> Result<Option<Running>, String> {
+fn started(f: &InlineFile, command: &str) -> Result<Option<Running>, FieldError> {
     if command.trim().is_empty() {
-        return Err("command: empty".into());
+        return Err(FieldProblem::Empty.at("command"));
     }
     if f.pid.is_some() || f.process.is_some() {
         let field = if f.pid.is_some() { "pid" } else { "process" };
-        return Err(format!("{field}: only for a server already running (url)"));
+        return Err(FieldProblem::OnlyWhenRunning.at(field));
     }
     Ok(None)
 }
 
 /// A server already running: its URL (a root, the endpoints give the paths) and at most
 /// one way to name its process. What shootout would start or set up has no place here.
-fn running(f: &InlineFile, url: &str) -> Result<Running, String> {
-    let target = engine::Target::parse(url).map_err(|e| format!("url: {e}"))?;
+fn running(f: &InlineFile, url: &str) -> Result<Running, FieldError> {
+    let target = engine::Target::parse(url).map_err(at("url"))?;
     if target.path != "/" {
-        return Err(format!(
-            "url: {url:?} has a path: give the server's root (http://host:port), the endpoints give the paths"
-        ));
+        return Err(FieldProblem::UrlWithPath(url.to_string()).at("url"));
     }
+    let process = process(f)?;
+    Ok(Running {
+        url: url.to_string(),
+        addr: target.addr,
+        host: target.host_header,
+        process,
+    })
+}
+
+/// How a server already running names its process; nothing shootout would start or set
+/// up.
+fn process(f: &InlineFile) -> Result<Process, FieldError> {
     let started_only = [
         ("threads", !f.threads.is_empty()),
         ("env", !f.env.is_empty()),
@@ -160,24 +171,16 @@ fn running(f: &InlineFile, url: &str) -> Result<Running, String> {
             !f.requires.commands.is_empty() || !f.requires.debian.is_empty(),
         ),
     ];
-    if let Some((field, _)) = started_only.iter().find(|(_, set)| *set) {
-        return Err(format!(
-            "{field}: a server already running (url) is not set up or started by shootout"
-        ));
+    if let Some(&(field, _)) = started_only.iter().find(|(_, set)| *set) {
+        return Err(FieldProblem::NotStartedHere.at(field));
     }
-    let process = match (f.pid, &f.process) {
-        (Some(_), Some(_)) => return Err("pid and process: one or the other".into()),
-        (Some(pid), None) => Process::Pid(pid),
-        (None, Some(name)) if name.is_empty() => return Err("process: empty".into()),
-        (None, Some(name)) => Process::Named(name.clone()),
-        (None, None) => Process::Unknown,
-    };
-    Ok(Running {
-        url: url.to_string(),
-        addr: target.addr,
-        host: target.host_header,
-        process,
-    })
+    match (f.pid, &f.process) {
+        (Some(_), Some(_)) => Err(FieldProblem::BothGiven("pid", "process").into()),
+        (Some(pid), None) => Ok(Process::Pid(pid)),
+        (None, Some(name)) if name.is_empty() => Err(FieldProblem::Empty.at("process")),
+        (None, Some(name)) => Ok(Process::Named(name.clone())),
+        (None, None) => Ok(Process::Unknown),
+    }
 }
 
 fn manifest(name: &str, f: InlineFile) -> Manifest {
@@ -206,13 +209,17 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
 impl Inline {
     /// The contestant, declared in `file`, built under `builds`; a running server is
     /// found now (its URL answers, its process runs), else the error names the field.
-    pub fn contestant(&self, file: &Path, builds: &Path) -> Result<Contestant, String> {
+    pub fn contestant(&self, file: &Path, builds: &Path) -> Result<Contestant, FieldError> {
         let name = &self.manifest.name;
         let running = match &self.running {
             None => None,
             Some(r) => Some(
-                RunningServer::find(&r.url, r.addr, &r.host, &r.process)
-                    .map_err(|e| format!("contestant.{name}: {e}"))?,
+                RunningServer::find(&r.url, r.addr, &r.host, &r.process).map_err(|e| {
+                    FieldError {
+                        field: FieldPath(vec![Segment::Contestant(name.clone())]),
+                        problem: e.into(),
+                    }
+                })?,
             ),
         };
         Ok(Contestant {

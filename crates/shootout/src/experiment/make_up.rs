@@ -4,6 +4,7 @@
 //! spent. The budget has two caps: runs, and the time after the planned rounds within
 //! which make-up rounds may start.
 
+use super::error::{at, under, FieldError, Segment};
 use super::file::MakeUpFile;
 use std::time::Duration;
 
@@ -44,12 +45,11 @@ impl MakeUp {
 }
 
 /// The file's `[make_up]`, checked: each mistake names the field.
-pub(super) fn check(m: &MakeUpFile) -> Result<MakeUp, String> {
-    let time = m
-        .time
-        .as_deref()
-        .map(|t| engine::parse_duration(t).map_err(|e| format!("make_up: time: {e}")))
-        .transpose()?;
+pub(super) fn check(m: &MakeUpFile) -> Result<MakeUp, FieldError> {
+    let time = (m.time.as_deref())
+        .map(|t| engine::parse_duration(t).map_err(at("time")))
+        .transpose()
+        .map_err(under(Segment::Field("make_up")))?;
     Ok(MakeUp { runs: m.runs, time })
 }
 
@@ -84,6 +84,8 @@ mod tests {
             runs: None,
             time: Some("soon".into()),
         };
-        assert!(check(&bad).unwrap_err().starts_with("make_up: time: "));
+        let e = check(&bad).unwrap_err();
+        assert_eq!(e.field.to_string(), "make_up: time");
+        assert!(e.to_string().starts_with("make_up: time: "), "{e}");
     }
 }

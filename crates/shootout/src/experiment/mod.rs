@@ -1,25 +1,29 @@
 //! Experiments (`experiments/<name>.toml`): a matrix of contestants × endpoints × layouts
 //! × loads × repeats. The file is read once ([`file`]), checked once ([`check`]) into the
 //! typed [`Experiment`] below, and never parsed again; a mistake is one line naming the
-//! file, line and field. Then run ([`run`]): cells on their [`layout`]s, each run judged
+//! file, line and field, and as data ([`ExperimentError`]: the field's path and a typed
+//! problem). Then run ([`run`]): cells on their [`layout`]s, each run judged
 //! from both sides' CPU ([`verdict`]).
 
 mod check;
 mod endpoints;
+mod error;
 mod file;
 mod inline;
 pub mod layout;
 mod make_up;
 mod matrix;
+mod percent;
 mod repeats;
 mod rounds;
 pub mod run;
 pub mod verdict;
 
-pub use check::ExperimentError;
+pub use error::{ExperimentError, FieldError, FieldPath, FieldProblem, Segment, UnknownProfile};
 pub use inline::{Inline, Running};
 pub use make_up::MakeUp;
 pub use matrix::MatrixCell;
+pub use percent::PercentError;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 

@@ -2,7 +2,9 @@
 //! enough: its median requests/s known to within a target (the half-width of the median's
 //! 95% interval over the median), between a least and a most number of rounds.
 
+use super::error::{at, under, FieldError, FieldProblem, Segment};
 use super::file::{RepeatsFile, UntilSureFile};
+use super::percent;
 use crate::stats;
 
 /// The most rounds an experiment may ask for.
@@ -65,36 +67,31 @@ impl UntilSure {
 }
 
 /// The file's `repeats`, checked: each mistake names the field.
-pub(super) fn check(r: &RepeatsFile) -> Result<Repeats, String> {
-    let rounds = |field: &str, n: usize| match (1..=MOST_ROUNDS).contains(&n) {
-        true => Ok(n),
-        false => Err(format!("{field}: between 1 and {MOST_ROUNDS}")),
-    };
+pub(super) fn check(r: &RepeatsFile) -> Result<Repeats, FieldError> {
     match r {
-        RepeatsFile::Rounds(n) => Ok(Repeats::Fixed(rounds("repeats", *n)?)),
-        RepeatsFile::UntilSure(UntilSureFile { min, max, target }) => {
-            let min = rounds("repeats: min", *min)?;
-            let max = rounds("repeats: max", *max)?;
-            if min > max {
-                return Err(format!("repeats: min ({min}) is above max ({max})"));
-            }
-            let target_percent = percent(target).map_err(|w| format!("repeats: target: {w}"))?;
-            Ok(Repeats::UntilSure(UntilSure {
-                min,
-                max,
-                target_percent,
-            }))
-        }
+        RepeatsFile::Rounds(n) => Ok(Repeats::Fixed(rounds(*n).map_err(at("repeats"))?)),
+        RepeatsFile::UntilSure(u) => until_sure(u).map_err(under(Segment::Field("repeats"))),
     }
 }
 
-/// `"5%"` → 5.
-pub(super) fn percent(text: &str) -> Result<f64, String> {
-    let number = text.trim().strip_suffix('%');
-    match number.map(|n| n.trim().parse::<f64>()) {
-        Some(Ok(p)) if p.is_finite() && p > 0.0 => Ok(p),
-        Some(Ok(_)) => Err(format!("{text:?} must be above 0%")),
-        _ => Err(format!("{text:?} is not a percentage like \"5%\"")),
+fn until_sure(u: &UntilSureFile) -> Result<Repeats, FieldError> {
+    let min = rounds(u.min).map_err(at("min"))?;
+    let max = rounds(u.max).map_err(at("max"))?;
+    if min > max {
+        return Err(FieldProblem::MinAboveMax { min, max }.into());
+    }
+    Ok(Repeats::UntilSure(UntilSure {
+        min,
+        max,
+        target_percent: percent::parse(&u.target).map_err(at("target"))?,
+    }))
+}
+
+/// A number of rounds, from 1 to [`MOST_ROUNDS`].
+fn rounds(n: usize) -> Result<usize, FieldProblem> {
+    match (1..=MOST_ROUNDS).contains(&n) {
+        true => Ok(n),
+        false => Err(FieldProblem::Rounds { most: MOST_ROUNDS }),
     }
 }
 
@@ -133,17 +130,5 @@ mod tests {
         assert!(three.runs_in(2, &[]) && !three.runs_in(3, &[1.0, 1.0, 1.0]));
         assert_eq!((three.least(), three.most()), (3, 3));
         assert_eq!((SURE.least(), SURE.most()), (3, 6));
-    }
-
-    #[test]
-    fn targets_are_percentages() {
-        assert_eq!(percent("5%"), Ok(5.0));
-        assert_eq!(percent(" 0.5 % "), Ok(0.5));
-        assert_eq!(
-            percent("x%"),
-            Err("\"x%\" is not a percentage like \"5%\"".into())
-        );
-        assert!(percent("5").is_err());
-        assert_eq!(percent("0%"), Err("\"0%\" must be above 0%".into()));
     }
 }

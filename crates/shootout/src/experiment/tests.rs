@@ -76,18 +76,31 @@ fn rate_and_device_loads_and_profiles() {
         (full.name.as_str(), full.repeats, full.duration),
         ("r:full", Repeats::Fixed(3), Duration::from_secs(30))
     );
-    let missing = message(read(&write("rate.toml", text), Some("huge")));
+    let missing = read(&write("rate.toml", text), Some("huge")).unwrap_err();
     assert!(
-        missing.contains("profile \"huge\" is not defined (defined: full)"),
+        missing
+            .to_string()
+            .ends_with("rate.toml: profile \"huge\" is not defined (defined: full)"),
+        "{missing}"
+    );
+    assert!(
+        matches!(&missing, ExperimentError::Profile { error, .. } if error.defined == ["full"]),
         "{missing}"
     );
     let both = "name = \"r\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"x\"\nrate = [\"10\"]\n\
         devices = { stages = \"0,5:1s\" }\n";
-    let msg = message(read(&write("both.toml", both), None));
+    let both = read(&write("both.toml", both), None).unwrap_err();
     assert!(
-        msg.ends_with("both.toml: loads \"x\": a load has either rate or devices, not both"),
-        "{msg}"
+        both.to_string()
+            .ends_with("both.toml: loads \"x\": a load has either rate or devices, not both"),
+        "{both}"
     );
+    // The same as data, for a caller that acts on it.
+    let ExperimentError::Invalid { error, .. } = both else {
+        panic!("{both}")
+    };
+    assert_eq!(error.field, FieldPath(vec![Segment::Load("x".into())]));
+    assert!(matches!(error.problem, FieldProblem::RateAndDevices));
     let bad_profile = "name = \"r\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"x\"\n\
         connections = [1]\n[profiles.full]\nlayouts = [\"bogus\"]\n";
     let msg = message(read(&write("prof.toml", bad_profile), None));
@@ -318,7 +331,12 @@ fn declared_endpoints_carry_their_request_into_the_cells() {
         (greet.method.as_str(), greet.path.as_str()),
         ("POST", "/greet?x=1")
     );
-    assert_eq!(greet.headers, [("X-Token".to_string(), "t".to_string())]);
+    // Parsed once, into the load spec's types: the name as HTTP keeps it (lowercase).
+    assert_eq!(
+        greet.headers,
+        ["X-Token: t".parse::<engine::Header>().unwrap()]
+    );
+    assert_eq!(greet.headers[0].to_string(), "x-token: t");
     assert_eq!(greet.body, b"{\"who\": 1}");
     assert_eq!(greet.expect.judge(201, b"hi there"), Ok(()));
     assert!(greet.expect.judge(200, b"hi").is_err());

@@ -2,18 +2,20 @@
 //! `app` are built in (every catalog server has them); an experiment declares its own as
 //! `[endpoint.NAME]` tables, checked once into this type (`experiment::endpoints`).
 
-use engine::{LoadSpec, SpecError};
+use engine::{Header, LoadSpec, SpecError};
+use http::Method;
 use regex::bytes::Regex;
 
-/// One endpoint, ready to request and to judge answers by.
+/// One endpoint, ready to request and to judge answers by. Its method and headers are
+/// the load spec's own types, parsed where the experiment file was read.
 #[derive(Debug, Clone)]
 pub struct Endpoint {
     pub name: String,
-    pub method: String,
+    pub method: Method,
     /// Path and query, starting with `/`.
     pub path: String,
     /// Sent after Host.
-    pub headers: Vec<(String, String)>,
+    pub headers: Vec<Header>,
     pub body: Vec<u8>,
     pub expect: Expect,
     /// Which catalog endpoint it is: strict verification runs that one's own checks.
@@ -64,13 +66,12 @@ const QUOTED: usize = 80;
 impl Endpoint {
     /// The load of this endpoint's request against `host` (`host:port`), the spec's
     /// defaults for everything else: the one way an endpoint becomes a load, both when an
-    /// experiment file is checked and when a run sends it.
+    /// experiment file is checked and when a run sends it. Only the URL that `host` and
+    /// the path make can be wrong.
     pub fn load_spec(&self, host: &str) -> Result<LoadSpec, SpecError> {
         let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", self.path))?);
-        spec.method = engine::parse_method(&self.method)?;
-        spec.headers = (self.headers.iter())
-            .map(|(name, value)| format!("{name}: {value}").parse())
-            .collect::<Result<_, _>>()?;
+        spec.method = self.method.clone();
+        spec.headers = self.headers.clone();
         spec.body = self.body.clone();
         Ok(spec)
     }
@@ -85,7 +86,7 @@ impl Endpoint {
         };
         Some(Endpoint {
             name: name.to_string(),
-            method: "GET".into(),
+            method: Method::GET,
             path: format!("/{name}"),
             headers: Vec::new(),
             body: Vec::new(),
@@ -188,6 +189,24 @@ mod tests {
         let detail = e.judge(200, "é".repeat(500).as_bytes()).unwrap_err();
         assert!(detail.to_string().len() < 250, "{detail}");
         assert!(detail.to_string().contains("..."), "{detail}");
+    }
+
+    #[test]
+    fn a_load_spec_sends_the_endpoints_request_and_only_its_url_can_be_wrong() {
+        let mut greet = Endpoint::hello();
+        greet.method = Method::POST;
+        greet.path = "/greet?x=1".into();
+        greet.headers = vec!["X-Token: t".parse().unwrap()];
+        greet.body = b"who?".to_vec();
+        let spec = greet.load_spec("127.0.0.1:8080").unwrap();
+        assert_eq!(spec.url.as_str(), "http://127.0.0.1:8080/greet?x=1");
+        assert_eq!(
+            (&spec.method, &spec.headers),
+            (&Method::POST, &greet.headers)
+        );
+        assert_eq!(spec.body, b"who?");
+        let wrong = greet.load_spec("127.0.0.1:0").unwrap_err();
+        assert!(matches!(wrong, SpecError::Url { .. }), "{wrong}");
     }
 
     #[test]

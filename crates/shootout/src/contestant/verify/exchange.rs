@@ -4,6 +4,7 @@
 use super::{VerifyError, PATIENCE};
 use crate::model::endpoint::Endpoint;
 use engine::{Framing, LineKind, ResponseParser, ResponseSink};
+use http::header::{CONTENT_LENGTH, HOST};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
@@ -73,15 +74,11 @@ pub(super) fn connect(addr: SocketAddr) -> Result<TcpStream, VerifyError> {
 /// way to the server's `host`); `extra` header lines go last.
 pub(super) fn request(host: &str, e: &Endpoint, version: &str, extra: &str) -> Vec<u8> {
     let mut head = format!("{} {} {version}\r\nHost: {host}\r\n", e.method, e.path);
-    let named = |name: &str| e.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-    for (k, v) in e
-        .headers
-        .iter()
-        .filter(|(k, _)| !k.eq_ignore_ascii_case("host"))
-    {
-        head += &format!("{k}: {v}\r\n");
+    for h in e.headers.iter().filter(|h| h.name != HOST) {
+        head += &format!("{h}\r\n");
     }
-    if !e.body.is_empty() && !named("content-length") {
+    let has_length = e.headers.iter().any(|h| h.name == CONTENT_LENGTH);
+    if !e.body.is_empty() && !has_length {
         head += &format!("Content-Length: {}\r\n", e.body.len());
     }
     head += extra;
