@@ -3,7 +3,7 @@
 //! to a test server on loopback; the database is a temporary file, removed at the end.
 
 use engine::{LoadConfig, LoadResult, Stop, Target};
-use shootout::model::{Cell, Label, LoadKind, Machine, Outcome, RunRecord};
+use shootout::model::{Label, LoadKind, Machine, Outcome, RunCoordinates, RunRecord};
 use shootout::store::{NewExperiment, Store};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -43,7 +43,7 @@ fn load(server: &TestServer, requests: u64) -> LoadResult {
 }
 
 fn record(result: LoadResult, repeat: usize) -> RunRecord {
-    let cell = Cell {
+    let coordinates = RunCoordinates {
         contestant: "testserver".into(),
         endpoint: "hello".into(),
         layout: "shared".into(),
@@ -51,7 +51,7 @@ fn record(result: LoadResult, repeat: usize) -> RunRecord {
         connections: 2,
         repeat,
     };
-    let mut r = RunRecord::not_run(cell, LoadKind::Closed, Label::Ok, "");
+    let mut r = RunRecord::not_run(coordinates, LoadKind::Closed, Label::Ok, "");
     r.outcome = Outcome::Measured {
         label: Label::Ok,
         reason: String::new(),

@@ -178,7 +178,7 @@ fn took(e: &ExperimentRow, end: End) -> String {
 
 fn print_runs(runs: &[StoredRun]) {
     for StoredRun { id, record: r, .. } in runs {
-        let c = &r.cell;
+        let c = &r.coordinates;
         println!(
             "{:>6}  {:<24} /{:<5} {:<8} {:<16} c={:<6} #{}  {:<15} {:>10}",
             id.0,
@@ -309,7 +309,7 @@ struct ExportedExperiment {
 struct ExportedRun<'a> {
     id: RunId,
     #[serde(flatten)]
-    cell: &'a shootout::model::Cell,
+    cell: &'a shootout::model::RunCoordinates,
     load_kind: &'static str,
     /// The open-loop schedule (rate loads only).
     rate: Option<&'a str>,
@@ -346,7 +346,7 @@ impl<'a> ExportedRun<'a> {
         let r = &run.record;
         ExportedRun {
             id: run.id,
-            cell: &r.cell,
+            cell: &r.coordinates,
             load_kind: r.kind.word(),
             rate: r.rate(),
             stages: r.is_ramp().then(|| r.kind.schedule()).flatten(),

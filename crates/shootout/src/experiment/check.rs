@@ -12,10 +12,10 @@ use super::{Experiment, Load, LoadPace, Rate};
 use crate::contestant::catalog::Catalog;
 use crate::contestant::manifest::Contestant;
 use crate::experiment::layout::Layout;
-use crate::experiment::verdict::{Thresholds, Tolerance};
+use crate::experiment::verdict::{Policy, Tolerance};
 use crate::generators::Generators;
 use crate::model::endpoint::Endpoint;
-use crate::threshold::Gates;
+use crate::threshold::Thresholds;
 use crate::toml_file;
 use engine::{parse_duration, DeviceScript, RateSchedule};
 use std::collections::BTreeMap;
@@ -60,7 +60,7 @@ pub(super) fn read(path: &Path, profile: Option<&str>) -> Result<Experiment, Exp
     let dir = path.parent().unwrap_or(Path::new("."));
     let declared = endpoints::declared(&file.endpoint, dir).map_err(invalid)?;
     let plain = check(file.clone(), &declared).map_err(invalid)?;
-    (plain.gates.check_names(&threshold_names(&file)))
+    (plain.thresholds.check_names(&threshold_names(&file)))
         .map_err(|e| invalid(FieldProblem::from(e).into()))?;
     check_profiles(&file, &declared).map_err(invalid)?;
     let inline = inline::check_all(&file.contestant, path).map_err(invalid)?;
@@ -122,9 +122,10 @@ fn check(
         .map(|l| check_load(l, &generators).map_err(under(Segment::Load(l.name.clone()))))
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
-        thresholds: thresholds(&e.verdict).map_err(under(Segment::Field("verdict")))?,
+        verdict_policy: verdict_policy(&e.verdict).map_err(under(Segment::Field("verdict")))?,
         make_up: make_up::check(&e.make_up)?,
-        gates: Gates::parse(&e.thresholds).map_err(|g| FieldError::from(FieldProblem::from(g)))?,
+        thresholds: Thresholds::parse(&e.thresholds)
+            .map_err(|g| FieldError::from(FieldProblem::from(g)))?,
         warmup: time("warmup", &e.warmup)?,
         duration: time("duration", &e.duration)?,
         name: e.name,
@@ -160,12 +161,12 @@ fn threshold_names(file: &ExperimentFile) -> Vec<&str> {
 
 /// The `[verdict]` percentages as shares, each within (0, 100%]. `foreign` and `steal`
 /// set both kinds of run's lines; `rate_foreign` and `rate_steal`, fixed-rate runs' alone.
-fn thresholds(v: &VerdictFile) -> Result<Thresholds, FieldError> {
+fn verdict_policy(v: &VerdictFile) -> Result<Policy, FieldError> {
     let share = |field, text: &Option<String>, default: f64| match text {
         None => Ok(default),
         Some(t) => percent::share(t).map_err(at(field)),
     };
-    let d = Thresholds::default();
+    let d = Policy::default();
     let capacity = Tolerance {
         foreign: share("foreign", &v.foreign, d.capacity.foreign)?,
         steal: share("steal", &v.steal, d.capacity.steal)?,
@@ -176,7 +177,7 @@ fn thresholds(v: &VerdictFile) -> Result<Thresholds, FieldError> {
         foreign: share("rate_foreign", &v.rate_foreign, rate_foreign)?,
         steal: share("rate_steal", &v.rate_steal, rate_steal)?,
     };
-    Ok(Thresholds {
+    Ok(Policy {
         saturated: share("saturated", &v.saturated, d.saturated)?,
         capacity,
         efficiency,

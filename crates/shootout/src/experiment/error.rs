@@ -7,7 +7,7 @@ use super::percent::PercentError;
 use crate::contestant::catalog::NO_CATALOG;
 use crate::contestant::running::RunningError;
 use crate::generators::GeneratorsError;
-use crate::threshold::gates::GatesError;
+use crate::threshold::per_contestant::ThresholdsError;
 use crate::toml_file::TomlFileError;
 use engine::{ConfigError, DurationError, ScheduleError, SpecError};
 use std::fmt;
@@ -92,9 +92,9 @@ pub enum FieldProblem {
     Generators(#[from] GeneratorsError),
     #[error("k8s: the harness cannot start a Kubernetes Job (`shootout k8s job` prints one)")]
     K8sGenerators,
-    /// `[thresholds]`: the gate's error names its entry itself.
+    /// `[thresholds]`: its error names its entry itself.
     #[error(transparent)]
-    Gates(#[from] GatesError),
+    Thresholds(#[from] ThresholdsError),
     #[error("a load has either rate or devices, not both")]
     RateAndDevices,
     #[error("a device load has one connection per device")]

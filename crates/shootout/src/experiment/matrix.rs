@@ -2,7 +2,7 @@
 
 use super::{Experiment, Load, LoadPace};
 use crate::experiment::layout::Layout;
-use crate::experiment::verdict::Thresholds;
+use crate::experiment::verdict::Policy;
 use crate::model::endpoint::Endpoint;
 use crate::model::LoadKind;
 use engine::{Pace, RateSchedule};
@@ -21,7 +21,7 @@ pub struct MatrixCell {
     pub warmup: Duration,
     pub measured: Duration,
     /// Where the verdict on its runs draws its lines.
-    pub thresholds: Thresholds,
+    pub verdict_policy: Policy,
 }
 
 impl Experiment {
@@ -43,7 +43,7 @@ impl Experiment {
                                 kind,
                                 warmup,
                                 measured,
-                                thresholds: self.thresholds,
+                                verdict_policy: self.verdict_policy,
                             });
                         }
                     }

@@ -28,9 +28,9 @@ pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
 
 use crate::experiment::layout::Layout;
-use crate::experiment::verdict::Thresholds;
+use crate::experiment::verdict::Policy;
 use crate::model::endpoint::Endpoint;
-use crate::threshold::Gates;
+use crate::threshold::Thresholds;
 use engine::{DeviceScript, RateSchedule};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -52,7 +52,7 @@ pub struct Experiment {
     pub seed: Option<u64>,
     pub loads: Vec<Load>,
     /// Where verdicts draw their lines (`[verdict]`; the measured defaults otherwise).
-    pub thresholds: Thresholds,
+    pub verdict_policy: Policy,
     /// How many runs may be made up, and for how long (`[make_up]`).
     pub make_up: MakeUp,
     /// Contestants the file declares itself (`[contestant.NAME]`).
@@ -62,7 +62,7 @@ pub struct Experiment {
     pub text: String,
     /// What results must meet (`[thresholds]`): `shootout run` exits 99 when one is
     /// crossed.
-    pub gates: Gates,
+    pub thresholds: Thresholds,
 }
 
 /// One load of the matrix, checked.

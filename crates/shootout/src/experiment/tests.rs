@@ -208,20 +208,22 @@ fn verdict_thresholds_are_percentages_of_the_cores() {
     let base = "name = \"v\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"k\"\nconnections = [1]\n";
     let plain = read(&write("v0.toml", base), None).unwrap();
     assert_eq!(
-        plain.thresholds,
-        crate::experiment::verdict::Thresholds::default()
+        plain.verdict_policy,
+        crate::experiment::verdict::Policy::default()
     );
     let own = format!("{base}[verdict]\nforeign = \"25%\"\nsaturated = \"80%\"\n");
     let e = read(&write("v1.toml", &own), None).unwrap();
-    let t = e.thresholds;
+    let t = e.verdict_policy;
     assert_eq!(
         (t.capacity.foreign, t.efficiency.foreign, t.saturated),
         (0.25, 0.25, 0.8)
     );
     let rate_own = format!("{base}[verdict]\nsteal = \"20%\"\nrate_steal = \"30%\"\n");
-    let t = read(&write("v3.toml", &rate_own), None).unwrap().thresholds;
+    let t = read(&write("v3.toml", &rate_own), None)
+        .unwrap()
+        .verdict_policy;
     assert_eq!((t.capacity.steal, t.efficiency.steal), (0.2, 0.3));
-    assert_eq!(e.cells()[0].thresholds, e.thresholds);
+    assert_eq!(e.cells()[0].verdict_policy, e.verdict_policy);
     let bad = format!("{base}[verdict]\nsteal = \"150%\"\n");
     let msg = message(read(&write("v2.toml", &bad), None));
     assert!(
@@ -284,24 +286,24 @@ fn thresholds_are_parsed_once_and_name_contestants_of_the_experiment() {
         "name = \"g\"\ncontestants = [\"a\", \"b\"]\n[[loads]]\nname = \"ka\"\nconnections = [1]\n\
         [profiles.more]\ncontestants = [\"a\", \"c\"]\n[thresholds]\n";
     let good = base.to_string() + "all = [\"p99<5ms\"]\nc = [\"rps >= 50k\"]\n";
-    let e = read(&write("gates.toml", &good), None).unwrap();
-    let all: Vec<&str> = e.gates.of("a").map(|t| t.text.as_str()).collect();
+    let e = read(&write("thresholds.toml", &good), None).unwrap();
+    let all: Vec<&str> = e.thresholds.of("a").map(|t| t.text.as_str()).collect();
     assert_eq!(all, ["p99<5ms"]);
     assert_eq!(
-        e.gates.of("c").count(),
+        e.thresholds.of("c").count(),
         2,
         "a profile's contestant may be named"
     );
     let typo = base.to_string() + "d = [\"p99<5ms\"]\n";
-    let msg = message(read(&write("gates.toml", &typo), None));
+    let msg = message(read(&write("thresholds.toml", &typo), None));
     assert!(
-        msg.ends_with("gates.toml: thresholds.d: unknown contestant \"d\" (the experiment's: a, b, c; `all` is for every one)"),
+        msg.ends_with("thresholds.toml: thresholds.d: unknown contestant \"d\" (the experiment's: a, b, c; `all` is for every one)"),
         "{msg}"
     );
     let bad = base.to_string() + "b = [\"p99<5xs\"]\n";
-    let msg = message(read(&write("gates.toml", &bad), None));
+    let msg = message(read(&write("thresholds.toml", &bad), None));
     assert!(
-        msg.ends_with("gates.toml: thresholds.b: \"p99<5xs\": \"5xs\": unknown unit \"xs\" (use us, ms, s, m or h)"),
+        msg.ends_with("thresholds.toml: thresholds.b: \"p99<5xs\": \"5xs\": unknown unit \"xs\" (use us, ms, s, m or h)"),
         "{msg}"
     );
 }

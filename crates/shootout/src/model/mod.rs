@@ -3,7 +3,6 @@
 //! it; nothing downstream re-parses text or reads JSON by key. And the endpoints
 //! (`endpoint`): the request a run sends and the answer verification expects.
 
-mod cell;
 pub mod endpoint;
 mod host_noise;
 mod ids;
@@ -12,12 +11,12 @@ mod load_json;
 mod load_kind;
 mod machine;
 mod outcome;
+mod run_coordinates;
 mod series_point;
 pub mod standing;
 mod verdict;
 mod verify_level;
 
-pub use cell::Cell;
 pub use host_noise::HostNoise;
 pub use ids::{ExperimentId, RunId, RunIdError};
 pub use label::Label;
@@ -25,6 +24,7 @@ pub use load_json::{read_load_result, LoadJsonError};
 pub use load_kind::LoadKind;
 pub use machine::Machine;
 pub use outcome::Outcome;
+pub use run_coordinates::RunCoordinates;
 pub use series_point::Point;
 pub use verdict::{Bottleneck, Verdict};
 pub use verify_level::VerifyLevel;
@@ -42,7 +42,9 @@ pub fn now_unix_ms() -> i64 {
 /// One run: one contestant × endpoint × layout × load × repeat, as run and as stored.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RunRecord {
-    pub cell: Cell,
+    /// Where the run sits in the matrix (`cell` in JSON, as before the name).
+    #[serde(rename = "cell")]
+    pub coordinates: RunCoordinates,
     pub kind: LoadKind,
     /// The versions the contestant ran with (its manifest's `toolchain` command).
     pub toolchain: String,
@@ -66,9 +68,14 @@ pub struct RunRecord {
 
 impl RunRecord {
     /// A run that measured nothing: blocked, failed before the load, or interrupted.
-    pub fn not_run(cell: Cell, kind: LoadKind, label: Label, reason: impl Into<String>) -> Self {
+    pub fn not_run(
+        coordinates: RunCoordinates,
+        kind: LoadKind,
+        label: Label,
+        reason: impl Into<String>,
+    ) -> Self {
         RunRecord {
-            cell,
+            coordinates,
             kind,
             toolchain: String::new(),
             verify: VerifyLevel::default(),

@@ -139,8 +139,8 @@ impl Document {
             let Some(versions) = measures::toolchain(r) else {
                 continue;
             };
-            if !out.iter().any(|(n, _)| *n == r.cell.contestant) {
-                out.push((r.cell.contestant.clone(), versions.to_string()));
+            if !out.iter().any(|(n, _)| *n == r.coordinates.contestant) {
+                out.push((r.coordinates.contestant.clone(), versions.to_string()));
             }
         }
         out.sort();

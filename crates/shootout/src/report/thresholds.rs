@@ -8,7 +8,7 @@ use crate::report::experiment::ranking;
 use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
 use crate::stats::median;
-use crate::threshold::{Gates, Judgement, Threshold};
+use crate::threshold::{Judgement, Threshold, Thresholds};
 
 /// One contestant's threshold judged in one cell of the matrix.
 #[derive(Debug, Clone)]
@@ -20,7 +20,7 @@ pub struct CellJudgement<'t, 'r> {
 
 // Here, not in threshold/: an experiment's thresholds are judged on the medians the
 // report's tables show, over the same cells and rows.
-impl Gates {
+impl Thresholds {
     /// Every contestant's thresholds in every cell of `runs` it ran in, in the report's
     /// order of cells and rows.
     pub fn judge<'g, 'r>(&'g self, runs: &'r [RunRecord]) -> Vec<CellJudgement<'g, 'r>> {
@@ -164,7 +164,7 @@ mod tests {
             hello_run("a", Label::GeneratorBound, 9000.0, 1.0),
             run("b", hello(50), 0, Label::ServerFailed, None),
         ];
-        let g = Gates::parse(&table(&[("all", &["rps>1500"])])).unwrap();
+        let g = Thresholds::parse(&table(&[("all", &["rps>1500"])])).unwrap();
         let judged = g.judge(&runs);
         assert_eq!(judged.len(), 2);
         let a = &judged[0];

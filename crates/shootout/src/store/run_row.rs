@@ -4,7 +4,9 @@
 //! read back.
 
 use super::{StoreError, StoredRun};
-use crate::model::{Cell, ExperimentId, Label, LoadKind, Outcome, RunId, RunRecord, VerifyLevel};
+use crate::model::{
+    ExperimentId, Label, LoadKind, Outcome, RunCoordinates, RunId, RunRecord, VerifyLevel,
+};
 use rusqlite::types::{ToSql, Value};
 
 /// The columns a run reads back, besides its `id` and `experiment_id`.
@@ -88,7 +90,7 @@ fn values(r: &RunRecord) -> Result<[(&'static str, Value); 24], StoreError> {
         .map(serde_json::to_string)
         .transpose()
         .map_err(|e| json("verdict", e))?;
-    let c = &r.cell;
+    let c = &r.coordinates;
     let text = |s: &str| Value::Text(s.to_string());
     let real_or_null = |x: Option<f64>| x.map_or(Value::Null, Value::Real);
     Ok([
@@ -130,7 +132,7 @@ fn values(r: &RunRecord) -> Result<[(&'static str, Value); 24], StoreError> {
 pub(super) struct RawRun {
     id: RunId,
     experiment: ExperimentId,
-    cell: Cell,
+    coordinates: RunCoordinates,
     load_kind: String,
     schedule: Option<String>,
     label: String,
@@ -152,7 +154,7 @@ pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
     Ok(RawRun {
         id: row.get("id")?,
         experiment: row.get("experiment_id")?,
-        cell: Cell {
+        coordinates: RunCoordinates {
             contestant: row.get("contestant")?,
             endpoint: row.get("endpoint")?,
             layout: row.get("layout")?,
@@ -213,7 +215,7 @@ impl RawRun {
             id,
             experiment: self.experiment,
             record: RunRecord {
-                cell: self.cell,
+                coordinates: self.coordinates,
                 kind,
                 toolchain: self.toolchain,
                 verify,

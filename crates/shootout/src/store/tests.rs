@@ -1,11 +1,13 @@
 //! The store's own tests: rows round-trip, old databases migrate, bad rows name themselves.
 
 use super::*;
-use crate::model::{Cell, ExperimentId, Label, LoadKind, Machine, RunId, RunRecord, VerifyLevel};
+use crate::model::{
+    ExperimentId, Label, LoadKind, Machine, RunCoordinates, RunId, RunRecord, VerifyLevel,
+};
 use rusqlite::Connection;
 
 fn run_row() -> RunRecord {
-    let cell = Cell {
+    let cell = RunCoordinates {
         contestant: "c".into(),
         endpoint: "hello".into(),
         layout: "split".into(),
@@ -76,7 +78,7 @@ fn runs_round_trip_and_reopening_migrates_nothing_twice() {
         (r.rate(), r.toolchain.as_str()),
         (Some("0,500:2s"), "go version go1.22")
     );
-    assert_eq!(r.cell, run_row().cell);
+    assert_eq!(r.coordinates, run_row().coordinates);
     assert_eq!(r.verify, VerifyLevel::Http);
     assert!(r.make_up, "a make-up run reads back as one");
     let version: i64 =
@@ -103,7 +105,7 @@ fn a_version_1_database_is_migrated_and_keeps_its_runs() {
     let s = Store::open(&path).unwrap();
     let r = &s.runs(ExperimentId(1)).unwrap()[0].record;
     assert_eq!(
-        (r.cell.contestant.as_str(), r.toolchain.as_str()),
+        (r.coordinates.contestant.as_str(), r.toolchain.as_str()),
         ("c", "")
     );
     assert!(r.rate().is_none());

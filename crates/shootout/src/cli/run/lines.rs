@@ -9,8 +9,8 @@ use shootout::model::{HostNoise, VerifyLevel};
 /// What the host's noise at idle means for this experiment's verdicts, said before the
 /// first run: nothing on a quiet host.
 pub(super) fn noise_warnings(noise: &HostNoise, exp: &Experiment) -> Vec<String> {
-    let limits = exp.thresholds.strictest();
-    let wait = exp.thresholds.wait;
+    let limits = exp.verdict_policy.strictest();
+    let wait = exp.verdict_policy.wait;
     let mut out = Vec::new();
     if noise.steal > limits.steal {
         out.push(format!(

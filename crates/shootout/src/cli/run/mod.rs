@@ -181,10 +181,10 @@ fn exit_status(exp: &Experiment, runs: &[RunRecord]) -> ExitCode {
 /// Judges the experiment's `[thresholds]` per contestant and cell and prints what they
 /// came to; true when every one held (or there are none).
 fn judge_thresholds(exp: &Experiment, runs: &[RunRecord]) -> bool {
-    if exp.gates.is_empty() {
+    if exp.thresholds.is_empty() {
         return true;
     }
-    let judged = exp.gates.judge(runs);
+    let judged = exp.thresholds.judge(runs);
     print!(
         "\n{}",
         shootout::report::thresholds::experiment_text(&judged)

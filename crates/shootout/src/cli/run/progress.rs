@@ -107,7 +107,7 @@ pub(super) fn show_live_rate(bar: &ProgressBar, live: &engine::Live, running: &A
 
 /// One line about a finished run.
 pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
-    let c = &r.cell;
+    let c = &r.coordinates;
     let make_up = if r.make_up { " (make-up)" } else { "" };
     let what = format!(
         "[{done}/{total}] {} /{} {} {} c={} #{}{make_up}",

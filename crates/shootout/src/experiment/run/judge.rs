@@ -36,7 +36,7 @@ pub(super) fn judge(
     };
     let bound = res.generator.bound;
     let (warmup, layout) = (cell.warmup, &cell.layout);
-    let limits = cell.thresholds.limits(&cell.kind);
+    let limits = cell.verdict_policy.limits(&cell.kind);
     let v = verdict::judge(series, warmup, layout, bound, &limits, server.unattributed);
     let (label, reason) = if !server.alive {
         (

@@ -9,7 +9,7 @@ use crate::contestant::running::RunningServer;
 use crate::experiment::MatrixCell;
 use crate::generators::{self, fleet, Generators};
 use crate::model::Point;
-use crate::model::{Cell, LoadKind, Outcome, RunRecord, VerifyLevel};
+use crate::model::{LoadKind, Outcome, RunCoordinates, RunRecord, VerifyLevel};
 use crate::process::group_cpu::Members;
 use crate::process::launch::{launch, LaunchSpec};
 use crate::process::monitor::Monitor;
@@ -30,9 +30,9 @@ pub(super) struct Measurement {
 }
 
 impl Measurement {
-    pub(super) fn into_record(self, cell: Cell, kind: LoadKind) -> RunRecord {
+    pub(super) fn into_record(self, coordinates: RunCoordinates, kind: LoadKind) -> RunRecord {
         RunRecord {
-            cell,
+            coordinates,
             kind,
             toolchain: String::new(),
             verify: VerifyLevel::default(),

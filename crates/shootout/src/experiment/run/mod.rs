@@ -16,7 +16,7 @@ use crate::contestant::verify::Check;
 use crate::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use crate::machine::idle::{self, Quiet};
 use crate::model::VerifyLevel;
-use crate::model::{Cell, RunRecord};
+use crate::model::{RunCoordinates, RunRecord};
 use contestant_cache::ContestantCache;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -75,7 +75,7 @@ pub fn run(
             Ok(round) => round,
             Err(stop) => break stop,
         };
-        let (strictest, wait) = (exp.thresholds.strictest(), exp.thresholds.wait);
+        let (strictest, wait) = (exp.verdict_policy.strictest(), exp.verdict_policy.wait);
         let quiet = idle::wait_for_quiet(strictest.foreign, wait, controls.interrupt);
         if quiet != Quiet::Now {
             (runner.on_event)(Event::Busy(round.number, quiet));
@@ -146,14 +146,14 @@ impl<F: FnMut(Event)> Runner<'_, F> {
 }
 
 /// The record of a run that was not measured: its label and reason from `failure`.
-fn not_run(names: Cell, cell: &MatrixCell, failure: RunFailure) -> RunRecord {
+fn not_run(names: RunCoordinates, cell: &MatrixCell, failure: RunFailure) -> RunRecord {
     let kind = cell.kind.clone();
     RunRecord::not_run(names, kind, failure.label(), failure.to_string())
 }
 
 /// The record's names for contestant `name` in `cell`, repeat `repeat`.
-fn named(name: &str, cell: &MatrixCell, repeat: usize) -> Cell {
-    Cell {
+fn named(name: &str, cell: &MatrixCell, repeat: usize) -> RunCoordinates {
+    RunCoordinates {
         contestant: name.to_string(),
         endpoint: cell.endpoint.name.clone(),
         layout: cell.layout.name.clone(),

@@ -10,7 +10,7 @@ use std::time::Duration;
 /// measurements on the 2-core machine of record (docs/verdicts.md); an experiment may set
 /// its own in a `[verdict]` table.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Thresholds {
+pub struct Policy {
     /// A side whose cores were busy at least this share of the measured time is saturated.
     pub saturated: f64,
     /// What disturbs a run whose figures are requests/s and latency: a closed loop or a
@@ -44,9 +44,9 @@ pub struct Limits {
     pub steal: f64,
 }
 
-impl Default for Thresholds {
+impl Default for Policy {
     fn default() -> Self {
-        Thresholds {
+        Policy {
             saturated: 0.90,
             capacity: Tolerance {
                 foreign: 0.05,
@@ -61,7 +61,7 @@ impl Default for Thresholds {
     }
 }
 
-impl Thresholds {
+impl Policy {
     /// The lines a run of this kind of load is judged by.
     pub fn limits(&self, kind: &LoadKind) -> Limits {
         let Tolerance { foreign, steal } = self.tolerance(kind);
@@ -92,7 +92,7 @@ impl Thresholds {
 
 /// The verdict on a run whose load was measured from `warmup` on, on `layout`;
 /// `engine_bound` is the generator's own account of its loops (busy over 90%); `limits`,
-/// what saturates a side and what disturbs a run of this kind (`Thresholds::limits`).
+/// what saturates a side and what disturbs a run of this kind (`Policy::limits`).
 /// `unattributed` says why the server's CPU could not be told apart, when it could not:
 /// it then counts among the other processes', so foreign CPU is not judged (steal is).
 pub fn judge(

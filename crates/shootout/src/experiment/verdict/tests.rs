@@ -35,7 +35,7 @@ fn verdict(points: &[Point], engine_bound: bool) -> Verdict {
         Duration::from_millis(500),
         &split(),
         engine_bound,
-        &Thresholds::default().limits(&LoadKind::Closed),
+        &Policy::default().limits(&LoadKind::Closed),
         None,
     )
 }
@@ -136,7 +136,7 @@ fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
     let judged = verdict(&points, false);
     assert!(judged.disturbed.is_some(), "{judged:?}");
     let why = "no pid or process given".to_string();
-    let limits = Thresholds::default().limits(&LoadKind::Closed);
+    let limits = Policy::default().limits(&LoadKind::Closed);
     let layout = split();
     let v = judge(
         &points,
@@ -165,7 +165,7 @@ fn an_unattributed_server_is_not_judged_for_foreign_cpu() {
 fn a_rate_run_tolerates_more_foreign_cpu_than_a_capacity_run() {
     // 8% of the cores taken by other work: requests/s lose it, CPU per response does not.
     let points = series([0.5, 0.5], 0.4, 0.4, 0.96, 0.0);
-    let defaults = Thresholds::default();
+    let defaults = Policy::default();
     let rate = LoadKind::Rate {
         schedule: "5000".into(),
     };
@@ -192,7 +192,7 @@ fn a_rate_run_tolerates_more_foreign_cpu_than_a_capacity_run() {
 #[test]
 fn steal_of_two_percent_disturbs_requests_per_second_but_not_cpu_per_response() {
     let points = series([0.5, 0.5], 0.5, 0.5, 1.0, 0.02);
-    let defaults = Thresholds::default();
+    let defaults = Policy::default();
     let judged = |kind: &LoadKind| {
         let limits = defaults.limits(kind);
         judge(

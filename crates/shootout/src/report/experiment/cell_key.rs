@@ -17,10 +17,10 @@ impl CellKey {
     /// The cell `r` belongs to.
     pub fn of(r: &RunRecord) -> CellKey {
         CellKey {
-            endpoint: r.cell.endpoint.clone(),
-            layout: r.cell.layout.clone(),
-            load: r.cell.load.clone(),
-            connections: r.cell.connections,
+            endpoint: r.coordinates.endpoint.clone(),
+            layout: r.coordinates.layout.clone(),
+            load: r.coordinates.load.clone(),
+            connections: r.coordinates.connections,
             rate: r.rate().map(str::to_string),
         }
     }

@@ -318,14 +318,17 @@ mod tests {
     #[test]
     fn runs_off_the_rate_do_not_count_and_say_why() {
         let mut runs = open_runs();
-        for r in runs.iter_mut().filter(|r| r.cell.contestant == "c-epoll") {
+        for r in runs
+            .iter_mut()
+            .filter(|r| r.coordinates.contestant == "c-epoll")
+        {
             let x = result_mut(r).unwrap();
             x.requests.ok = 1000;
             x.rate = Some(summary(5000, 10));
         }
         let go = runs
             .iter_mut()
-            .find(|r| r.cell.contestant == "go-nethttp")
+            .find(|r| r.coordinates.contestant == "go-nethttp")
             .unwrap();
         result_mut(go).unwrap().rate = Some(summary(5000, 400));
         let off: Vec<Option<String>> = runs
@@ -357,7 +360,10 @@ mod tests {
     #[test]
     fn a_row_without_a_run_that_counts_shows_its_best_figure_marked() {
         let mut runs = open_runs();
-        for r in runs.iter_mut().filter(|r| r.cell.contestant == "c-epoll") {
+        for r in runs
+            .iter_mut()
+            .filter(|r| r.coordinates.contestant == "c-epoll")
+        {
             disturb(r, 0.2);
         }
         let t = &tables(&runs)[0];

@@ -297,7 +297,7 @@ fn ramp_leaders(runs: &[&RunRecord]) -> String {
     let mut out = format!("highest peak: {}", peak_named(first));
     let next = runs
         .iter()
-        .find(|r| r.cell.contestant != first.cell.contestant);
+        .find(|r| r.coordinates.contestant != first.coordinates.contestant);
     if let Some(next) = next {
         out += &format!("; next {}", peak_named(next));
     }
@@ -307,7 +307,7 @@ fn ramp_leaders(runs: &[&RunRecord]) -> String {
 /// `go-nethttp 160 responses/s (80 devices, timeouts from 60 devices)`.
 fn peak_named(r: &RunRecord) -> String {
     let Some(peak) = ramp::peak(r) else {
-        return format!("{} -", r.cell.contestant);
+        return format!("{} -", r.coordinates.contestant);
     };
     let per_second = r.result().map_or(&[][..], |x| &x.per_second[..]);
     let timeouts = match per_second.iter().find(|s| s.timeouts > 0) {
@@ -316,7 +316,7 @@ fn peak_named(r: &RunRecord) -> String {
     };
     format!(
         "{} {} responses/s ({} devices, {timeouts})",
-        r.cell.contestant,
+        r.coordinates.contestant,
         grouped(peak.requests as f64),
         grouped(peak.devices as f64)
     )

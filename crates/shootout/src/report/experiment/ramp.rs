@@ -39,7 +39,7 @@ fn design<'c>(k: &CellKey) -> Design<'c, &'c RunRecord> {
     Design {
         title: format!("Device ramp — {}", k.title()),
         columns: vec![
-            Column::name("server", |r: &&RunRecord| r.cell.contestant.clone()),
+            Column::name("server", |r: &&RunRecord| r.coordinates.contestant.clone()),
             at_peak("peak resp/s", |s| units::grouped(s.requests as f64))
                 .meaning("per second of the ramp: the busiest second, its device count and p90"),
             at_peak("devices then", |s| units::grouped(s.devices as f64)),

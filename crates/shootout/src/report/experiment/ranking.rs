@@ -66,7 +66,10 @@ pub fn find_row<'c, 'a>(
 }
 
 fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
-    let mut names: Vec<&str> = runs.iter().map(|r| r.cell.contestant.as_str()).collect();
+    let mut names: Vec<&str> = runs
+        .iter()
+        .map(|r| r.coordinates.contestant.as_str())
+        .collect();
     names.sort();
     names.dedup();
     let mut rows: Vec<Row> = names
@@ -75,7 +78,7 @@ fn rows<'a>(runs: &'a [RunRecord], key: &CellKey) -> Vec<Row<'a>> {
             contestant: name,
             runs: runs
                 .iter()
-                .filter(|r| r.cell.contestant == name && CellKey::of(r) == *key)
+                .filter(|r| r.coordinates.contestant == name && CellKey::of(r) == *key)
                 .collect(),
             rank: None,
         })

@@ -8,8 +8,8 @@ use crate::model::{RunRecord, VerifyLevel};
 pub fn lines(runs: &[RunRecord]) -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
     for r in runs.iter().filter(|r| r.verify == VerifyLevel::None) {
-        if !names.contains(&r.cell.contestant.as_str()) {
-            names.push(&r.cell.contestant);
+        if !names.contains(&r.coordinates.contestant.as_str()) {
+            names.push(&r.coordinates.contestant);
         }
     }
     names

@@ -49,7 +49,7 @@ impl Colours {
     /// Styles for every contestant of `docs`, in the order they first appear.
     pub fn of(docs: &[Document]) -> Colours {
         let runs = docs.iter().flat_map(|d| d.runs.iter());
-        Colours::in_order(runs.map(|r| r.cell.contestant.as_str()))
+        Colours::in_order(runs.map(|r| r.coordinates.contestant.as_str()))
     }
 
     /// Styles for `names` in the order given (repeats and the ceiling take none).

@@ -276,10 +276,10 @@ fn ramp_graph(
     let mut series: Vec<Series> = runs
         .iter()
         .map(|r| Series {
-            name: r.cell.contestant.clone(),
+            name: r.coordinates.contestant.clone(),
             points: r.result().map_or(Vec::new(), |x| per_second(x, pick)),
             right: false,
-            contestant: Some(r.cell.contestant.clone()),
+            contestant: Some(r.coordinates.contestant.clone()),
         })
         .collect();
     series.push(devices.clone());
@@ -311,12 +311,12 @@ fn cpu(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
         .iter()
         .filter(|r| r.series.len() > 2 && r.label() != Label::Skipped)
     {
-        if seen.contains(&r.cell.contestant.as_str()) {
+        if seen.contains(&r.coordinates.contestant.as_str()) {
             continue;
         }
-        seen.push(&r.cell.contestant);
+        seen.push(&r.coordinates.contestant);
         out.push(Figure {
-            id: slug(&format!("cpu {}", r.cell.contestant)),
+            id: slug(&format!("cpu {}", r.coordinates.contestant)),
             svg: cpu_chart(r, colours),
         });
     }
@@ -347,7 +347,10 @@ fn cpu_chart(r: &RunRecord, colours: &Colours) -> String {
     Chart {
         title: format!(
             "CPU during a run — {} ({}, {}, c={})",
-            r.cell.contestant, r.cell.layout, r.cell.load, r.cell.connections
+            r.coordinates.contestant,
+            r.coordinates.layout,
+            r.coordinates.load,
+            r.coordinates.connections
         ),
         x_label: "time, s (warm-up included; 0.5 s means)".into(),
         y_label: "% of one core".into(),

@@ -114,14 +114,21 @@ fn reason(r: &&RunRecord) -> String {
 /// Contestant, cell, repeat and label (which run a row is), then `what` of it.
 fn which_run_and<'a>(what: Column<'a, &'a RunRecord>) -> Vec<Column<'a, &'a RunRecord>> {
     vec![
-        Column::name("contestant", |r: &&RunRecord| r.cell.contestant.clone()),
+        Column::name("contestant", |r: &&RunRecord| {
+            r.coordinates.contestant.clone()
+        }),
         Column::name("cell", |r: &&RunRecord| {
             format!(
                 "/{} {} {} c={}",
-                r.cell.endpoint, r.cell.layout, r.cell.load, r.cell.connections
+                r.coordinates.endpoint,
+                r.coordinates.layout,
+                r.coordinates.load,
+                r.coordinates.connections
             )
         }),
-        Column::number("repeat", |r: &&RunRecord| (r.cell.repeat + 1).to_string()),
+        Column::number("repeat", |r: &&RunRecord| {
+            (r.coordinates.repeat + 1).to_string()
+        }),
         Column::name("label", |r: &&RunRecord| r.label().word().into()),
         what,
     ]

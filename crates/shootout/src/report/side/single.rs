@@ -78,10 +78,10 @@ impl Single {
             other => format!(", {}", other.word()),
         };
         Ok(Single {
-            name: format!("{id} {}", run.cell.contestant),
+            name: format!("{id} {}", run.coordinates.contestant),
             title: format!(
                 "{id}, {} in experiment {} (#{}){label}: {}",
-                run.cell.contestant,
+                run.coordinates.contestant,
                 experiment.name,
                 experiment.id,
                 describe(result)

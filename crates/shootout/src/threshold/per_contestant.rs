@@ -11,7 +11,7 @@ pub const ALL: &str = "all";
 
 /// An experiment's thresholds, parsed.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Gates {
+pub struct Thresholds {
     /// For every contestant.
     pub all: Vec<Threshold>,
     /// For one contestant each, on top of `all`.
@@ -20,7 +20,7 @@ pub struct Gates {
 
 /// A mistake in a `[thresholds]` table, naming its entry.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum GatesError {
+pub enum ThresholdsError {
     #[error("thresholds.{key}: {text:?}: {why}")]
     Threshold {
         key: String,
@@ -34,15 +34,15 @@ pub enum GatesError {
     UnknownContestant { key: String, known: String },
 }
 
-impl Gates {
+impl Thresholds {
     /// The `[thresholds]` table as written: every expression parsed.
-    pub fn parse(table: &BTreeMap<String, Vec<String>>) -> Result<Gates, GatesError> {
-        let mut gates = Gates::default();
+    pub fn parse(table: &BTreeMap<String, Vec<String>>) -> Result<Thresholds, ThresholdsError> {
+        let mut thresholds = Thresholds::default();
         for (key, texts) in table {
             let parsed = texts
                 .iter()
                 .map(|text| {
-                    text.parse().map_err(|why| GatesError::Threshold {
+                    text.parse().map_err(|why| ThresholdsError::Threshold {
                         key: key.clone(),
                         text: text.clone(),
                         why,
@@ -50,24 +50,24 @@ impl Gates {
                 })
                 .collect::<Result<Vec<Threshold>, _>>()?;
             match key.as_str() {
-                ALL => gates.all = parsed,
+                ALL => thresholds.all = parsed,
                 _ => {
-                    gates.named.insert(key.clone(), parsed);
+                    thresholds.named.insert(key.clone(), parsed);
                 }
             }
         }
-        Ok(gates)
+        Ok(thresholds)
     }
 
     /// Every contestant named is one of `contestants` (the experiment's, in any profile).
-    pub fn check_names(&self, contestants: &[&str]) -> Result<(), GatesError> {
+    pub fn check_names(&self, contestants: &[&str]) -> Result<(), ThresholdsError> {
         match self
             .named
             .keys()
             .find(|k| !contestants.contains(&k.as_str()))
         {
             None => Ok(()),
-            Some(key) => Err(GatesError::UnknownContestant {
+            Some(key) => Err(ThresholdsError::UnknownContestant {
                 key: key.clone(),
                 known: contestants.join(", "),
             }),
@@ -98,7 +98,7 @@ mod tests {
 
     #[test]
     fn all_applies_to_everyone_and_a_name_to_one() {
-        let g = Gates::parse(&table(&[("all", &["p99<5ms"]), ("a", &["rps>10"])])).unwrap();
+        let g = Thresholds::parse(&table(&[("all", &["p99<5ms"]), ("a", &["rps>10"])])).unwrap();
         let texts = |name: &str| g.of(name).map(|t| t.text.clone()).collect::<Vec<_>>();
         assert_eq!(texts("a"), ["p99<5ms", "rps>10"]);
         assert_eq!(texts("b"), ["p99<5ms"]);
@@ -107,12 +107,12 @@ mod tests {
             g.check_names(&["b"]).unwrap_err().to_string(),
             "thresholds.a: unknown contestant \"a\" (the experiment's: b; `all` is for every one)"
         );
-        assert!(Gates::default().is_empty() && !g.is_empty());
+        assert!(Thresholds::default().is_empty() && !g.is_empty());
     }
 
     #[test]
     fn a_bad_expression_names_its_entry() {
-        let e = Gates::parse(&table(&[("web", &["p99<5ms", "p99<5"])])).unwrap_err();
+        let e = Thresholds::parse(&table(&[("web", &["p99<5ms", "p99<5"])])).unwrap_err();
         assert_eq!(
             e.to_string(),
             "thresholds.web: \"p99<5\": \"5\" needs a unit (us, ms or s)"

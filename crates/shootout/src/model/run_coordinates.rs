@@ -1,9 +1,10 @@
 //! Which run of the matrix a record is.
 
-/// One contestant × endpoint × layout × load × connections, and which repeat: the names
-/// as the experiment gave them.
+/// Where one run sits: its contestant, its cell (endpoint × layout × load × connections;
+/// the cell is `experiment::MatrixCell` as run, `CellKey` as reported) and which repeat;
+/// the names as the experiment gave them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Cell {
+pub struct RunCoordinates {
     pub contestant: String,
     pub endpoint: String,
     pub layout: String,
