@@ -109,10 +109,13 @@ def ensure_shootout():
 class Nginx:
     """A private nginx on 127.0.0.1:port (see scripts/nginx-bench)."""
 
-    def __init__(self, port, cpu=None, access_log=None, workers=1):
+    def __init__(self, port, cpu=None, access_log=None, workers=1, tls=None):
         self.port = port
-        self.url = f"http://127.0.0.1:{port}/hello"
+        scheme = "https" if tls else "http"
+        self.url = f"{scheme}://127.0.0.1:{port}/hello"
         args = [str(port)]
+        if tls:
+            args += ["--tls", tls]
         if cpu is not None:
             args += ["--cpu", str(cpu)]
         if access_log:
@@ -426,7 +429,8 @@ def machine_info():
 
 def tool_versions(tools):
     cmds = {"nginx": ["nginx", "-v"], "wrk": ["wrk", "-v"], "ab": ["ab", "-V"],
-            "h2load": ["h2load", "--version"], "shootout": [SHOOTOUT, "--version"]}
+            "h2load": ["h2load", "--version"], "shootout": [SHOOTOUT, "--version"],
+            "openssl": ["openssl", "version"]}
     return [f"{t}: {_first_line(cmds[t])}" for t in tools]
 
 
