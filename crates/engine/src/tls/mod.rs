@@ -7,5 +7,8 @@
 //! CPU per handshake than ring and the same per small record (docs/tls.md).
 
 mod client;
+mod config;
+mod insecure;
+mod roots;
 
 pub use client::{Resume, TlsClient};
