@@ -60,4 +60,5 @@ pub use spec::{
     default_devices, defaults, format_duration, parse_method, parse_url, Header, LoadSpec,
     SpecError, TlsSpec,
 };
+pub use tls::handshake_error::HandshakeError;
 pub use tls::{Resume, TlsClient};

@@ -8,7 +8,9 @@
 
 mod client;
 mod config;
+pub(crate) mod handshake_error;
 mod insecure;
+pub(crate) mod preflight;
 mod roots;
 
 pub use client::{Resume, TlsClient};
