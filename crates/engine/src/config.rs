@@ -44,7 +44,8 @@ pub struct Target {
 }
 
 impl Target {
-    /// Parses an `http://host[:port][/path]` URL and resolves its host.
+    /// Parses an `http://host[:port][/path]` URL (not https: a Target alone has no TLS settings) and
+    /// resolves its host.
     pub fn parse(url: &str) -> Result<Target, ConfigError> {
         Target::resolve(&checked_url(url)?)
     }
@@ -108,12 +109,20 @@ impl Target {
     }
 }
 
-/// The URL checked as every load's is, as this module's error.
+/// The URL checked as every load's is, as this module's error; http only, since a
+/// `Target` alone has no TLS settings (an https load is made by `LoadSpec::resolve`).
 fn checked_url(text: &str) -> Result<Url, ConfigError> {
-    crate::parse_url(text).map_err(|e| match e {
+    let url = crate::parse_url(text).map_err(|e| match e {
         crate::SpecError::Url { url, reason } => ConfigError::Url { url, reason },
         e => ConfigError::Invalid(e.to_string()),
-    })
+    })?;
+    match url.scheme() {
+        "http" => Ok(url),
+        scheme => Err(ConfigError::Url {
+            url: text.to_string(),
+            reason: format!("scheme {scheme:?} is not supported here (only http)"),
+        }),
+    }
 }
 
 /// When the measured load ends: `{"after": "10s"}` or `{"requests": 5000}` in a spec.

@@ -52,8 +52,13 @@ pub use result::{
 };
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};
+pub use spec::tls::{
+    parse_sni, Alpn, Certificates, CipherSuite, ClientIdentity, KxGroup, PrivateKey, TlsVersion,
+    TlsVersions,
+};
 pub use spec::{
     default_devices, defaults, format_duration, parse_method, parse_url, Header, LoadSpec,
-    SpecError,
+    SpecError, TlsSpec,
 };
+pub use tls::handshake_error::HandshakeError;
 pub use tls::{Resume, TlsClient};

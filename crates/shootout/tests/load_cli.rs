@@ -3,10 +3,17 @@
 
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
+// The engine's TLS test kit (certificates made by rcgen, a tiny rustls server), shared
+// rather than copied.
+#[allow(dead_code)]
+#[path = "../../engine/tests/tls_test_kit/mod.rs"]
+mod tls_test_kit;
 
 use checkout::{assert_one_line_error, bare as shootout, REQUEST_CLASSES};
-use std::process::Output;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 use testserver::{Behavior, TestServer};
+use tls_test_kit::{Ca, ServerSetup};
 
 #[test]
 fn json_has_the_documented_fields_and_the_counts_add_up() {
@@ -333,4 +340,81 @@ fn a_bad_threshold_is_one_line_naming_it_and_nothing_is_sent() {
     assert_one_line_error(&out, "unknown metric \"p95\"");
     let out = shootout(&["load", url, "--threshold", "cpu<40us"]);
     assert_one_line_error(&out, "only `shootout run` measures");
+}
+
+/// A TLS server whose certificate is for "localhost" only, signed by a CA written to
+/// `dir/ca.pem`: its address and the CA file.
+fn localhost_tls_server(dir: &std::path::Path) -> (std::net::SocketAddr, String) {
+    let ca = Ca::new("test CA");
+    let addr = ServerSetup::new(&ca.issue(&["localhost"])).start();
+    let file = dir.join("ca.pem");
+    std::fs::write(&file, &ca.pem).unwrap();
+    (addr, file.display().to_string())
+}
+
+#[test]
+fn a_certificate_that_fails_verification_is_one_line_and_exit_2() {
+    let dir = checkout::temp_folder("tls-preflight");
+    let (addr, ca) = localhost_tls_server(dir.path());
+    let url = format!("https://{addr}/");
+    let out = shootout(&["load", &url, "--cacert", &ca, "-n", "10"]);
+    assert_one_line_error(
+        &out,
+        &format!(
+            "load: {url}: certificate not valid for name \"127.0.0.1\", only for \"localhost\" \
+             (use --sni NAME, or --insecure to skip verification)"
+        ),
+    );
+    // Without --cacert the system's CAs do not know the test CA.
+    let out = shootout(&["load", &url, "-n", "10"]);
+    assert_one_line_error(&out, "certificate issued by an unknown CA, or self-signed");
+}
+
+/// A shard runs the same check on the spec it reads (certificates in it as PEM text).
+#[test]
+fn a_shard_checks_the_certificate_too() {
+    let dir = checkout::temp_folder("tls-shard");
+    let (addr, ca) = localhost_tls_server(dir.path());
+    let pem = std::fs::read_to_string(&ca).unwrap();
+    let spec = serde_json::json!({
+        "url": format!("https://{addr}/"),
+        "stop": {"requests": 10},
+        "tls": {"cacert": pem}
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(["load", "--spec", "-", "--shard", "1/2", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the shootout binary runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(spec.to_string().as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert_one_line_error(&out, "certificate not valid for name \"127.0.0.1\"");
+}
+
+#[test]
+fn bad_tls_flags_are_one_line_and_exit_2() {
+    let url = "https://127.0.0.1:1/";
+    assert_one_line_error(
+        &shootout(&["load", url, "--tls-version", "1.4"]),
+        "load: --tls-version: TLS version \"1.4\" is not one (expected 1.2, 1.3 or a range 1.2-1.3)",
+    );
+    assert_one_line_error(
+        &shootout(&["load", url, "--ciphers", "RC4"]),
+        "load: --ciphers: cipher suite \"RC4\" is not one this build offers",
+    );
+    assert_one_line_error(
+        &shootout(&["load", url, "--cacert", "/no/such/ca.pem"]),
+        "load: --cacert /no/such/ca.pem: No such file or directory",
+    );
+    assert_one_line_error(
+        &shootout(&["load", "http://127.0.0.1:1/", "--insecure"]),
+        "load: TLS setting tls.insecure (--insecure) given for an http:// URL: TLS needs https://",
+    );
+    // -k is ab's keep-alive, never --insecure.
+    let out = shootout(&["load", url, "-k", "--tls-version", "1.3", "-n", "1"]);
+    assert_one_line_error(&out, "cannot connect to 127.0.0.1:1");
 }

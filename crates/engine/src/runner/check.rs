@@ -5,6 +5,7 @@ use super::RunError;
 use crate::config::{IoChoice, LoadConfig, Stop};
 use crate::limits;
 use crate::pace::Pace;
+use crate::tls;
 use crate::uring;
 use std::net::TcpStream;
 use std::time::Duration;
@@ -32,7 +33,8 @@ impl CheckedLoad {
 }
 
 /// Everything that can fail before the load starts: the configuration, the open-file
-/// limit (raised to the hard limit here), the I/O interface, and one connect to the target.
+/// limit (raised to the hard limit here), the I/O interface, and one connect to the target
+/// (with a TLS handshake over https).
 pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
     config.validate()?;
     let mut config = config.clone();
@@ -56,16 +58,30 @@ pub fn check(config: &LoadConfig) -> Result<CheckedLoad, RunError> {
             processes: (config.connections as u64 * config.shard.count).div_ceil(fits.max(1)),
         });
     }
+    preflight(&config)?;
+    let io = choose_io(config.io)?;
+    Ok(CheckedLoad { config, io })
+}
+
+/// One connect to the target, and over https one full handshake (within the load's
+/// timeout): a certificate that does not verify is refused here, before any load.
+fn preflight(config: &LoadConfig) -> Result<(), RunError> {
     let addr = config.target.addr;
-    TcpStream::connect_timeout(&addr, PREFLIGHT_TIMEOUT).map_err(|cause| {
+    let url = &config.target.url;
+    let stream = TcpStream::connect_timeout(&addr, PREFLIGHT_TIMEOUT).map_err(|cause| {
         RunError::Unreachable {
             addr,
-            url: config.target.url.clone(),
+            url: url.clone(),
             cause,
         }
     })?;
-    let io = choose_io(config.io)?;
-    Ok(CheckedLoad { config, io })
+    let Some(tls) = &config.tls else {
+        return Ok(());
+    };
+    tls::preflight::handshake(stream, tls, config.timeout).map_err(|cause| RunError::Tls {
+        url: url.clone(),
+        cause,
+    })
 }
 
 /// The I/O interface the loops will use.

@@ -28,6 +28,13 @@ pub enum RunError {
         url: String,
         cause: std::io::Error,
     },
+    /// The pre-flight handshake of an https load failed: a certificate that does not
+    /// verify, nothing in common, a server that is not TLS.
+    #[error("{url}: {cause}")]
+    Tls {
+        url: String,
+        cause: crate::tls::handshake_error::HandshakeError,
+    },
     #[error("io_uring is not available here ({0}); use --io epoll")]
     UringUnavailable(std::io::Error),
     #[error("event loop {index} failed to start: {cause}")]

@@ -1,6 +1,8 @@
 //! Every default of a load, in one place: `LoadSpec::new`, serde (JSON and TOML) and
 //! the CLI's flags read them from here.
 
+use super::tls::{Alpn, CipherSuite, KxGroup, TlsVersions};
+use crate::tls::Resume;
 use http::Method;
 use std::time::Duration;
 
@@ -51,4 +53,35 @@ pub fn think() -> Duration {
 /// Uniform jitter of the think time (±5%).
 pub fn jitter() -> f64 {
     0.05
+}
+
+/// TLS 1.2 and 1.3, as wrk, h2load and browsers offer.
+pub fn tls_versions() -> TlsVersions {
+    TlsVersions::every()
+}
+
+/// `http/1.1`, the one protocol the engine speaks: what h2load --h1 and curl --http1.1
+/// offer. wrk and ab send no ALPN; offering it is what a browser's HTTP/1.1 fallback
+/// does, lets a server that defaults to h2 answer in HTTP/1.1, and makes a server that
+/// speaks only h2 refuse the handshake (no_application_protocol) instead of the requests.
+pub fn alpn() -> Vec<Alpn> {
+    vec![Alpn::http_1_1()]
+}
+
+/// The provider's (aws-lc-rs): TLS 1.3 suites first, AES-GCM before ChaCha20.
+pub fn cipher_suites() -> Vec<CipherSuite> {
+    CipherSuite::provider_defaults()
+}
+
+/// X25519, then secp256r1, set explicitly: rustls with aws-lc-rs would offer
+/// X25519MLKEM768 first, which wrk and h2load on Debian 12 do not (its 1,400-byte
+/// ClientHello and about 32 µs more per handshake would make the comparison unfair).
+/// X25519MLKEM768 can be asked for by name.
+pub fn tls_groups() -> Vec<KxGroup> {
+    vec![KxGroup::x25519(), KxGroup::secp256r1()]
+}
+
+/// Session tickets, falling back to session ids: what browsers do.
+pub fn tls_resume() -> Resume {
+    Resume::Tickets
 }

@@ -12,6 +12,8 @@
 //!  "pace": {"rate": "1000:10s,5000:30s"}}
 //! ```
 //!
+//! An `https://` load may have `tls` settings ([`TlsSpec`]), certificates as PEM text.
+//!
 //! [`LoadConfig`]: crate::LoadConfig
 
 mod body;
@@ -22,6 +24,7 @@ mod header;
 mod method;
 mod pace_text;
 mod resolve;
+pub mod tls;
 mod url_text;
 
 pub use duration_text::text as format_duration;
@@ -29,6 +32,7 @@ pub use error::SpecError;
 pub use header::Header;
 pub use method::parse_method;
 pub use pace_text::default_devices;
+pub use tls::TlsSpec;
 pub use url_text::parse_url;
 
 use crate::config::{IoChoice, Shard, Stop};
@@ -85,6 +89,10 @@ pub struct LoadSpec {
     /// Wall-clock start (Unix milliseconds), so that shards start together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_at: Option<u64>,
+    /// How an `https://` URL speaks TLS; left out of a spec, and at its defaults, for
+    /// `http://`.
+    #[serde(default, skip_serializing_if = "TlsSpec::is_default")]
+    pub tls: TlsSpec,
 }
 
 fn closed() -> Pace {
@@ -112,6 +120,7 @@ impl LoadSpec {
             io: IoChoice::default(),
             shard: Shard::default(),
             start_at: None,
+            tls: TlsSpec::default(),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! From a spec to the load the event loops run: the one place a [`LoadSpec`] becomes a
-//! [`LoadConfig`] (the target resolved, the stop and threads decided).
+//! [`LoadConfig`] (the target resolved, the stop and threads decided, TLS configured).
 
 use super::{defaults, LoadSpec, SpecError};
 use crate::config::{LoadConfig, Stop, Target};
+use crate::tls::TlsClient;
 use std::net::SocketAddr;
 
 impl LoadSpec {
@@ -59,7 +60,19 @@ impl LoadSpec {
             pace: self.pace.clone(),
             shard: self.shard,
             start_at: self.start_at,
-            tls: None,
+            tls: self.tls_client()?,
         })
+    }
+
+    /// For `https://`, the one TLS client configuration every connection shares; for
+    /// `http://`, none, and TLS settings there are a mistake worth saying.
+    fn tls_client(&self) -> Result<Option<TlsClient>, SpecError> {
+        if self.url.scheme() == "https" {
+            return TlsClient::of(&self.tls, &self.url).map(Some);
+        }
+        match self.tls.first_set() {
+            Some(setting) => Err(SpecError::TlsWithoutHttps(setting)),
+            None => Ok(None),
+        }
     }
 }

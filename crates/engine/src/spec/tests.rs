@@ -116,11 +116,11 @@ fn bad_methods_headers_and_urls_are_named() {
     );
     assert_eq!(
         e(parse_url("ftp://a/").map(drop)),
-        r#"URL "ftp://a/": scheme "ftp" is not supported (only http)"#
+        r#"URL "ftp://a/": scheme "ftp" is not supported (only http and https)"#
     );
     assert_eq!(
         e(parse_url("127.0.0.1:80").map(drop)),
-        r#"URL "127.0.0.1:80": missing scheme (expected http://host[:port]/path)"#
+        r#"URL "127.0.0.1:80": missing scheme (expected http[s]://host[:port]/path)"#
     );
     assert!(e(parse_url("http://a:99999/").map(drop)).starts_with(r#"URL "http://a:99999/": "#));
     // In a spec, the same errors, with serde's place.

@@ -1,11 +1,12 @@
-//! The target: a `url::Url` whose scheme is http and which has a host, checked where
-//! the text enters.
+//! The target: a `url::Url` whose scheme is http or https and which has a host, checked
+//! where the text enters.
 
 use super::SpecError;
 use serde::{Deserialize, Deserializer, Serializer};
 use url::Url;
 
-/// `http://host[:port][/path][?query]`, or an error that quotes the text and says why.
+/// `http[s]://host[:port][/path][?query]` (https's port 443 by default), or an error that
+/// quotes the text and says why.
 pub fn parse_url(text: &str) -> Result<Url, SpecError> {
     let bad = |reason: String| SpecError::Url {
         url: text.to_string(),
@@ -13,14 +14,14 @@ pub fn parse_url(text: &str) -> Result<Url, SpecError> {
     };
     let url = Url::parse(text).map_err(|e| match e {
         url::ParseError::RelativeUrlWithoutBase => {
-            bad("missing scheme (expected http://host[:port]/path)".into())
+            bad("missing scheme (expected http[s]://host[:port]/path)".into())
         }
         e => bad(e.to_string()),
     })?;
-    if url.scheme() != "http" {
+    if !matches!(url.scheme(), "http" | "https") {
         let scheme = url.scheme();
         return Err(bad(format!(
-            "scheme {scheme:?} is not supported (only http)"
+            "scheme {scheme:?} is not supported (only http and https)"
         )));
     }
     if !url.username().is_empty() || url.password().is_some() {

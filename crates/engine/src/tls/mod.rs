@@ -7,5 +7,10 @@
 //! CPU per handshake than ring and the same per small record (docs/tls.md).
 
 mod client;
+mod config;
+pub(crate) mod handshake_error;
+mod insecure;
+pub(crate) mod preflight;
+mod roots;
 
 pub use client::{Resume, TlsClient};

@@ -6,6 +6,7 @@
 
 use super::borrowed_flags::BorrowedFlags;
 use super::load_flags::LoadFlags;
+use super::tls_flags::TlsFlags;
 use super::{usage_error, WorkFailed};
 use anyhow::{bail, Context};
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -76,6 +77,8 @@ struct PodLoad {
     #[command(flatten)]
     load: LoadFlags,
     #[command(flatten)]
+    tls: TlsFlags,
+    #[command(flatten)]
     borrowed: BorrowedFlags,
 }
 
@@ -132,7 +135,7 @@ fn load_spec(flags: &[String]) -> anyhow::Result<LoadSpec> {
         ),
         Err(_) => bail!("load flags after --: see shootout load --help"),
     };
-    pod.load.spec().context("load flags after --")
+    pod.load.spec(&pod.tls).context("load flags after --")
 }
 
 fn cpus(args: &JobArgs, spec: &LoadSpec) -> anyhow::Result<NonZeroU32> {

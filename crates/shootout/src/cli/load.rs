@@ -5,6 +5,7 @@ use super::destinations::Destinations;
 use super::load_flags::LoadFlags;
 use super::load_progress::{self, ProgressArgs};
 use super::scenario::set;
+use super::tls_flags::TlsFlags;
 use super::{interrupt, spec_input, WorkFailed};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -20,11 +21,13 @@ pub struct LoadArgs {
     #[command(flatten)]
     load: LoadFlags,
     #[command(flatten)]
+    tls: TlsFlags,
+    #[command(flatten)]
     borrowed: BorrowedFlags,
     /// Read the whole load from a JSON spec (see docs/load.md): a FILE, - for stdin, or
     /// env:NAME for an environment variable. No flag that describes the load may be given
     /// with it; --shard and --start-at may, and override the spec's
-    #[arg(long, value_name = "FILE|-", conflicts_with = "LoadFlags")]
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["LoadFlags", "TlsFlags"])]
     spec: Option<String>,
     /// Run part I of N of the load (connections, rate, requests), e.g. 1/2
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
@@ -264,7 +267,7 @@ pub fn print(
 fn spec(args: &LoadArgs) -> anyhow::Result<LoadSpec> {
     let mut spec = match &args.spec {
         Some(source) => spec_input::read(source)?,
-        None => args.load.spec()?,
+        None => args.load.spec(&args.tls)?,
     };
     set(&mut spec.shard, args.shard);
     spec.start_at = args.start_at.or(spec.start_at);
@@ -287,7 +290,13 @@ mod tests {
 
     #[test]
     fn a_spec_takes_no_load_flag_but_its_shard_and_start() {
-        for flag in [&["-c", "3"][..], &["http://127.0.0.1:1/"], &["--body", "x"]] {
+        let flags = [
+            &["-c", "3"][..],
+            &["http://127.0.0.1:1/"],
+            &["--body", "x"],
+            &["--insecure"],
+        ];
+        for flag in flags {
             let line = [&["--spec", "-"], flag].concat();
             let e = load_args(&line).unwrap_err().to_string();
             assert!(e.contains("cannot be used with"), "{flag:?}: {e}");

@@ -3,10 +3,11 @@
 //! flags over both. `shootout k8s job` reads the same flags after its `--`.
 
 use super::scenario::{self, set};
+use super::tls_flags::{Source, TlsFlags};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use engine::{parse_duration, IoChoice, LoadSpec, Pace, RateSchedule, Stop};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What to load and how; every setting unset here keeps the scenario's or the spec's
@@ -15,7 +16,8 @@ use std::time::Duration;
 /// stays empty when the struct flattens another.
 #[derive(Debug, Clone, Args)]
 pub struct LoadFlags {
-    /// Target URL (http only), e.g. http://127.0.0.1:8080/hello
+    /// Target URL, e.g. http://127.0.0.1:8080/hello or https://localhost:8443/ (TLS
+    /// settings below)
     pub url: Option<String>,
     /// Read the load from a TOML scenario (flags given here win over it)
     #[arg(long, value_name = "FILE")]
@@ -89,8 +91,9 @@ pub enum IoArg {
 }
 
 impl LoadFlags {
-    /// The load these flags (and their scenario) describe, every text checked.
-    pub fn spec(&self) -> anyhow::Result<LoadSpec> {
+    /// The load these flags, `tls` among them, (and their scenario) describe, every text
+    /// checked and every file read.
+    pub fn spec(&self, tls: &TlsFlags) -> anyhow::Result<LoadSpec> {
         let file = match &self.scenario {
             Some(path) => Some(scenario::read(path)?),
             None => None,
@@ -100,10 +103,12 @@ impl LoadFlags {
             bail!("no URL: give one, or a --scenario with url = \"...\"");
         };
         let mut spec = LoadSpec::new(engine::parse_url(url)?);
-        if let Some(file) = file {
-            file.apply(&mut spec)?;
+        if let (Some(file), Some(path)) = (file, &self.scenario) {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            file.apply(&mut spec, dir)?;
         }
         self.apply(&mut spec)?;
+        tls.apply(&mut spec.tls, Source::Flags)?;
         Ok(spec)
     }
 
@@ -176,11 +181,14 @@ mod tests {
     struct Flags {
         #[command(flatten)]
         load: LoadFlags,
+        #[command(flatten)]
+        tls: TlsFlags,
     }
 
     fn spec(args: &[&str]) -> anyhow::Result<LoadSpec> {
         let argv = std::iter::once("load").chain(args.iter().copied());
-        Flags::try_parse_from(argv)?.load.spec()
+        let flags = Flags::try_parse_from(argv)?;
+        flags.load.spec(&flags.tls)
     }
 
     #[test]

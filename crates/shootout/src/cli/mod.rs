@@ -18,6 +18,7 @@ mod results;
 mod run;
 mod scenario;
 mod spec_input;
+mod tls_flags;
 mod usage_error;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -12,7 +12,12 @@
 //! think = "900ms"
 //! jitter = 0.05
 //! ```
+//!
+//! An https URL's TLS settings go in a `[tls]` table, the flags' settings by the same
+//! names (`version`, `alpn`, `sni`, `cacert`, `insecure`, `ciphers`, `groups`, `cert`,
+//! `key`, `resume`); file names there are relative to the scenario's folder.
 
+use super::tls_flags::{Source, TlsFlags};
 use anyhow::Context;
 use engine::{parse_duration, LoadSpec, Pace, RateSchedule, Stop};
 use serde::Deserialize;
@@ -31,6 +36,8 @@ pub struct Scenario {
     pub warmup: Option<String>,
     pub rate: Option<String>,
     pub devices: Option<Devices>,
+    /// The `[tls]` table.
+    pub tls: Option<TlsFlags>,
 }
 
 /// The `[devices]` table.
@@ -44,8 +51,12 @@ pub struct Devices {
 }
 
 impl Scenario {
-    /// What the file says, over `spec` (whose URL is already the flags' or the file's).
-    pub fn apply(self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+    /// What the file says, over `spec` (whose URL is already the flags' or the file's);
+    /// the file is in `dir`.
+    pub fn apply(self, spec: &mut LoadSpec, dir: &Path) -> anyhow::Result<()> {
+        if let Some(tls) = &self.tls {
+            tls.apply(&mut spec.tls, Source::Scenario(dir))?;
+        }
         set(&mut spec.connections, self.connections);
         spec.threads = self.threads.or(spec.threads);
         if let Some(d) = duration("duration", self.duration)? {
