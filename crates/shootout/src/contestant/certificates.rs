@@ -105,7 +105,10 @@ pub enum CertificateError {
         source: rustls::pki_types::pem::Error,
     },
     #[error("{}: {source}", path.display())]
-    Unusable { path: PathBuf, source: rustls::Error },
+    Unusable {
+        path: PathBuf,
+        source: rustls::Error,
+    },
     #[error("{}: not valid for {name} a day from now: {source}", path.display())]
     Invalid {
         path: PathBuf,
@@ -184,12 +187,11 @@ impl CertificateFiles {
     }
 
     fn check_key(&self, provider: &CryptoProvider) -> Result<(), CertificateError> {
-        let key = PrivateKeyDer::from_pem_file(&self.key).map_err(|source| {
-            CertificateError::Pem {
+        let key =
+            PrivateKeyDer::from_pem_file(&self.key).map_err(|source| CertificateError::Pem {
                 path: self.key.clone(),
                 source,
-            }
-        })?;
+            })?;
         let signer = (provider.key_provider.load_private_key(key)).map_err(|source| {
             CertificateError::Unusable {
                 path: self.key.clone(),
@@ -258,15 +260,31 @@ fn make(dir: &Path, kind: KeyKind) -> Result<(), CertificateError> {
         &["-addext", "basicConstraints=critical,CA:TRUE"],
         &["-addext", "keyUsage=critical,keyCertSign,cRLSign"],
     ];
-    openssl("req (CA)", &[&common[..], kind.new_key(), &ca.concat()].concat())?;
+    openssl(
+        "req (CA)",
+        &[&common[..], kind.new_key(), &ca.concat()].concat(),
+    )?;
     let leaf = [
         &["-days", LEAF_DAYS, "-subj", "/CN=localhost"][..],
         &["-CA", path(&files.ca), "-CAkey", path(&ca_key)],
         &["-keyout", path(&files.key), "-out", path(&files.cert)],
-        &["-addext", names, "-addext", "basicConstraints=critical,CA:FALSE"],
-        &["-addext", kind.leaf_usage(), "-addext", "extendedKeyUsage=serverAuth"],
+        &[
+            "-addext",
+            names,
+            "-addext",
+            "basicConstraints=critical,CA:FALSE",
+        ],
+        &[
+            "-addext",
+            kind.leaf_usage(),
+            "-addext",
+            "extendedKeyUsage=serverAuth",
+        ],
     ];
-    openssl("req (leaf)", &[&common[..], kind.new_key(), &leaf.concat()].concat())?;
+    openssl(
+        "req (leaf)",
+        &[&common[..], kind.new_key(), &leaf.concat()].concat(),
+    )?;
     std::fs::remove_file(&ca_key).map_err(|source| CertificateError::Folder {
         path: ca_key,
         source,
@@ -342,6 +360,9 @@ mod tests {
         std::fs::copy(&rsa.key, &files.key).unwrap();
         let e = files.check().unwrap_err().to_string();
         assert!(e.ends_with("key.pem: a RSA key, not ecdsa"), "{e}");
-        ensure(builds.path(), KeyKind::Ecdsa).unwrap().check().unwrap();
+        ensure(builds.path(), KeyKind::Ecdsa)
+            .unwrap()
+            .check()
+            .unwrap();
     }
 }

@@ -236,7 +236,10 @@ impl Contestant {
 
     /// The command and env that start it: [`Start`]'s, or [`Tls`]'s when given a
     /// certificate (None when it has no `[tls]`).
-    pub fn command(&self, certificate: Option<&CertificateFiles>) -> Option<(&str, &BTreeMap<String, String>)> {
+    pub fn command(
+        &self,
+        certificate: Option<&CertificateFiles>,
+    ) -> Option<(&str, &BTreeMap<String, String>)> {
         let start = &self.manifest.start;
         match (certificate, &self.manifest.tls) {
             (None, _) => Some((&start.command, &start.env)),
@@ -305,9 +308,12 @@ mod tests {
     #[test]
     fn a_tls_command_that_names_no_key_is_refused_in_one_line() {
         let dir = tempfile::tempdir().unwrap();
-        let e = load(dir.path(), "[tls]\ncommand = \"exec server {port} {cert}\"\n")
-            .unwrap_err()
-            .to_string();
+        let e = load(
+            dir.path(),
+            "[tls]\ncommand = \"exec server {port} {cert}\"\n",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.ends_with("tlsy/contestant.toml: [tls]: neither its command nor its env uses {key}"),
             "{e}"
