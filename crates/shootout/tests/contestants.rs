@@ -18,8 +18,9 @@ use std::process::{Command, Output};
 use tempfile::TempDir;
 
 /// Set up and verified in CI: one of each runtime whose setup takes seconds, not minutes.
-const QUICK: [&str; 6] = [
+const QUICK: [&str; 7] = [
     "c-epoll",
+    "c-epoll-tls",
     "nginx-static",
     "go-nethttp",
     "node-http",
@@ -87,6 +88,21 @@ fn quick_contestants_set_up_and_speak_http_in_clear_text_and_over_tls() {
                 verify_over_tls(c, kind);
             }
         }
+    }
+}
+
+/// By hand, for any contestant with `[tls]` (set up first) until `shootout verify` has a
+/// flag for it: `SHOOTOUT_TLS_CONTESTANT=c-h2o cargo test --release -p shootout --test
+/// contestants -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_named_contestant_passes_verify_over_tls() {
+    let Ok(name) = std::env::var("SHOOTOUT_TLS_CONTESTANT") else {
+        panic!("name the contestant in SHOOTOUT_TLS_CONTESTANT");
+    };
+    let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
+    for kind in KeyKind::ALL {
+        verify_over_tls(catalog.get(&name).unwrap(), kind);
     }
 }
 
