@@ -169,3 +169,119 @@ fn resume(p: &Probe, tls: &TlsProbe) -> Result<String, VerifyError> {
         _ => Err(VerifyError::NotResumed),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{run_over_tls, Plan};
+    use crate::contestant::certificates::{ensure, CertificateFiles, KeyKind};
+    use crate::model::endpoint::Endpoint;
+    use crate::model::VerifyLevel;
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    use rustls::{ServerConfig, ServerConnection, StreamOwned};
+    use std::io::{Read, Write};
+    use std::net::{SocketAddr, TcpListener, TcpStream};
+    use std::sync::Arc;
+
+    /// A keep-alive HTTPS server answering every request `Hello World` (with a Date
+    /// header), serving `files`, for a bounded number of connections.
+    fn hello_over_tls(files: &CertificateFiles) -> SocketAddr {
+        let chain = vec![CertificateDer::from_pem_file(&files.cert).unwrap()];
+        let key = PrivateKeyDer::from_pem_file(&files.key).unwrap();
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let mut config = ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .unwrap();
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        let config = Arc::new(config);
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        std::thread::spawn(move || {
+            for s in l.incoming().take(16).flatten() {
+                let config = config.clone();
+                std::thread::spawn(move || answer(ServerConnection::new(config).unwrap(), s));
+            }
+        });
+        addr
+    }
+
+    fn answer(tls: ServerConnection, s: TcpStream) {
+        let _ = s.set_read_timeout(Some(super::super::PATIENCE));
+        let mut s = StreamOwned::new(tls, s);
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while let Ok(1) = s.read(&mut byte) {
+            head.push(byte[0]);
+            if head.ends_with(b"\r\n\r\n") {
+                let _ = s.write_all(
+                    b"HTTP/1.1 200 OK\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n\
+                      Content-Length: 11\r\n\r\nHello World",
+                );
+                let text = String::from_utf8_lossy(&head).to_lowercase();
+                if text.contains("connection: close") || text.contains("http/1.0") {
+                    s.conn.send_close_notify();
+                    let _ = s.flush();
+                    return;
+                }
+                head.clear();
+            }
+        }
+    }
+
+    fn http_plan(endpoints: &[Endpoint]) -> Plan<'_> {
+        Plan {
+            level: VerifyLevel::Http,
+            endpoints,
+            parses_http: true,
+        }
+    }
+
+    #[test]
+    fn a_server_with_the_test_certificate_passes_and_says_what_it_negotiated() {
+        let builds = tempfile::tempdir().unwrap();
+        let files = ensure(builds.path(), KeyKind::Ecdsa).unwrap();
+        let hello = [Endpoint::hello()];
+        let checks = run_over_tls(hello_over_tls(&files), &http_plan(&hello), &files).unwrap();
+        let names: Vec<&str> = checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "tls",
+                "tls1.2",
+                "tls-resume",
+                "hello",
+                "keep-alive",
+                "connection-close",
+                "http/1.0"
+            ]
+        );
+        assert!(checks.iter().all(|c| c.passed), "{checks:#?}");
+        assert!(
+            checks[0].detail.starts_with("TLS 1.3, TLS13_")
+                && checks[0]
+                    .detail
+                    .ends_with("ALPN http/1.1; chain verified for localhost (SNI) and 127.0.0.1"),
+            "{checks:#?}"
+        );
+    }
+
+    #[test]
+    fn a_chain_the_test_ca_did_not_sign_fails_the_tls_check_in_one_line() {
+        let builds = tempfile::tempdir().unwrap();
+        let ecdsa = ensure(builds.path(), KeyKind::Ecdsa).unwrap();
+        let rsa = ensure(builds.path(), KeyKind::Rsa).unwrap();
+        let hello = [Endpoint::hello()];
+        // The server serves the RSA leaf; the client trusts the ECDSA CA only.
+        let checks = run_over_tls(hello_over_tls(&rsa), &http_plan(&hello), &ecdsa).unwrap();
+        let tls = checks.iter().find(|c| c.name == "tls").unwrap();
+        assert!(!tls.passed);
+        assert_eq!(
+            tls.detail,
+            "TLS handshake: invalid peer certificate: UnknownIssuer"
+        );
+        assert!(checks.iter().filter(|c| !c.flagged).all(|c| !c.passed));
+    }
+}
