@@ -1,7 +1,7 @@
 /*
  * Hello-world server on libh2o (the "C h2o" of the 2017 article), in the
  * style of h2o's examples/libh2o/simple.c, evloop flavour, HTTP/1.1 only.
- * usage: server PORT THREADS
+ * usage: server PORT THREADS [CERT KEY]
  *
  *   GET /hello -> 200 "Hello World"
  *   GET /app   -> 200 with 1024 bytes after 95-105 ms
@@ -9,6 +9,11 @@
  * THREADS threads each run their own h2o event loop on their own listening
  * socket (SO_REUSEPORT: the kernel spreads the connections); nothing is
  * shared between them but the read-only configuration.
+ *
+ * Given a certificate and its key (PEM), the same server over TLS, h2o's own
+ * (its OpenSSL sockets): one SSL_CTX for every loop, TLS 1.2 and 1.3, ALPN
+ * http/1.1, OpenSSL's server defaults for resumption (session cache and
+ * tickets on).
  */
 #define H2O_USE_LIBUV 0 /* h2o's own event loop (epoll), not libuv */
 
@@ -23,6 +28,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include "h2o.h"
 
 #define WAIT_MIN 95 /* ms, /app waits WAIT_MIN..WAIT_MAX */
@@ -48,6 +55,7 @@ struct delayed {
 };
 
 static h2o_globalconf_t config;
+static SSL_CTX *tls; /* NULL: clear text */
 static char app_body[1024];
 
 static void respond(h2o_req_t *req, const char *body, size_t len)
@@ -108,6 +116,7 @@ static void *run_loop(void *arg)
     h2o_context_init(&w->ctx, h2o_evloop_create(), &config);
     w->accept_ctx.ctx = &w->ctx;
     w->accept_ctx.hosts = config.hosts;
+    w->accept_ctx.ssl_ctx = tls;
     for (int i = 0; i <= WAIT_MAX - WAIT_MIN; i++)
         h2o_timeout_init(w->ctx.loop, &w->waits[i], WAIT_MIN + i);
 
@@ -118,6 +127,23 @@ static void *run_loop(void *arg)
     while (h2o_evloop_run(w->ctx.loop, INT32_MAX) == 0)
         ;
     return NULL;
+}
+
+/* HTTP/1.1 only: the one protocol offered by ALPN (the list ends with an empty entry) */
+static const h2o_iovec_t alpn_protocols[] = {{H2O_STRLIT("http/1.1")}, {NULL, 0}};
+
+static SSL_CTX *tls_context(const char *cert, const char *key)
+{
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (ctx == NULL || SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1 ||
+        SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 ||
+        SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
+        fprintf(stderr, "TLS with %s and %s:\n", cert, key);
+        ERR_print_errors_fp(stderr);
+        exit(1);
+    }
+    h2o_ssl_register_alpn_protocols(ctx, alpn_protocols);
+    return ctx;
 }
 
 static int listen_on(const char *port)
@@ -143,10 +169,11 @@ static void register_handler(h2o_hostconf_t *host, const char *path, int (*on_re
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || atoi(argv[1]) <= 0 || atoi(argv[2]) <= 0) {
-        fprintf(stderr, "usage: %s PORT THREADS\n", argv[0]);
+    if ((argc != 3 && argc != 5) || atoi(argv[1]) <= 0 || atoi(argv[2]) <= 0) {
+        fprintf(stderr, "usage: %s PORT THREADS [CERT KEY]\n", argv[0]);
         return 2;
     }
+    tls = argc == 5 ? tls_context(argv[3], argv[4]) : NULL;
     int threads = atoi(argv[2]);
     signal(SIGPIPE, SIG_IGN);
     memset(app_body, 'x', sizeof app_body);
@@ -170,7 +197,8 @@ int main(int argc, char **argv)
             perror("pthread_create");
             return 1;
         }
-    printf("h2o %s on 127.0.0.1:%s, %d event loops\n", H2O_VERSION, argv[1], threads);
+    printf("h2o %s on 127.0.0.1:%s, %d event loops%s\n", H2O_VERSION, argv[1], threads,
+           tls ? ", TLS" : "");
     fflush(stdout);
     for (int i = 0; i < threads; i++)
         pthread_join(workers[i].thread, NULL);

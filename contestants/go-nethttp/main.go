@@ -4,6 +4,8 @@
 // GET /app   -> sleeps 100 ms ±5% (uniform, in this request's goroutine), then 200 with 1024 bytes
 //
 // Parallelism comes from GOMAXPROCS (set by the manifest's start.env).
+// With -cert and -key it serves the same over TLS (ListenAndServeTLS: crypto/tls's
+// defaults, TLS 1.2 and 1.3, session tickets on, ALPN h2 and http/1.1).
 package main
 
 import (
@@ -41,6 +43,8 @@ func app(w http.ResponseWriter, r *http.Request) {
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8080", "address to listen on")
+	cert := flag.String("cert", "", "certificate (PEM): serve TLS")
+	key := flag.String("key", "", "its private key (PEM)")
 	flag.Parse()
 
 	mux := http.NewServeMux()
@@ -48,5 +52,8 @@ func main() {
 	mux.HandleFunc("GET /app", app)
 
 	srv := &http.Server{Addr: *listen, Handler: mux}
+	if *cert != "" {
+		log.Fatal(srv.ListenAndServeTLS(*cert, *key))
+	}
 	log.Fatal(srv.ListenAndServe())
 }

@@ -3,10 +3,14 @@
 //! GET /hello -> 200 "Hello World" (11 bytes)
 //! GET /app   -> tokio::time::sleep for 100 ms ±5% (uniform), then 200 with 1024 bytes
 //!
-//! Usage: server --listen 127.0.0.1:PORT --threads N   (N = tokio worker threads)
+//! Usage: server --listen 127.0.0.1:PORT --threads N [--cert CERT --key KEY]
+//! (N = tokio worker threads). With a certificate and its key (PEM), the same server over
+//! TLS: tokio-rustls on rustls's defaults (aws-lc-rs, TLS 1.2 and 1.3), ALPN http/1.1,
+//! stateless session tickets (rustls's ticketer) besides its in-memory session cache.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -17,7 +21,10 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use tokio::net::TcpSocket;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_rustls::TlsAcceptor;
 
 static HELLO: &[u8] = b"Hello World";
 static APP: [u8; 1024] = [b'a'; 1024];
@@ -64,15 +71,55 @@ fn main() {
         .unwrap_or(1)
         .max(1);
 
+    let tls = match (arg(&args, "--cert"), arg(&args, "--key")) {
+        (Some(cert), Some(key)) => Some(acceptor(&cert, &key)),
+        _ => None,
+    };
+
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads)
         .enable_all()
         .build()
         .expect("tokio runtime")
-        .block_on(serve(listen));
+        .block_on(serve(listen, tls));
 }
 
-async fn serve(listen: SocketAddr) {
+/// The TLS side: the certificate chain and key from PEM files, HTTP/1.1 by ALPN, and
+/// session tickets.
+fn acceptor(cert: &str, key: &str) -> TlsAcceptor {
+    let chain: Vec<CertificateDer> = CertificateDer::pem_file_iter(cert)
+        .and_then(|certs| certs.collect())
+        .unwrap_or_else(|e| panic!("--cert {cert}: {e}"));
+    let key = PrivateKeyDer::from_pem_file(key).unwrap_or_else(|e| panic!("--key {key}: {e}"));
+    let mut config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .expect("the certificate and its key");
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    config.ticketer = rustls::crypto::aws_lc_rs::Ticketer::new().expect("a ticketer");
+    TlsAcceptor::from(Arc::new(config))
+}
+
+/// Serves one connection, over TLS when `tls` is given.
+async fn connection(stream: TcpStream, tls: Option<TlsAcceptor>) {
+    let http = http1::Builder::new();
+    match tls {
+        None => {
+            let _ = http
+                .serve_connection(TokioIo::new(stream), service_fn(handle))
+                .await;
+        }
+        Some(tls) => {
+            if let Ok(stream) = tls.accept(stream).await {
+                let _ = http
+                    .serve_connection(TokioIo::new(stream), service_fn(handle))
+                    .await;
+            }
+        }
+    }
+}
+
+async fn serve(listen: SocketAddr, tls: Option<TlsAcceptor>) {
     // TcpListener::bind would listen with a backlog of 128 (std's value, which mio 1.x
     // copies); a burst of connections beyond it gets SYNs dropped and retried after 1 s.
     // 1024 is the backlog tokio used before.
@@ -95,10 +142,6 @@ async fn serve(listen: SocketAddr) {
             }
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(async move {
-            let _ = http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service_fn(handle))
-                .await;
-        });
+        tokio::spawn(connection(stream, tls.clone()));
     }
 }

@@ -6,13 +6,21 @@ use nix::unistd::Pid;
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
+use shootout::contestant::catalog::Catalog;
+use shootout::contestant::certificates::{self, KeyKind};
+use shootout::contestant::manifest::Contestant;
+use shootout::contestant::verify::{self, Plan};
+use shootout::model::endpoint::Endpoint;
+use shootout::process::launch::{launch_over_tls, LaunchSpec};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use tempfile::TempDir;
 
 /// Set up and verified in CI: one of each runtime whose setup takes seconds, not minutes.
-const QUICK: [&str; 6] = [
+const QUICK: [&str; 7] = [
     "c-epoll",
+    "c-epoll-tls",
     "nginx-static",
     "go-nethttp",
     "node-http",
@@ -54,8 +62,11 @@ fn every_manifest_reads_and_blocked_rows_say_why() {
     }
 }
 
+/// The quick contestants with `[tls]`, started over TLS with each kind of certificate,
+/// pass verification over TLS (the chain, what they negotiate, the HTTP checks on TLS).
 #[test]
-fn quick_contestants_set_up_and_speak_http() {
+fn quick_contestants_set_up_and_speak_http_in_clear_text_and_over_tls() {
+    let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
     for name in QUICK {
         let setup = shootout(&["setup", name]);
         assert!(
@@ -71,7 +82,70 @@ fn quick_contestants_set_up_and_speak_http() {
             String::from_utf8_lossy(&verify.stderr)
         );
         assert!(text.contains("hello            ok"), "{name}:\n{text}");
+        let c = catalog.get(name).unwrap();
+        if c.manifest.tls.is_some() {
+            for kind in KeyKind::ALL {
+                verify_over_tls(c, kind);
+            }
+        }
     }
+}
+
+/// By hand, for any contestant with `[tls]` (set up first) until `shootout verify` has a
+/// flag for it: `SHOOTOUT_TLS_CONTESTANT=c-h2o cargo test --release -p shootout --test
+/// contestants -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_named_contestant_passes_verify_over_tls() {
+    let Ok(name) = std::env::var("SHOOTOUT_TLS_CONTESTANT") else {
+        panic!("name the contestant in SHOOTOUT_TLS_CONTESTANT");
+    };
+    let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
+    for kind in KeyKind::ALL {
+        verify_over_tls(catalog.get(&name).unwrap(), kind);
+    }
+}
+
+/// Starts `c` over TLS with the certificate of `kind` and runs its verification over TLS;
+/// fails with every check's line unless all pass. The server is stopped when dropped.
+fn verify_over_tls(c: &Contestant, kind: KeyKind) {
+    let name = c.name();
+    let certificate = certificates::ensure(c.builds(), kind).unwrap();
+    let spec = LaunchSpec {
+        threads: 1,
+        ..LaunchSpec::default()
+    };
+    let server = launch_over_tls(c, &spec, &certificate)
+        .unwrap_or_else(|e| panic!("{name} over TLS ({}): {e}", kind.word()));
+    let endpoints: Vec<Endpoint> = (c.manifest.endpoints.iter())
+        .filter_map(|e| Endpoint::builtin(e))
+        .collect();
+    let plan = Plan {
+        level: c.manifest.verify,
+        endpoints: &endpoints,
+        parses_http: c.manifest.parses_http,
+    };
+    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
+    let checks = verify::run_over_tls(addr, &plan, &certificate).unwrap();
+    let lines: Vec<String> = (checks.iter())
+        .map(|k| {
+            let mark = match (k.passed, k.flagged) {
+                (false, _) => "FAIL",
+                (true, true) => "FLAG",
+                (true, false) => "ok",
+            };
+            format!(
+                "{name} ({}): {:<16} {mark:<4} {}",
+                kind.word(),
+                k.name,
+                k.detail
+            )
+        })
+        .collect();
+    // Shown with --nocapture: what each server negotiates.
+    eprintln!("{}", lines.join("\n"));
+    assert!(checks.iter().any(|k| k.name == "tls"), "{lines:#?}");
+    assert!(checks.iter().all(|k| k.passed), "{lines:#?}");
 }
 
 /// A throwaway checkout holding two made-up contestants: one that builds, one that fails.

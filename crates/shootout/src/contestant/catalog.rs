@@ -40,6 +40,10 @@ impl Status {
 /// correct server this machine allows (contestants/c-epoll). Its make-up runs go first.
 pub const CEILING: &str = "c-epoll";
 
+/// The ceiling of the loads over TLS: c-epoll's design on OpenSSL, the cheapest TLS server
+/// this machine allows (contestants/c-epoll-tls). In clear text it is c-epoll itself.
+pub const TLS_CEILING: &str = "c-epoll-tls";
+
 pub const NO_CATALOG: &str = "there is no catalog here (not in a shootout checkout): point at \
      one with --root DIR or SHOOTOUT_ROOT, or add a folder of contestants with --contestants DIR";
 

@@ -3,6 +3,7 @@
 //! A contestant already running elsewhere is given by its URL (`running`).
 
 pub mod catalog;
+pub mod certificates;
 pub mod locations;
 pub mod manifest;
 pub mod running;

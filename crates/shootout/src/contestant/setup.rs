@@ -1,7 +1,8 @@
 //! Installing and building a contestant, idempotently: Debian packages with apt-get,
 //! registry packages with the manifest's steps, then its build, skipped while nothing
-//! it depends on has changed.
+//! it depends on has changed; and for one that serves TLS, the test certificates.
 
+use crate::contestant::certificates::{self, CertificateError, KeyKind};
 use crate::contestant::manifest::{Contestant, Origin, Placeholders};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -60,6 +61,8 @@ pub enum SetupError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("certificates: {0}")]
+    Certificates(#[from] CertificateError),
     #[error("stamp: {0}")]
     Stamp(std::io::Error),
     /// Set up with others: the joint Debian install ended without saying (it panicked).
@@ -121,9 +124,14 @@ pub fn build(c: &Contestant, log: &Path) -> Result<(), SetupError> {
     {
         return Err(SetupError::MissingCommand(cmd.clone()));
     }
-    if built(c) {
-        return Ok(());
+    if !built(c) {
+        compile(c, log)?;
     }
+    make_certificates(c)
+}
+
+/// The registry steps and the build, then the stamp that says they are done.
+fn compile(c: &Contestant, log: &Path) -> Result<(), SetupError> {
     std::fs::create_dir_all(&c.build).map_err(|source| SetupError::BuildFolder {
         path: c.build.clone(),
         source,
@@ -137,6 +145,18 @@ pub fn build(c: &Contestant, log: &Path) -> Result<(), SetupError> {
         run(&c.fill(build, p), &c.dir, log).map_err(in_step(format!("build `{build}`")))?;
     }
     std::fs::write(c.build.join(STAMP), fingerprint(c)).map_err(SetupError::Stamp)
+}
+
+/// The test certificates of every kind, for a contestant that serves TLS: made once for
+/// all of them, checked (and made anew if stale) at each setup.
+fn make_certificates(c: &Contestant) -> Result<(), SetupError> {
+    if c.manifest.tls.is_none() {
+        return Ok(());
+    }
+    for kind in KeyKind::ALL {
+        certificates::ensure(c.builds(), kind)?;
+    }
+    Ok(())
 }
 
 /// Names the step a failed command was.

@@ -203,6 +203,8 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
             threads: f.threads,
         },
         verify: f.verify,
+        // An inline contestant serves clear text only, for now.
+        tls: None,
     }
 }
 

@@ -2,7 +2,8 @@
 //! started in its process group (pinned if asked), then polled until its port answers,
 //! failing fast if it exits, within one start timeout.
 
-use crate::contestant::manifest::Contestant;
+use crate::contestant::certificates::CertificateFiles;
+use crate::contestant::manifest::{Contestant, Placeholders};
 use crate::process::server::{free_port, Server, ServerError};
 use std::time::Duration;
 
@@ -34,13 +35,35 @@ pub enum LaunchError {
 /// Starts `c` as `spec` says and waits until it answers; its output goes to
 /// `server.log` in its build folder.
 pub fn launch(c: &Contestant, spec: &LaunchSpec) -> Result<Server, LaunchError> {
+    start(c, spec, None)
+}
+
+/// Starts `c` serving HTTPS with `certificate` (its manifest's `[tls]`), as `spec` says,
+/// and waits until it accepts connections; its output goes to `server.log`.
+pub fn launch_over_tls(
+    c: &Contestant,
+    spec: &LaunchSpec,
+    certificate: &CertificateFiles,
+) -> Result<Server, LaunchError> {
+    start(c, spec, Some(certificate))
+}
+
+fn start(
+    c: &Contestant,
+    spec: &LaunchSpec,
+    certificate: Option<&CertificateFiles>,
+) -> Result<Server, LaunchError> {
     let port = match spec.port {
         Some(p) => p,
         None => free_port().map_err(LaunchError::Start)?,
     };
     let log = c.build.join("server.log");
-    let mut server =
-        Server::start(c, port, spec.threads, spec.cpus, &log).map_err(LaunchError::Start)?;
+    let p = Placeholders {
+        port,
+        threads: spec.threads,
+        certificate,
+    };
+    let mut server = Server::start(c, p, spec.cpus, &log).map_err(LaunchError::Start)?;
     server
         .wait_ready(START_TIMEOUT)
         .map_err(LaunchError::NotReady)?;

@@ -40,6 +40,8 @@ pub enum ServerError {
         timeout: Duration,
         log: PathBuf,
     },
+    #[error("it does not serve TLS: its manifest has no [tls]")]
+    NoTls,
     #[error("no free port: {0}")]
     NoFreePort(io::Error),
 }
@@ -57,19 +59,19 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `c` on `port` with `threads`, pinned to `cpus` if given; output goes to `log`.
+    /// Starts `c` on `p.port` with `p.threads`, over TLS with `p.certificate` when given,
+    /// pinned to `cpus` if given; output goes to `log`.
     ///
     /// Call it from a thread that lives as long as the server: the parent-death signal
     /// fires when the thread that forked the server ends, not the process. shootout
     /// starts every server from its main thread (`run`, `verify`, `start`).
     pub fn start(
         c: &Contestant,
-        port: u16,
-        threads: usize,
+        p: Placeholders,
         cpus: Option<&[usize]>,
         log: &Path,
     ) -> Result<Server, ServerError> {
-        let p = Placeholders { port, threads };
+        let (command, env) = c.command(p.certificate).ok_or(ServerError::NoTls)?;
         // Servers inherit the open-file limit: give them the hard limit, as the generator has.
         let _ = engine::raise_nofile();
         let log_error = |source| ServerError::Log {
@@ -85,9 +87,9 @@ impl Server {
         let err = out.try_clone().map_err(log_error)?;
         let mark = started_servers::new_mark();
         let mut cmd = Command::new("/bin/sh");
-        cmd.args(["-c", &c.fill(&c.manifest.start.command, p)])
+        cmd.args(["-c", &c.fill(command, p)])
             .current_dir(&c.dir)
-            .envs(c.manifest.start.env.iter().map(|(k, v)| (k, c.fill(v, p))))
+            .envs(env.iter().map(|(k, v)| (k, c.fill(v, p))))
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
@@ -113,7 +115,7 @@ impl Server {
             .map(|()| recorded);
         Ok(Server {
             child,
-            port,
+            port: p.port,
             log: log.to_path_buf(),
             guard,
             recorded,

@@ -1,6 +1,7 @@
 //! One request and its response over a socket, framed by the engine's parser (the one
 //! the load uses): what verification's checks send and what they look at.
 
+use super::connection::Connection;
 use super::{VerifyError, PATIENCE};
 use crate::model::endpoint::Endpoint;
 use engine::{Framing, LineKind, ResponseParser, ResponseSink};
@@ -92,7 +93,7 @@ pub(super) fn request(host: &str, e: &Endpoint, version: &str, extra: &str) -> V
 /// the engine's parser. Bytes after the response's end fail the exchange, as they would
 /// fail the next request of a load.
 pub(super) fn exchange(
-    s: &mut TcpStream,
+    s: &mut Connection,
     request: &[u8],
     head: bool,
 ) -> Result<Reply, VerifyError> {

@@ -14,15 +14,19 @@
 //! a framing error names the rule it breaks, and what RFC 9112 lets a client accept but a
 //! server should not send (bare LF line ends) passes each endpoint's check flagged.
 
+mod connection;
 mod exchange;
+mod tls;
 
+use crate::contestant::certificates::{CertificateError, CertificateFiles};
 use crate::model::endpoint::{Builtin, Endpoint, Mismatch};
 use crate::model::VerifyLevel;
+use connection::Connection;
 use engine::{Framing, ResponseError};
 use exchange::{connect, exchange, request, Reply};
 use http::Method;
 use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 /// Longest a check waits for a server.
@@ -55,6 +59,17 @@ pub struct Check {
 pub enum VerifyError {
     #[error("connect: {0}")]
     Connect(io::Error),
+    #[error("TLS: {0}")]
+    Tls(rustls::Error),
+    #[error("TLS handshake: {0}")]
+    Handshake(io::Error),
+    #[error("for {ip} (no SNI): {source}")]
+    ForAddress {
+        ip: String,
+        source: Box<VerifyError>,
+    },
+    #[error("a second connection did a full handshake: no session resumed")]
+    NotResumed,
     #[error("{0}")]
     Socket(io::Error),
     #[error("write: {0}")]
@@ -101,6 +116,8 @@ struct Probe<'a> {
     host: &'a str,
     strict: bool,
     endpoint: &'a Endpoint,
+    /// Over TLS when given.
+    tls: Option<&'a tls::TlsProbe>,
 }
 
 /// Runs the checks of `plan` against the server at `addr`.
@@ -111,33 +128,67 @@ pub fn run(addr: SocketAddr, plan: &Plan) -> Vec<Check> {
 /// Runs the checks of `plan` against the server at `addr`, naming it `host` (`host` or
 /// `host:port`) in the Host header: a server already running, known by its URL's name.
 pub fn run_as(addr: SocketAddr, host: &str, plan: &Plan) -> Vec<Check> {
+    match probe(addr, host, plan, None) {
+        Some(probe) => http_checks(&probe, plan),
+        None => Vec::new(),
+    }
+}
+
+/// Runs the checks of `plan` over TLS against the server at `addr`, which serves
+/// `certificate`: first the TLS checks (the chain, what it negotiates), then the HTTP ones
+/// over TLS, as `localhost:PORT`. An error when the certificate's CA cannot be read.
+pub fn run_over_tls(
+    addr: SocketAddr,
+    plan: &Plan,
+    certificate: &CertificateFiles,
+) -> Result<Vec<Check>, CertificateError> {
+    let client = tls::TlsProbe::new(certificate)?;
+    let host = format!("localhost:{}", addr.port());
+    let Some(probe) = probe(addr, &host, plan, Some(&client)) else {
+        return Ok(Vec::new());
+    };
+    let mut checks = tls::checks(&probe, &client);
+    checks.extend(http_checks(&probe, plan));
+    Ok(checks)
+}
+
+/// How to judge the server at `addr`; None when `plan` checks nothing.
+fn probe<'a>(
+    addr: SocketAddr,
+    host: &'a str,
+    plan: &Plan<'a>,
+    tls: Option<&'a tls::TlsProbe>,
+) -> Option<Probe<'a>> {
     let strict = match plan.level {
-        VerifyLevel::None => return Vec::new(),
+        VerifyLevel::None => return None,
         VerifyLevel::Strict => true,
         VerifyLevel::Http => false,
     };
-    let Some(endpoint) = framing_endpoint(plan.endpoints) else {
-        return Vec::new();
-    };
-    let probe = Probe {
+    Some(Probe {
         addr,
         host,
         strict,
-        endpoint,
-    };
+        endpoint: framing_endpoint(plan.endpoints)?,
+        tls,
+    })
+}
+
+/// The HTTP checks of `plan`, in clear text or over TLS as `probe` speaks.
+fn http_checks(probe: &Probe, plan: &Plan) -> Vec<Check> {
+    let strict = probe.strict;
     let app = |e: &&Endpoint| strict && e.builtin == Some(Builtin::App);
     let mut checks: Vec<Check> = (plan.endpoints.iter().filter(|e| !app(e)))
-        .map(|e| answer(&probe, e))
+        .map(|e| answer(probe, e))
         .collect();
-    checks.extend([keep_alive(&probe), connection_close(&probe), http10(&probe)]);
+    checks.extend([keep_alive(probe), connection_close(probe), http10(probe)]);
     if strict {
-        checks.push(whole_request(&probe, plan.parses_http));
+        checks.push(whole_request(probe, plan.parses_http));
     }
     checks.extend(
         plan.endpoints
             .iter()
             .filter(app)
-            .map(|e| app_delay(&probe, e)),
+            .map(|e| app_delay(probe, e)),
     );
     if !plan.parses_http {
         // A server declared not to parse HTTP (the 2009 MINA one) answers once and
@@ -172,10 +223,18 @@ fn check(name: &str, result: Result<String, VerifyError>) -> Check {
 }
 
 impl Probe<'_> {
+    /// A new connection to the server, its TLS handshake done when over TLS.
+    fn connect(&self) -> Result<Connection, VerifyError> {
+        match self.tls {
+            None => connect(self.addr).map(Connection::Plain),
+            Some(tls) => tls.connect(self.addr),
+        }
+    }
+
     /// One exchange of `e`'s request on `s`.
     fn exchange(
         &self,
-        s: &mut TcpStream,
+        s: &mut Connection,
         e: &Endpoint,
         version: &str,
         extra: &str,
@@ -199,7 +258,7 @@ impl Probe<'_> {
 /// the parser had to be lenient.
 fn answer(p: &Probe, e: &Endpoint) -> Check {
     let reply = (|| {
-        let mut s = connect(p.addr)?;
+        let mut s = p.connect()?;
         let r = p.exchange(&mut s, e, "HTTP/1.1", "")?;
         match r.framing {
             Some(Framing::UntilEof) => Err(VerifyError::CloseDelimited),
@@ -219,7 +278,7 @@ fn keep_alive(p: &Probe) -> Check {
     check(
         "keep-alive",
         (|| {
-            let mut s = connect(p.addr)?;
+            let mut s = p.connect()?;
             for index in 1..=3 {
                 let r = p
                     .exchange(&mut s, p.endpoint, "HTTP/1.1", "")
@@ -241,13 +300,17 @@ fn connection_close(p: &Probe) -> Check {
     check(
         "connection-close",
         (|| {
-            let mut s = connect(p.addr)?;
+            let mut s = p.connect()?;
             let r = p.exchange(&mut s, p.endpoint, "HTTP/1.1", "Connection: close\r\n")?;
             p.judge(p.endpoint, &r)?;
             let mut byte = [0u8; 1];
             match s.read(&mut byte) {
                 Ok(0) => Ok("answered, then closed".into()),
                 Ok(_) => Err(VerifyError::MoreAfterClose),
+                // The response was framed whole: a truncation cannot hide in it.
+                Err(e) if s.closed_without_notify(&e) => {
+                    Ok("answered, then closed (without a TLS close_notify)".into())
+                }
                 Err(e) => Err(VerifyError::StayedOpen(e)),
             }
         })(),
@@ -258,7 +321,7 @@ fn http10(p: &Probe) -> Check {
     check(
         "http/1.0",
         (|| {
-            let mut s = connect(p.addr)?;
+            let mut s = p.connect()?;
             let r = p.exchange(&mut s, p.endpoint, "HTTP/1.0", "")?;
             p.judge(p.endpoint, &r)
                 .map(|d| format!("HTTP/1.0 request: {d}"))
@@ -270,7 +333,7 @@ fn app_delay(p: &Probe, app: &Endpoint) -> Check {
     check(
         "app",
         (|| {
-            let mut s = connect(p.addr)?;
+            let mut s = p.connect()?;
             let t0 = Instant::now();
             let r = exchange(&mut s, &request(p.host, app, "HTTP/1.1", ""), false)?;
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
@@ -292,7 +355,7 @@ fn app_delay(p: &Probe, app: &Endpoint) -> Check {
 /// waits for it.
 fn whole_request(p: &Probe, parses_http: bool) -> Check {
     let result = (|| {
-        let mut s = connect(p.addr)?;
+        let mut s = p.connect()?;
         let whole = request(p.host, p.endpoint, "HTTP/1.1", "");
         let head_end = whole
             .windows(4)
@@ -321,6 +384,7 @@ fn whole_request(p: &Probe, parses_http: bool) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::TcpStream;
     use testserver::{Behavior, TestServer};
 
     fn strict(endpoints: &[Endpoint], parses_http: bool) -> Plan<'_> {

@@ -28,9 +28,15 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
+import java.io.File;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Date;
@@ -42,7 +48,10 @@ import java.util.concurrent.TimeUnit;
  *
  * GET /hello -> "Hello World"; GET /app -> 1024 bytes after 95-105 ms, the delay
  * being a timer on the connection's own event loop (ctx.executor().schedule),
- * so the loop never blocks. Usage: NettyServer PORT THREADS (THREADS = worker event loops).
+ * so the loop never blocks. Usage: NettyServer PORT THREADS [CERT KEY] (THREADS = worker
+ * event loops). Given a certificate and its key (PEM), the same server over TLS: Netty's
+ * SslHandler on the JDK's own TLS (SslProvider.JDK), TLS 1.2 and 1.3, ALPN http/1.1, the
+ * JDK's session cache and (TLS 1.3) stateless tickets.
  */
 public final class NettyServer {
 
@@ -63,6 +72,7 @@ public final class NettyServer {
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
+        SslContext tls = args.length > 3 ? tls(new File(args[2]), new File(args[3])) : null;
 
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
@@ -80,17 +90,33 @@ public final class NettyServer {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls != null) {
+                                ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                            }
                             ch.pipeline().addLast(new HttpServerCodec(), new Handler());
                         }
                     });
             Channel ch = b.bind("127.0.0.1", port).sync().channel();
             System.err.println("java-netty listening on 127.0.0.1:" + port + " with " + threads
-                    + " event loop(s), transport " + (epoll ? "epoll" : "nio"));
+                    + " event loop(s), transport " + (epoll ? "epoll" : "nio") + (tls != null ? ", TLS (JDK)" : ""));
             ch.closeFuture().sync();
         } finally {
             boss.shutdownGracefully();
             workers.shutdownGracefully();
         }
+    }
+
+    /** The server's TLS: the JDK's provider, TLS 1.2 and 1.3, HTTP/1.1 by ALPN. */
+    private static SslContext tls(File cert, File key) throws Exception {
+        return SslContextBuilder.forServer(cert, key)
+                .sslProvider(SslProvider.JDK)
+                .protocols("TLSv1.3", "TLSv1.2")
+                .applicationProtocolConfig(new ApplicationProtocolConfig(
+                        ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_1_1))
+                .build();
     }
 
     /**
