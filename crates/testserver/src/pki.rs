@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
 use rustls::crypto::aws_lc_rs;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
-use rustls::{ClientConfig, RootCertStore, ServerConfig};
+use rustls::{ClientConfig, RootCertStore, ServerConfig, SupportedProtocolVersion};
 
 /// The name the leaf is issued to and a client asks for.
 pub const SERVER_NAME: &str = "localhost";
@@ -80,6 +80,14 @@ impl TestPki {
     /// A client trusting only the CA, with the key exchange groups wrk and h2load offer
     /// (X25519, then P-256; no post-quantum hybrid), TLS 1.2 and 1.3.
     pub fn client_config(&self) -> Result<Arc<ClientConfig>, PkiError> {
+        self.client_config_for(rustls::DEFAULT_VERSIONS)
+    }
+
+    /// [`TestPki::client_config`], offering only `versions`.
+    pub fn client_config_for(
+        &self,
+        versions: &[&'static SupportedProtocolVersion],
+    ) -> Result<Arc<ClientConfig>, PkiError> {
         let mut provider = aws_lc_rs::default_provider();
         provider.kx_groups = vec![aws_lc_rs::kx_group::X25519, aws_lc_rs::kx_group::SECP256R1];
         let mut roots = RootCertStore::empty();
@@ -87,7 +95,7 @@ impl TestPki {
             .add(self.ca.clone())
             .map_err(|e| PkiError(e.to_string()))?;
         let config = ClientConfig::builder_with_provider(Arc::new(provider))
-            .with_safe_default_protocol_versions()
+            .with_protocol_versions(versions)
             .map_err(|e| PkiError(e.to_string()))?
             .with_root_certificates(roots)
             .with_no_client_auth();
