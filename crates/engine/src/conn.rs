@@ -19,6 +19,8 @@ pub enum State {
         retry_at: u64,
     },
     Connecting,
+    /// Connected; the TLS handshake is under way (requests wait for it).
+    Handshaking,
     Open,
 }
 
@@ -86,6 +88,17 @@ impl Conn {
     pub fn connected(&mut self, now: u64, ledger: &mut Ledger) {
         self.state = State::Open;
         ledger.connected(self.connect_started, now);
+    }
+
+    /// The connect finished at `now` and a TLS handshake begins.
+    pub fn handshaking(&mut self, now: u64, ledger: &mut Ledger) {
+        self.state = State::Handshaking;
+        ledger.connected(self.connect_started, now);
+    }
+
+    /// The TLS handshake is done: requests may go.
+    pub fn handshake_done(&mut self) {
+        self.state = State::Open;
     }
 
     /// Starts `n` requests at `now`: they are pending and their bytes unsent.
@@ -196,6 +209,25 @@ impl Conn {
             ledger.response(started, now, response.status);
         }
         self.fail(Outcome::Read, now, times, ledger);
+    }
+
+    /// The server closed the connection at `now` without TLS's close_notify: a body only
+    /// the close could end may have been cut short (nobody can tell), so what is pending
+    /// fails as TLS (true); anything else as [`Conn::eof`] (false).
+    pub fn eof_unannounced(
+        &mut self,
+        now: u64,
+        times: &mut [Stamp],
+        req: &RequestBytes,
+        ledger: &mut Ledger,
+    ) -> bool {
+        if self.pending > 0 && self.parser.ends_at_eof() {
+            ledger.closed_by_server(now);
+            self.fail(Outcome::Tls, now, times, ledger);
+            return true;
+        }
+        self.eof(now, times, req, ledger);
+        false
     }
 
     /// Ends every pending request with `outcome`.

@@ -2,11 +2,12 @@
 //! writes straight after a response (no EPOLLOUT round trip unless a write is partial).
 
 use crate::conn::{State, Verdict};
-use crate::event_loop::{self as el, Driver, LoopSpec, Slots, READ_BUFFER};
+use crate::event_loop::{self as el, Arrival, Driver, LoopSpec, Slots, READ_BUFFER};
 use crate::ledger::Clock;
 use crate::outcome::Outcome;
 use crate::socket::{self, check};
 use crate::stats::LoopStats;
+use crate::tls::Failure;
 use std::io;
 use std::os::fd::RawFd;
 
@@ -83,8 +84,10 @@ impl Driver for EpollLoop {
     }
 
     fn connected(&mut self, slot: usize, now: u64) {
-        self.slots.connected(slot, now);
-        self.flush(slot, now);
+        match self.slots.connected(slot, now) {
+            Ok(()) => self.flush(slot, now),
+            Err(failure) => el::tls_failed(self, slot, now, failure),
+        }
     }
 
     fn release(&mut self, _slot: usize, fd: RawFd) {
@@ -126,6 +129,9 @@ impl EpollLoop {
 
     /// Reads what arrived; false when the connection was closed (and reopened).
     fn readable(&mut self, slot: usize, hangup: bool, clock: &Clock) -> bool {
+        if self.slots.tls.is_some() {
+            return self.readable_tls(slot, hangup, clock);
+        }
         let fd = self.slots.conns[slot].fd;
         loop {
             // SAFETY: `buf` is valid for its length.
@@ -164,8 +170,61 @@ impl EpollLoop {
         true
     }
 
+    /// As [`EpollLoop::readable`], through TLS: each read lands after the connection's
+    /// carried bytes, in the TLS layer's buffer.
+    fn readable_tls(&mut self, slot: usize, hangup: bool, clock: &Clock) -> bool {
+        let fd = self.slots.conns[slot].fd;
+        loop {
+            let Some(room) = self.slots.tls_stage(slot) else {
+                el::tls_failed(self, slot, clock.now(), Failure::RecordOverflow);
+                return false;
+            };
+            let room_len = room.len();
+            // SAFETY: `room` is valid for its length.
+            let n = unsafe { libc::recv(fd, room.as_mut_ptr().cast(), room_len, 0) };
+            let now = clock.now();
+            if n == 0 {
+                el::tls_eof(self, slot, now);
+                return false;
+            }
+            if n < 0 {
+                if io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock {
+                    break;
+                }
+                return self.reopen(slot, now, Outcome::Read);
+            }
+            match self.slots.tls_arrived(slot, n as usize, now) {
+                Arrival::Keep => {}
+                Arrival::Close(outcome) => return self.reopen(slot, now, outcome),
+                Arrival::PeerClosed => {
+                    el::peer_closed(self, slot, now);
+                    return false;
+                }
+                Arrival::Failed(failure) => {
+                    el::tls_failed(self, slot, now, failure);
+                    return false;
+                }
+            }
+            if (n as usize) < room_len && !hangup {
+                break;
+            }
+        }
+        let now = clock.now();
+        let conn = &self.slots.conns[slot];
+        if !self.slots.keepalive && conn.pending() == 0 {
+            return self.reopen(slot, now, Outcome::Read);
+        }
+        if conn.state == State::Open {
+            self.slots.refill(slot, now);
+        }
+        true
+    }
+
     /// Writes the connection's unsent request bytes until done or the socket is full.
     fn flush(&mut self, slot: usize, now: u64) {
+        if self.slots.tls.is_some() {
+            return self.flush_tls(slot, now);
+        }
         loop {
             let conn = &self.slots.conns[slot];
             let bytes = conn.unsent(&self.slots.req);
@@ -189,6 +248,28 @@ impl EpollLoop {
             }
             self.slots.conns[slot].wrote(n as usize);
             self.slots.ledger.wrote(n as usize, now);
+        }
+    }
+
+    /// As [`EpollLoop::flush`], through TLS: the connection's ciphertext.
+    fn flush_tls(&mut self, slot: usize, now: u64) {
+        let fd = self.slots.conns[slot].fd;
+        loop {
+            let bytes = match self.slots.tls_outgoing(slot, now) {
+                Ok(bytes) if !bytes.is_empty() => bytes,
+                Ok(_) => return,
+                Err(failure) => return el::tls_failed(self, slot, now, failure),
+            };
+            // SAFETY: `bytes` is valid for its length.
+            let n =
+                unsafe { libc::send(fd, bytes.as_ptr().cast(), bytes.len(), libc::MSG_NOSIGNAL) };
+            if n < 0 {
+                if io::Error::last_os_error().kind() != io::ErrorKind::WouldBlock {
+                    self.reopen(slot, now, Outcome::Write);
+                }
+                return;
+            }
+            self.slots.tls_sent(slot, n as usize);
         }
     }
 

@@ -43,6 +43,11 @@ impl EncodedHistogram {
     pub fn text(&self) -> &str {
         &self.0
     }
+
+    /// True for the empty text: no histogram (none was kept, so no samples).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// Encodes a histogram (compressed V2, base64).

@@ -2,6 +2,7 @@
 
 use crate::outcome::{Counts, Outcome};
 use crate::stats::LoopStats;
+use crate::tls::{Failure, Negotiated};
 use std::time::Instant;
 
 /// When a request was meant to be sent and when it was; equal in a closed loop.
@@ -76,6 +77,12 @@ impl Ledger {
             budget,
             timeout,
         }
+    }
+
+    /// Books for a TLS load: handshakes and TLS failures are kept too.
+    pub fn with_tls(mut self) -> Ledger {
+        self.stats.tls = Some(Box::default());
+        self
     }
 
     /// The per-request timeout in nanoseconds.
@@ -198,6 +205,44 @@ impl Ledger {
             self.stats.record_connect(now.saturating_sub(started));
             let second = self.second(now);
             self.stats.second(second).connects += 1;
+        }
+    }
+
+    /// A TLS handshake begun at `started` completed at `now`, `resumed` or full.
+    pub fn handshake(&mut self, started: u64, now: u64, resumed: bool) {
+        if let Some(tls) = self
+            .measuring(now)
+            .then_some(self.stats.tls.as_mut())
+            .flatten()
+        {
+            tls.record_handshake(now.saturating_sub(started), resumed);
+        }
+    }
+
+    /// True until a handshake has said what it settled on (warm-up included): only the
+    /// loop's first is kept.
+    pub fn wants_negotiated(&self) -> bool {
+        self.stats
+            .tls
+            .as_ref()
+            .is_some_and(|t| t.negotiated.is_none())
+    }
+
+    /// What the loop's first handshake settled on.
+    pub fn negotiated(&mut self, negotiated: Negotiated) {
+        if let Some(tls) = self.stats.tls.as_mut() {
+            tls.negotiated.get_or_insert(negotiated);
+        }
+    }
+
+    /// A TLS connection failed at `now` for `failure`.
+    pub fn tls_failed(&mut self, failure: Failure, now: u64) {
+        if let Some(tls) = self
+            .measuring(now)
+            .then_some(self.stats.tls.as_mut())
+            .flatten()
+        {
+            tls.record_failure(failure);
         }
     }
 

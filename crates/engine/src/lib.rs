@@ -1,5 +1,6 @@
 //! The load engine of shootout: share-nothing event loops (io_uring or epoll) that drive
-//! HTTP/1.1 connections, frame responses, and account for every request exactly once.
+//! HTTP/1.1 connections (in clear text or over TLS), frame responses, and account for every
+//! request exactly once.
 //!
 //! It knows nothing of contestants or experiments: give it a [`LoadSpec`] (made into a
 //! [`LoadConfig`] by [`LoadSpec::resolve`]), get a [`LoadResult`]. Everything a caller needs is re-exported here; the modules are private.
@@ -48,7 +49,8 @@ pub use response::{
 };
 pub use result::{
     Bytes, ConfigEcho, Connections, EncodedHistograms, Generator, Histograms, LoadResult,
-    Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, WireError, WireResult, SCHEMA,
+    Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary, WireError,
+    WireResult, SCHEMA,
 };
 pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};
@@ -61,4 +63,4 @@ pub use spec::{
     SpecError, TlsSpec,
 };
 pub use tls::handshake_error::HandshakeError;
-pub use tls::{Resume, TlsClient};
+pub use tls::{Negotiated, Resume, TlsClient};

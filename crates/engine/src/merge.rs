@@ -5,7 +5,7 @@ use crate::histcodec::HistogramError;
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, ShardFigures, Spread,
+    SecondSummary, ShardFigures, Spread, TlsSummary,
 };
 use crate::stats::Second;
 use hdrhistogram::Histogram;
@@ -50,6 +50,7 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
         latency_raw_us: Percentiles::of(&h.latency_raw),
         rate: merge_rate(parts, duration_s),
         connect_us: Percentiles::of(&h.connect),
+        tls: merge_tls(parts, &h.handshake),
         thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
         status_codes: merged_status_codes(parts),
         connections: Connections {
@@ -76,13 +77,20 @@ fn shard_figures(parts: &[LoadResult]) -> Vec<ShardFigures> {
         .collect()
 }
 
-/// The parts' latency, raw latency and connect histograms, each added up exactly.
+/// The parts' TLS summaries merged (None when no part was a TLS load).
+fn merge_tls(parts: &[LoadResult], handshake: &Histogram<u64>) -> Option<TlsSummary> {
+    let tls: Vec<&TlsSummary> = parts.iter().filter_map(|p| p.tls.as_ref()).collect();
+    (!tls.is_empty()).then(|| TlsSummary::merged(tls, handshake))
+}
+
+/// The parts' latency, raw latency, connect and handshake histograms, each added up exactly.
 fn merged_histograms(parts: &[LoadResult]) -> Histograms {
     let mut sum = Histograms::default();
     for p in parts {
         add(&mut sum.latency, &p.histograms.latency);
         add(&mut sum.latency_raw, &p.histograms.latency_raw);
         add(&mut sum.connect, &p.histograms.connect);
+        add(&mut sum.handshake, &p.histograms.handshake);
     }
     sum
 }
@@ -217,5 +225,45 @@ mod tests {
         assert!((p.mean - all.mean).abs() < 1e-9);
         assert!((p.stdev - all.stdev).abs() < 1e-9);
         assert_eq!((p.max, p.samples), (20.0, 5));
+    }
+
+    /// A shard's TLS summary with `handshakes` of `ns` each, `resumed` of them resumed.
+    fn tls_part(handshakes: u64, resumed: u64, ns: u64, alpn: &str) -> LoadResult {
+        let mut p = crate::result::wire_tests::written_before_tls();
+        p.histograms.handshake.record_n(ns, handshakes).unwrap();
+        p.tls = Some(TlsSummary {
+            negotiated: Some(crate::tls::Negotiated {
+                version: "TLS 1.3".into(),
+                suite: "TLS13_AES_128_GCM_SHA256".into(),
+                group: Some("X25519".into()),
+                alpn: Some(alpn.into()),
+            }),
+            full: handshakes - resumed,
+            resumed,
+            handshake_us: Percentiles::of(&p.histograms.handshake),
+            failures: [("truncated".to_string(), 1)].into(),
+        });
+        p
+    }
+
+    #[test]
+    fn tls_summaries_merge_exactly() {
+        let parts = [
+            tls_part(10, 4, 100_000, "http/1.1"),
+            tls_part(30, 0, 300_000, "h2"),
+        ];
+        let m = merge(&parts).unwrap();
+        let tls = m.tls.unwrap();
+        assert_eq!((tls.full, tls.resumed), (36, 4));
+        assert_eq!(tls.failures["truncated"], 2);
+        assert_eq!(m.histograms.handshake.len(), 40);
+        assert!((tls.handshake_us.p50 - 300.0).abs() < 1.0, "{tls:?}");
+        let n = tls.negotiated.unwrap();
+        assert_eq!(
+            (n.version.as_str(), n.alpn.as_deref()),
+            ("TLS 1.3", Some("mixed"))
+        );
+        let clear = crate::result::wire_tests::written_before_tls();
+        assert!(merge(&[clear]).unwrap().tls.is_none());
     }
 }

@@ -19,6 +19,9 @@ pub enum Outcome {
     Write,
     /// The response was malformed (status line, headers, framing).
     Parse,
+    /// TLS failed: the handshake (a rejected certificate too), an alert, a bad record, or a
+    /// close without close_notify that cut a close-delimited body short.
+    Tls,
 }
 
 /// Request counts by outcome. `total()` is their sum plus those still in flight.
@@ -32,6 +35,9 @@ pub struct Counts {
     pub read: u64,
     pub write: u64,
     pub parse: u64,
+    /// Absent from results written before TLS.
+    #[serde(default)]
+    pub tls: u64,
     /// Started but neither answered nor failed when the load stopped.
     pub in_flight: u64,
 }
@@ -48,6 +54,7 @@ impl Counts {
             Outcome::Read => &mut self.read,
             Outcome::Write => &mut self.write,
             Outcome::Parse => &mut self.parse,
+            Outcome::Tls => &mut self.tls,
         };
         *slot += 1;
     }
@@ -64,7 +71,7 @@ impl Counts {
 
     /// Requests that got no well-framed response (everything but ok, status and in-flight).
     pub fn errors(&self) -> u64 {
-        self.timeout + self.connect + self.read + self.write + self.parse
+        self.timeout + self.connect + self.read + self.write + self.parse + self.tls
     }
 
     /// Adds another set of counts to this one.
@@ -76,6 +83,7 @@ impl Counts {
         self.read += other.read;
         self.write += other.write;
         self.parse += other.parse;
+        self.tls += other.tls;
         self.in_flight += other.in_flight;
     }
 }
@@ -83,7 +91,7 @@ impl Counts {
 impl Serialize for Counts {
     /// As JSON with `total` first, so readers need not add the classes up themselves.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Counts", 9)?;
+        let mut s = serializer.serialize_struct("Counts", 10)?;
         s.serialize_field("total", &self.total())?;
         s.serialize_field("ok", &self.ok)?;
         s.serialize_field("status", &self.status)?;
@@ -92,6 +100,7 @@ impl Serialize for Counts {
         s.serialize_field("read", &self.read)?;
         s.serialize_field("write", &self.write)?;
         s.serialize_field("parse", &self.parse)?;
+        s.serialize_field("tls", &self.tls)?;
         s.serialize_field("in_flight", &self.in_flight)?;
         s.end()
     }
@@ -112,14 +121,15 @@ mod tests {
             Outcome::Read,
             Outcome::Write,
             Outcome::Parse,
+            Outcome::Tls,
         ] {
             c.add(o);
         }
         c.in_flight = 3;
-        assert_eq!(c.total(), 10);
-        assert_eq!(c.errors(), 5);
+        assert_eq!(c.total(), 11);
+        assert_eq!(c.errors(), 6);
         let mut d = c;
         d.merge(&c);
-        assert_eq!(d.total(), 20);
+        assert_eq!(d.total(), 22);
     }
 }

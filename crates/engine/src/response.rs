@@ -231,6 +231,11 @@ impl ResponseParser {
         }
     }
 
+    /// True when the current response's body runs until the connection closes.
+    pub fn ends_at_eof(&self) -> bool {
+        matches!(self.state, State::UntilEof)
+    }
+
     /// True when no byte of the current response has arrived yet.
     ///
     /// Also true after a response completed, since the parser then waits for the next one.

@@ -177,6 +177,19 @@ pub fn take_error(fd: RawFd) -> io::Result<()> {
     }
 }
 
+/// Writes what the socket takes of `bytes` now, without waiting; the count, or -1.
+pub fn send_now(fd: RawFd, bytes: &[u8]) -> isize {
+    // SAFETY: `bytes` is valid for its length during the call.
+    unsafe {
+        libc::send(
+            fd,
+            bytes.as_ptr().cast(),
+            bytes.len(),
+            libc::MSG_NOSIGNAL | libc::MSG_DONTWAIT,
+        )
+    }
+}
+
 /// Closes a file descriptor, ignoring errors (nothing useful can be done with them).
 pub fn close(fd: RawFd) {
     // SAFETY: the caller owns `fd` and does not use it again.

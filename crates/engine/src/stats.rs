@@ -4,6 +4,7 @@
 //! merges them at the end, so the request path takes no lock.
 
 use crate::outcome::{Counts, Outcome};
+use crate::tls::{Failure, Failures, Negotiated};
 use hdrhistogram::Histogram;
 
 /// Longest latency a histogram holds, in nanoseconds (one hour).
@@ -99,6 +100,8 @@ pub struct LoopStats {
     pub waited: u64,
     /// One entry per second of measurement.
     pub seconds: Vec<Second>,
+    /// A TLS load's handshakes and failures (None in clear text: no histogram to carry).
+    pub tls: Option<Box<TlsStats>>,
     /// CPU time of the loop's thread while measuring, in seconds.
     pub user_seconds: f64,
     pub sys_seconds: f64,
@@ -123,6 +126,7 @@ impl Default for LoopStats {
             late: 0,
             waited: 0,
             seconds: Vec::new(),
+            tls: None,
             user_seconds: 0.0,
             sys_seconds: 0.0,
             ended_ns: 0,
@@ -197,9 +201,63 @@ impl LoopStats {
         for (i, s) in other.seconds.iter().enumerate() {
             self.second(i).merge(s);
         }
+        if let Some(theirs) = &other.tls {
+            self.tls.get_or_insert_with(Default::default).merge(theirs);
+        }
         self.user_seconds += other.user_seconds;
         self.sys_seconds += other.sys_seconds;
         self.ended_ns = self.ended_ns.max(other.ended_ns);
+    }
+}
+
+/// What a TLS loop measured beside its requests.
+#[derive(Debug, Clone)]
+pub struct TlsStats {
+    /// Time from the TCP connect's end to the handshake's, in nanoseconds.
+    pub handshake: Histogram<u64>,
+    /// Handshakes that did the full key exchange and certificate check.
+    pub full: u64,
+    /// Handshakes that resumed an earlier session.
+    pub resumed: u64,
+    pub failures: Failures,
+    /// What the first handshake settled on (merged: see [`Negotiated::merged`]).
+    pub negotiated: Option<Negotiated>,
+}
+
+impl Default for TlsStats {
+    fn default() -> Self {
+        TlsStats {
+            handshake: latency_histogram(),
+            full: 0,
+            resumed: 0,
+            failures: Failures::default(),
+            negotiated: None,
+        }
+    }
+}
+
+impl TlsStats {
+    /// Records a handshake that took `ns`.
+    pub fn record_handshake(&mut self, ns: u64, resumed: bool) {
+        self.handshake.saturating_record(ns.clamp(1, MAX_NS));
+        match resumed {
+            true => self.resumed += 1,
+            false => self.full += 1,
+        }
+    }
+
+    /// Records a failed TLS connection.
+    pub fn record_failure(&mut self, failure: Failure) {
+        self.failures.add(failure);
+    }
+
+    /// Adds another loop's.
+    pub fn merge(&mut self, other: &TlsStats) {
+        let _ = self.handshake.add(&other.handshake);
+        self.full += other.full;
+        self.resumed += other.resumed;
+        self.failures.merge(&other.failures);
+        self.negotiated = Negotiated::merged(self.negotiated.iter().chain(&other.negotiated));
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::buf_ring::BufRing;
 use crate::conn::{State, Verdict};
-use crate::event_loop::{self as el, Driver, LoopSpec, Slots};
+use crate::event_loop::{self as el, Arrival, Driver, LoopSpec, Slots};
 use crate::ledger::Clock;
 use crate::outcome::Outcome;
 use crate::socket::{self, SockAddr};
@@ -126,6 +126,12 @@ impl UringLoop {
             if let Some(bid) = bid {
                 self.bufs.recycle(bid);
             }
+            if op == OP_SEND {
+                // Over TLS, the buffer that send read may now serve another connection.
+                if let Some(tls) = self.slots.tls.as_mut() {
+                    tls.send_completed_after_end(slot, |g| g & 0xff_ffff == gen);
+                }
+            }
             return;
         }
         let now = clock.now();
@@ -148,13 +154,19 @@ impl UringLoop {
 
     fn send_done(&mut self, slot: usize, res: i32, now: u64) {
         self.io[slot].sending = false;
+        if self.slots.tls.is_some() {
+            // The buffer is free to move again, whatever became of the send.
+            self.slots.tls_sent(slot, res.max(0) as usize);
+        }
         if res < 0 {
             el::close_and_reopen(self, slot, now, Outcome::Write);
             return;
         }
-        self.slots.conns[slot].wrote(res as usize);
-        self.slots.ledger.wrote(res as usize, now);
-        self.send(slot);
+        if self.slots.tls.is_none() {
+            self.slots.conns[slot].wrote(res as usize);
+            self.slots.ledger.wrote(res as usize, now);
+        }
+        self.send(slot, now);
     }
 
     fn recv_done(&mut self, slot: usize, res: i32, bid: Option<u16>, more: bool, now: u64) {
@@ -170,11 +182,17 @@ impl UringLoop {
             return;
         }
         let Some(bid) = bid.filter(|_| res > 0) else {
+            if self.slots.tls.is_some() {
+                return el::tls_eof(self, slot, now);
+            }
             let (conn, times, req, ledger) = self.slots.parts(slot);
             conn.eof(now, times, req, ledger);
             el::close_and_reopen(self, slot, now, Outcome::Read);
             return;
         };
+        if self.slots.tls.is_some() {
+            return self.recv_tls(slot, bid, res as usize, now);
+        }
         let data = self.bufs.get(bid, res as usize);
         let (conn, times, req, ledger) = self.slots.parts(slot);
         let verdict = conn.receive(data, now, times, req, ledger);
@@ -188,11 +206,36 @@ impl UringLoop {
             }
             Ok(Verdict::Keep) => {
                 self.slots.refill(slot, now);
-                self.send(slot);
+                self.send(slot, now);
                 if !self.io[slot].recv_armed && !self.rearm.contains(&slot) {
                     self.arm_recv(slot);
                 }
             }
+        }
+    }
+
+    /// As [`UringLoop::recv_done`], through TLS: ring buffer `bid` holds `len` bytes.
+    fn recv_tls(&mut self, slot: usize, bid: u16, len: usize, now: u64) {
+        let data = self.bufs.get(bid, len);
+        let arrival = self.slots.tls_arrived_from(slot, data, now);
+        self.bufs.recycle(bid);
+        match arrival {
+            Arrival::Keep => {}
+            Arrival::Close(outcome) => return el::close_and_reopen(self, slot, now, outcome),
+            Arrival::PeerClosed => return el::peer_closed(self, slot, now),
+            Arrival::Failed(failure) => return el::tls_failed(self, slot, now, failure),
+        }
+        let conn = &self.slots.conns[slot];
+        if !self.slots.keepalive && conn.pending() == 0 {
+            // One request per connection: the client closes, as ab without -k does.
+            return el::close_and_reopen(self, slot, now, Outcome::Read);
+        }
+        if conn.state == State::Open {
+            self.slots.refill(slot, now);
+        }
+        self.send(slot, now);
+        if !self.io[slot].recv_armed && !self.rearm.contains(&slot) {
+            self.arm_recv(slot);
         }
     }
 
@@ -227,7 +270,10 @@ impl UringLoop {
     }
 
     /// Queues a send of the connection's unsent bytes, one send in flight at a time.
-    fn send(&mut self, slot: usize) {
+    fn send(&mut self, slot: usize, now: u64) {
+        if self.slots.tls.is_some() {
+            return self.send_tls(slot, now);
+        }
         let conn = &self.slots.conns[slot];
         let bytes = conn.unsent(&self.slots.req);
         if bytes.is_empty() || self.io[slot].sending || conn.state != State::Open {
@@ -237,6 +283,27 @@ impl UringLoop {
             .flags(libc::MSG_NOSIGNAL)
             .build()
             .user_data(user_data(slot, conn.gen, OP_SEND));
+        self.io[slot].sending = true;
+        self.push(slot, e);
+    }
+
+    /// As [`UringLoop::send`], through TLS: the connection's ciphertext, whose buffer stays
+    /// put until the send completes.
+    fn send_tls(&mut self, slot: usize, now: u64) {
+        let (fd, gen) = (self.slots.conns[slot].fd, self.slots.conns[slot].gen);
+        if fd < 0 || self.io[slot].sending {
+            return;
+        }
+        let bytes = match self.slots.tls_outgoing(slot, now) {
+            Ok(bytes) if !bytes.is_empty() => bytes,
+            Ok(_) => return,
+            Err(failure) => return el::tls_failed(self, slot, now, failure),
+        };
+        let e = opcode::Send::new(types::Fd(fd), bytes.as_ptr(), bytes.len() as u32)
+            .flags(libc::MSG_NOSIGNAL)
+            .build()
+            .user_data(user_data(slot, gen, OP_SEND));
+        self.slots.tls_sending(slot);
         self.io[slot].sending = true;
         self.push(slot, e);
     }
@@ -263,9 +330,11 @@ impl Driver for UringLoop {
     }
 
     fn connected(&mut self, slot: usize, now: u64) {
-        self.slots.connected(slot, now);
+        if let Err(failure) = self.slots.connected(slot, now) {
+            return el::tls_failed(self, slot, now, failure);
+        }
         self.arm_recv(slot);
-        self.send(slot);
+        self.send(slot, now);
     }
 
     fn release(&mut self, slot: usize, fd: RawFd) {
@@ -284,7 +353,7 @@ impl Driver for UringLoop {
         socket::close(fd);
     }
 
-    fn kick(&mut self, slot: usize, _now: u64) {
-        self.send(slot);
+    fn kick(&mut self, slot: usize, now: u64) {
+        self.send(slot, now);
     }
 }

@@ -4,14 +4,16 @@
 //! short duration.
 //!
 //! The misbehaviours are a table: each row names a server behaviour, how its load differs
-//! from the usual one, and the accounting its result must show. One loop runs every row
-//! on both backends and names the row and backend of each mismatch.
+//! from the usual one (clear text or TLS among it), and the accounting its result must
+//! show. One loop runs every row on both backends and names the row and backend of each
+//! mismatch. TLS rows use certificates made for the test (testserver's TestPki).
 
-use engine::{IoChoice, LoadConfig, LoadResult, RunError, Stop, Target};
+use engine::{IoChoice, LoadConfig, LoadResult, Resume, RunError, Stop, Target, TlsClient};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-use testserver::{Behavior, TestServer};
+use testserver::{Behavior, TestPki, TestServer, Tls, TlsFault};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 
@@ -28,6 +30,15 @@ struct Load {
     http10: bool,
     warmup: Duration,
     timeout: Duration,
+    wire: Wire,
+}
+
+/// How the server's bytes travel.
+#[derive(Debug, Clone, Copy)]
+enum Wire {
+    Clear,
+    /// TLS, misbehaving as the fault says, if one is given.
+    Tls(Option<TlsFault>),
 }
 
 const LOAD: Load = Load {
@@ -38,6 +49,7 @@ const LOAD: Load = Load {
     http10: false,
     warmup: Duration::ZERO,
     timeout: Duration::from_secs(2),
+    wire: Wire::Clear,
 };
 
 /// What a count must be.
@@ -66,6 +78,7 @@ enum Class {
     Timeout,
     Read,
     Write,
+    Tls,
 }
 
 /// The accounting a row's result must show, on each backend.
@@ -75,6 +88,7 @@ struct Expect {
     timeout: Want,
     read: Want,
     parse: Want,
+    tls: Want,
     /// All error classes together.
     errors: Want,
     /// Every error is of one of these classes.
@@ -87,6 +101,8 @@ struct Expect {
     codes: Option<&'static [(&'static str, Want)]>,
     /// A warning that must be among the result's.
     warning: Option<&'static str>,
+    /// The TLS failure reasons seen, exactly (reason, count).
+    tls_failures: Option<&'static [(&'static str, Want)]>,
     /// Latency was measured: p50 above zero, max at least p99.
     latency: bool,
     /// Requests the server read (warm-up included).
@@ -101,6 +117,7 @@ const ANY: Expect = Expect {
     timeout: Any,
     read: Any,
     parse: Any,
+    tls: Any,
     errors: Any,
     errors_only: None,
     total: Any,
@@ -108,6 +125,7 @@ const ANY: Expect = Expect {
     closed_by_server: Any,
     codes: None,
     warning: None,
+    tls_failures: None,
     latency: false,
     server_requests: Any,
     server_connections: Any,
@@ -406,6 +424,73 @@ fn rows() -> Vec<Row> {
             },
             expect: Expect { ok: Is(100), ..ANY },
         },
+        Row {
+            name: "over TLS, every request counted once",
+            behavior: Behavior::Hello,
+            load: Load {
+                requests: 500,
+                wire: Wire::Tls(None),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(500),
+                total: Is(500),
+                server_requests: Is(500),
+                opened: Is(4),
+                tls_failures: Some(&[]),
+                latency: true,
+                ..ANY
+            },
+        },
+        Row {
+            name: "over TLS, close-delimited bodies end at close_notify",
+            behavior: Behavior::Http10CloseDelimited,
+            load: Load {
+                http10: true,
+                wire: Wire::Tls(None),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(REQUESTS),
+                errors: Is(0),
+                tls_failures: Some(&[]),
+                ..ANY
+            },
+        },
+        Row {
+            name: "garbage instead of a ServerHello fails every handshake as tls",
+            behavior: Behavior::Hello,
+            load: Load {
+                wire: Wire::Tls(Some(TlsFault::GarbageHello)),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(0),
+                tls: Is(REQUESTS),
+                errors_only: Some(&[Class::Tls]),
+                total: Is(REQUESTS),
+                server_requests: Is(0),
+                tls_failures: Some(&[("bad_record", Is(REQUESTS))]),
+                ..ANY
+            },
+        },
+        Row {
+            name: "a close without close_notify cuts a close-delimited body: tls (truncated)",
+            behavior: Behavior::Http10CloseDelimited,
+            load: Load {
+                http10: true,
+                wire: Wire::Tls(Some(TlsFault::NoCloseNotify)),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(0),
+                tls: Is(REQUESTS),
+                errors_only: Some(&[Class::Tls]),
+                server_requests: Is(REQUESTS),
+                tls_failures: Some(&[("truncated", Is(REQUESTS))]),
+                ..ANY
+            },
+        },
     ]
 }
 
@@ -422,7 +507,15 @@ fn every_misbehaviour_is_counted_where_it_belongs() {
 
 /// Runs one row on one backend: what its result got wrong, each line naming the row.
 fn mismatches(row: &Row, io: IoChoice) -> Vec<String> {
-    let server = TestServer::start(row.behavior.clone()).expect("the test server starts");
+    let behavior = row.behavior.clone();
+    let server = match row.load.wire {
+        Wire::Clear => TestServer::start(behavior),
+        Wire::Tls(fault) => {
+            let config = pki().server_config().expect("a server config");
+            TestServer::start_tls(behavior, Tls { config, fault })
+        }
+    };
+    let server = server.expect("the test server starts");
     let c = config(&server, io, &row.load);
     let r = engine::run(&c, &AtomicBool::new(false)).unwrap_or_else(|e| {
         panic!(
@@ -445,9 +538,23 @@ fn mismatches(row: &Row, io: IoChoice) -> Vec<String> {
         .collect()
 }
 
+/// The certificates of every TLS row.
+fn pki() -> &'static TestPki {
+    static PKI: OnceLock<TestPki> = OnceLock::new();
+    PKI.get_or_init(|| TestPki::new().expect("test certificates"))
+}
+
 /// The load of a row against `server` on backend `io`.
 fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
-    let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
+    let addr = server.addr();
+    let mut c = LoadConfig::new(Target::parse(&format!("http://{addr}/hello")).unwrap());
+    if let Wire::Tls(_) = load.wire {
+        c.tls = Some(TlsClient {
+            config: pki().client_config().expect("a client config"),
+            server_name: TestPki::server_name(),
+            resume: Resume::Tickets,
+        });
+    }
     c.connections = 4;
     c.threads = 1;
     c.io = io;
@@ -465,7 +572,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
 fn accounting(r: &LoadResult, found: &mut Vec<String>) {
     let q = &r.requests;
     let classes =
-        q.ok + q.status + q.timeout + q.connect + q.read + q.write + q.parse + q.in_flight;
+        q.ok + q.status + q.timeout + q.connect + q.read + q.write + q.parse + q.tls + q.in_flight;
     if q.total() != classes {
         found.push(format!("{} started, {classes} in the classes", q.total()));
     }
@@ -484,6 +591,7 @@ fn counts(e: &Expect, r: &LoadResult, server: &TestServer, found: &mut Vec<Strin
         ("timeout", e.timeout, q.timeout),
         ("read", e.read, q.read),
         ("parse", e.parse, q.parse),
+        ("tls", e.tls, q.tls),
         ("errors", e.errors, q.errors()),
         ("total", e.total, q.total()),
         ("connections opened", e.opened, c.opened),
@@ -517,6 +625,7 @@ fn details(e: &Expect, r: &LoadResult, found: &mut Vec<String>) {
             Class::Timeout => q.timeout,
             Class::Read => q.read,
             Class::Write => q.write,
+            Class::Tls => q.tls,
         };
         let theirs: u64 = classes.iter().map(of).sum();
         if q.errors() != theirs {
@@ -528,6 +637,12 @@ fn details(e: &Expect, r: &LoadResult, found: &mut Vec<String>) {
     }
     if let Some(codes) = e.codes {
         codes_match(codes, &r.status_codes, found);
+    }
+    if let Some(reasons) = e.tls_failures {
+        match &r.tls {
+            Some(tls) => named_counts_match("TLS failure", reasons, &tls.failures, found),
+            None => found.push("no TLS summary".into()),
+        }
     }
     if let Some(warning) = e.warning {
         if !r.warnings.iter().any(|w| w.contains(warning)) {
@@ -542,15 +657,26 @@ fn details(e: &Expect, r: &LoadResult, found: &mut Vec<String>) {
 
 /// The status codes seen are exactly `want`'s, each as often as it says.
 fn codes_match(want: &[(&str, Want)], got: &BTreeMap<String, u64>, found: &mut Vec<String>) {
-    let named: Vec<&str> = want.iter().map(|(code, _)| *code).collect();
+    named_counts_match("status code", want, got, found);
+}
+
+/// The `what`s seen (status codes, TLS failure reasons) are exactly `want`'s, each as
+/// often as it says.
+fn named_counts_match(
+    what: &str,
+    want: &[(&str, Want)],
+    got: &BTreeMap<String, u64>,
+    found: &mut Vec<String>,
+) {
+    let named: Vec<&str> = want.iter().map(|(name, _)| *name).collect();
     let seen: Vec<&str> = got.keys().map(String::as_str).collect();
     if named != seen {
-        found.push(format!("status codes {seen:?}, want {named:?}"));
+        found.push(format!("{what}s seen {seen:?}, want {named:?}"));
     }
-    for (code, n) in want {
-        let count = got.get(*code).copied().unwrap_or(0);
+    for (name, n) in want {
+        let count = got.get(*name).copied().unwrap_or(0);
         if !n.holds(count) {
-            found.push(format!("status {code} seen {count} times, want {n:?}"));
+            found.push(format!("{what} {name} seen {count} times, want {n:?}"));
         }
     }
 }

@@ -2,12 +2,13 @@
 
 use nix::sys::socket::{setsockopt, sockopt};
 use std::io::{self, ErrorKind, Read, Write};
-use std::net::{Shutdown, TcpStream};
+use std::net::TcpStream;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use crate::reply::{self, After};
 use crate::request::{self, Request};
+use crate::transport::Transport;
 use crate::{Behavior, Shared};
 
 /// How often a blocked read or write wakes up to look at the stop flag.
@@ -32,7 +33,7 @@ enum Action {
 
 /// A connection's state.
 struct Conn<'a> {
-    stream: TcpStream,
+    stream: Transport,
     shared: &'a Shared,
     buf: Vec<u8>,
     /// The request whose body is still being skipped.
@@ -46,7 +47,10 @@ struct Conn<'a> {
 }
 
 /// Serves one accepted connection until it closes or the server stops.
-pub(crate) fn serve(stream: TcpStream, shared: &Shared) {
+pub(crate) fn serve(tcp: TcpStream, shared: &Shared) {
+    let Ok(Some(stream)) = Transport::accept(tcp, shared.tls.as_ref()) else {
+        return;
+    };
     let mut conn = Conn {
         stream,
         shared,
@@ -68,9 +72,10 @@ impl Conn<'_> {
             Behavior::CloseIdle(idle) => idle.clamp(Duration::from_millis(1), POLL),
             _ => POLL,
         };
-        self.stream.set_read_timeout(Some(poll))?;
-        self.stream.set_write_timeout(Some(POLL))?;
-        self.stream.set_nodelay(true)
+        let tcp = self.stream.tcp();
+        tcp.set_read_timeout(Some(poll))?;
+        tcp.set_write_timeout(Some(POLL))?;
+        tcp.set_nodelay(true)
     }
 
     /// The read-answer loop.
@@ -197,7 +202,13 @@ impl Conn<'_> {
                 Err(e) => return Err(e),
             }
         }
-        Ok(())
+        // Over TLS, the part's record goes out now, as a clear part would.
+        loop {
+            match self.stream.flush() {
+                Err(e) if retryable(&e) && !self.shared.stopped() => {}
+                done => return done,
+            }
+        }
     }
 
     /// Sleeps in short slices; false if the server stopped meanwhile.
@@ -218,7 +229,7 @@ impl Conn<'_> {
     /// Sends FIN, then reads until the client closes too (bounded), so the close stays a
     /// clean FIN: closing with unread bytes in the socket would make the kernel send RST.
     fn close(&mut self) -> io::Result<()> {
-        self.stream.shutdown(Shutdown::Write)?;
+        self.stream.shutdown_write()?;
         let end = Instant::now() + LINGER;
         let mut sink = [0u8; 4096];
         while Instant::now() < end && !self.shared.stopped() {
@@ -238,7 +249,7 @@ impl Conn<'_> {
             l_onoff: 1,
             l_linger: 0,
         };
-        setsockopt(&self.stream, sockopt::Linger, &linger)?;
+        setsockopt(self.stream.tcp(), sockopt::Linger, &linger)?;
         Ok(()) // the caller drops the stream, which closes it
     }
 }

@@ -7,15 +7,24 @@
 //! --port 0` prints its URL once it listens and serves until killed; a behavior's
 //! `Display` is the name that command line reads.
 //!
-//! It is thread-per-connection and std-only (plus `libc` for the RST), to stay obviously
-//! correct rather than fast.
+//! Over TLS: [`TestServer::start_tls`] serves the same behaviors through rustls, with
+//! certificates a [`TestPki`] makes when the test starts; a [`TlsFault`] makes the TLS
+//! side itself misbehave.
+//!
+//! It is thread-per-connection and std-only (plus `libc` for the RST, rustls and rcgen for
+//! TLS), to stay obviously correct rather than fast.
 
 mod behavior;
 mod conn;
+mod pki;
 mod reply;
 mod request;
+mod tls;
+mod transport;
 
 pub use behavior::{Behavior, BehaviorError};
+pub use pki::{PkiError, TestPki, SERVER_NAME};
+pub use tls::{Tls, TlsFault};
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -38,6 +47,8 @@ pub struct TestServer {
 /// State shared by the accept thread, the connection threads and the handle.
 pub(crate) struct Shared {
     behavior: Behavior,
+    /// Serve over TLS (None: clear text).
+    tls: Option<Tls>,
     stop: AtomicBool,
     requests: AtomicU64,
     responses: AtomicU64,
@@ -87,10 +98,29 @@ impl TestServer {
 
     /// Starts a server on the given address (the binary uses it for `--port`).
     pub fn bind(addr: SocketAddr, behavior: Behavior) -> io::Result<TestServer> {
+        Self::bind_tls(addr, behavior, None)
+    }
+
+    /// Starts a server on 127.0.0.1 with an ephemeral port that speaks TLS as `tls` says.
+    pub fn start_tls(behavior: Behavior, tls: Tls) -> io::Result<TestServer> {
+        Self::bind_tls(
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            behavior,
+            Some(tls),
+        )
+    }
+
+    /// Starts a server on the given address, over TLS when `tls` is given.
+    pub fn bind_tls(
+        addr: SocketAddr,
+        behavior: Behavior,
+        tls: Option<Tls>,
+    ) -> io::Result<TestServer> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             behavior,
+            tls,
             stop: AtomicBool::new(false),
             requests: AtomicU64::new(0),
             responses: AtomicU64::new(0),
@@ -115,10 +145,15 @@ impl TestServer {
         self.addr
     }
 
-    /// `http://127.0.0.1:PORT/path`; a missing leading slash is added.
+    /// `http://127.0.0.1:PORT/path` (`https://` over TLS); a missing leading slash is added.
     pub fn url(&self, path: &str) -> String {
         let slash = if path.starts_with('/') { "" } else { "/" };
-        format!("http://{}{slash}{path}", self.addr)
+        let scheme = if self.shared.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}{slash}{path}", self.addr)
     }
 
     /// Complete request heads read (bodies per Content-Length skipped), answered or not.

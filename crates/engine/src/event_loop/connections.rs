@@ -5,6 +5,7 @@ use super::Driver;
 use crate::conn::State;
 use crate::outcome::Outcome;
 use crate::socket;
+use crate::tls::Failure;
 use std::io;
 
 /// How long a slot waits before reconnecting after a failed connect, so that a refusing
@@ -79,12 +80,50 @@ pub fn close_and_reopen<D: Driver>(d: &mut D, slot: usize, now: u64, outcome: Ou
     open(d, slot, now);
 }
 
-/// Closes `slot`'s socket; the slot may reconnect at `retry_at`.
+/// TLS failed on `slot` at `now`: what is pending ends as TLS. A connection that failed its
+/// handshake backs off as a failed connect does; one that was open reconnects at once.
+pub fn tls_failed<D: Driver>(d: &mut D, slot: usize, now: u64, failure: Failure) {
+    let s = d.slots();
+    s.ledger.tls_failed(failure, now);
+    if s.conns[slot].state != State::Handshaking {
+        return close_and_reopen(d, slot, now, Outcome::Tls);
+    }
+    let (conn, times, _, ledger) = s.parts(slot);
+    conn.fail(Outcome::Tls, now, times, ledger);
+    close(d, slot, now + CONNECT_BACKOFF_NS);
+}
+
+/// The server closed `slot`'s TLS connection at `now` without close_notify: during the
+/// handshake, a failed handshake; after it, as any close, unless it cut short a body that
+/// only the close could end (see [`crate::conn::Conn::eof_unannounced`]).
+pub fn tls_eof<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    if d.slots().conns[slot].state == State::Handshaking {
+        return tls_failed(d, slot, now, Failure::ClosedInHandshake);
+    }
+    let (conn, times, req, ledger) = d.slots().parts(slot);
+    if conn.eof_unannounced(now, times, req, ledger) {
+        ledger.tls_failed(Failure::Truncated, now);
+    }
+    close_and_reopen(d, slot, now, Outcome::Read);
+}
+
+/// The server ended `slot`'s TLS connection with close_notify at `now`: the close is
+/// announced, as a clear-text FIN is.
+pub fn peer_closed<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    let (conn, times, req, ledger) = d.slots().parts(slot);
+    conn.eof(now, times, req, ledger);
+    close_and_reopen(d, slot, now, Outcome::Read);
+}
+
+/// Closes `slot`'s socket (over TLS, with close_notify when it can go at once); the slot
+/// may reconnect at `retry_at`.
 pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
     let fd = d.slots().conns[slot].fd;
     if fd >= 0 {
+        d.slots().tls_goodbye(slot, fd);
         d.release(slot, fd);
     }
+    d.slots().tls_end(slot);
     d.slots().conns[slot].closed(retry_at);
 }
 

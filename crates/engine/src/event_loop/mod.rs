@@ -1,17 +1,20 @@
 //! What every event loop is given, and the logic the epoll and io_uring loops share: the
 //! loop itself (drive), its connections and their books (slots), a connection's life
-//! (connections), and what a loop hands back (results).
+//! (connections), where a TLS load's bytes go through TLS (wire), and what a loop hands
+//! back (results).
 
 mod connections;
 mod drive;
 mod loop_spec;
 mod results;
 mod slots;
+mod wire;
 
-pub use connections::{close_and_reopen, connect_failed};
+pub use connections::{close_and_reopen, connect_failed, peer_closed, tls_eof, tls_failed};
 pub use drive::{drive, Driver};
 pub use loop_spec::LoopSpec;
 pub use slots::Slots;
+pub use wire::Arrival;
 
 /// Read buffer size per loop (shared by all its connections).
 pub const READ_BUFFER: usize = 64 * 1024;

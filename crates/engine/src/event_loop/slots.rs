@@ -1,21 +1,22 @@
 //! A loop's connections with their start-time rings, the request bytes, the dialer and
 //! the books; and which connection takes the next request (closed, open or device load).
 
-use super::LoopSpec;
+use super::{LoopSpec, READ_BUFFER};
 use crate::conn::{Conn, State};
 use crate::devices::{Fleet, Next};
 use crate::ledger::{Ledger, Stamp};
 use crate::request::RequestBytes;
 use crate::schedule::Pacer;
 use crate::socket::Dialer;
+use crate::tls::{Failure, TlsLayer};
 
 /// The state both loop kinds share: connections, their start-time rings, the request
 /// bytes, the dialer and the books.
 pub struct Slots {
     pub conns: Vec<Conn>,
     /// `depth` start stamps per connection, connection `i` at `i * depth`.
-    times: Vec<Stamp>,
-    depth: usize,
+    pub(super) times: Vec<Stamp>,
+    pub(super) depth: usize,
     /// Open loop: the schedule, and the connections with room for a request (without
     /// keep-alive: the closed slots free to open a connection for one).
     pub(super) pacer: Option<Pacer>,
@@ -27,6 +28,8 @@ pub struct Slots {
     pub dialer: Dialer,
     pub ledger: Ledger,
     pub keepalive: bool,
+    /// An https load: the TLS between the sockets and HTTP (event_loop/wire.rs).
+    pub tls: Option<TlsLayer>,
     /// Open loop: a due request found every connection busy and waits for one; requests
     /// that start late meanwhile waited on the server, not on the generator.
     pub(super) backlogged: bool,
@@ -38,6 +41,13 @@ impl Slots {
         let c = spec.config;
         let depth = c.pipeline.max(1);
         let timeout = c.timeout.as_nanos() as u64;
+        let req = RequestBytes::new(c);
+        let mut ledger = Ledger::new(spec.measure_start, spec.end, spec.budget, timeout);
+        if c.tls.is_some() {
+            ledger = ledger.with_tls();
+        }
+        let tls = (c.tls.as_ref())
+            .map(|client| TlsLayer::new(client, spec.connections, req.all().len(), READ_BUFFER));
         Slots {
             conns: (0..spec.connections).map(|_| Conn::default()).collect(),
             times: vec![Stamp::default(); spec.connections * depth],
@@ -50,10 +60,11 @@ impl Slots {
                     Fleet::new(script, spec.connections, offset, stride)
                 }),
             leaving: Vec::new(),
-            req: RequestBytes::new(c),
+            req,
             dialer: Dialer::new(c.target.addr, true, c.keepalive, spec.index),
-            ledger: Ledger::new(spec.measure_start, spec.end, spec.budget, timeout),
+            ledger,
             keepalive: c.keepalive,
+            tls,
             backlogged: false,
         }
     }
@@ -91,13 +102,19 @@ impl Slots {
         conn.has_room(self.depth)
     }
 
-    /// The connect of `slot` finished at `now`: record it and start its requests.
-    pub fn connected(&mut self, slot: usize, now: u64) {
+    /// The connect of `slot` finished at `now`: record it and start its requests, or over
+    /// TLS its handshake (the requests start when that is done: `handshake_done`).
+    pub fn connected(&mut self, slot: usize, now: u64) -> Result<(), Failure> {
+        if let Some(tls) = self.tls.as_mut() {
+            self.conns[slot].handshaking(now, &mut self.ledger);
+            return tls.start(slot, now);
+        }
         let (conn, _, _, ledger) = self.parts(slot);
         conn.connected(now, ledger);
         if self.keepalive {
             self.refill(slot, now);
         }
+        Ok(())
     }
 
     /// `slot` has room for more requests: a closed loop starts them now; an open loop

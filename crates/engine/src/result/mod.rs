@@ -7,12 +7,14 @@ mod figures;
 mod second;
 mod shard_figures;
 mod summary;
+mod tls;
 mod wire;
 
 pub use figures::{Bytes, ConfigEcho, Connections, Generator, RateSummary};
 pub use second::{per_second, SecondSummary};
 pub use shard_figures::ShardFigures;
 pub use summary::{Percentiles, Spread};
+pub use tls::TlsSummary;
 pub use wire::{EncodedHistograms, WireError, WireResult, SCHEMA};
 
 use crate::outcome::Counts;
@@ -44,6 +46,8 @@ pub struct LoadResult {
     /// Open loop only: target and achieved rates.
     pub rate: Option<RateSummary>,
     pub connect_us: Percentiles,
+    /// A TLS load's handshakes and failures (None in clear text).
+    pub tls: Option<TlsSummary>,
     /// Responses per second of each loop in each full second (wrk's Req/Sec).
     pub thread_rps: Spread,
     pub status_codes: BTreeMap<String, u64>,
@@ -67,6 +71,8 @@ pub struct Histograms {
     /// From the actual send.
     pub latency_raw: Histogram<u64>,
     pub connect: Histogram<u64>,
+    /// TLS handshakes, from the TCP connect's end (empty in clear text).
+    pub handshake: Histogram<u64>,
 }
 
 impl Default for Histograms {
@@ -76,6 +82,7 @@ impl Default for Histograms {
             latency: empty(),
             latency_raw: empty(),
             connect: empty(),
+            handshake: empty(),
         }
     }
 }
@@ -110,4 +117,4 @@ pub fn status_codes(stats: &LoopStats) -> BTreeMap<String, u64> {
 }
 
 #[cfg(test)]
-mod wire_tests;
+pub(crate) mod wire_tests;

@@ -5,7 +5,7 @@
 
 use super::{
     Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, ShardFigures, Spread,
+    SecondSummary, ShardFigures, Spread, TlsSummary,
 };
 use crate::histcodec::{EncodedHistogram, HistogramError};
 use crate::outcome::Counts;
@@ -45,6 +45,9 @@ pub struct WireResult {
     pub latency_raw_us: Percentiles,
     pub rate: Option<RateSummary>,
     pub connect_us: Percentiles,
+    /// Only in a TLS load's result (and absent from results written before TLS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<TlsSummary>,
     pub thread_rps: Spread,
     pub status_codes: BTreeMap<String, u64>,
     pub connections: Connections,
@@ -63,6 +66,9 @@ pub struct EncodedHistograms {
     pub latency: EncodedHistogram,
     pub latency_raw: EncodedHistogram,
     pub connect: EncodedHistogram,
+    /// TLS handshakes; absent in clear text (and before TLS), read as empty.
+    #[serde(default, skip_serializing_if = "EncodedHistogram::is_empty")]
+    pub handshake: EncodedHistogram,
 }
 
 impl From<LoadResult> for WireResult {
@@ -74,6 +80,10 @@ impl From<LoadResult> for WireResult {
                 latency: EncodedHistogram::encode(&h.latency),
                 latency_raw: EncodedHistogram::encode(&h.latency_raw),
                 connect: EncodedHistogram::encode(&h.connect),
+                handshake: match h.handshake.is_empty() {
+                    true => EncodedHistogram::default(),
+                    false => EncodedHistogram::encode(&h.handshake),
+                },
             },
             url: r.url,
             started_unix_ms: r.started_unix_ms,
@@ -87,6 +97,7 @@ impl From<LoadResult> for WireResult {
             latency_raw_us: r.latency_raw_us,
             rate: r.rate,
             connect_us: r.connect_us,
+            tls: r.tls,
             thread_rps: r.thread_rps,
             status_codes: r.status_codes,
             connections: r.connections,
@@ -111,6 +122,7 @@ impl TryFrom<WireResult> for LoadResult {
             latency: decoded("latency", &h.latency)?,
             latency_raw: decoded("latency_raw", &h.latency_raw)?,
             connect: decoded("connect", &h.connect)?,
+            handshake: decoded("handshake", &h.handshake)?,
         };
         Ok(LoadResult {
             histograms,
@@ -126,6 +138,7 @@ impl TryFrom<WireResult> for LoadResult {
             latency_raw_us: w.latency_raw_us,
             rate: w.rate,
             connect_us: w.connect_us,
+            tls: w.tls,
             thread_rps: w.thread_rps,
             status_codes: w.status_codes,
             connections: w.connections,

@@ -6,8 +6,8 @@ use super::*;
 use crate::histcodec::EncodedHistogram;
 use serde_json::{json, Value};
 
-/// A result as read from JSON written by hand, then given samples and every optional part.
-fn sample() -> LoadResult {
+/// A result as read from JSON written by hand before TLS (no `tls` anywhere).
+pub(crate) fn written_before_tls() -> LoadResult {
     let zero = json!({"mean": 0, "stdev": 0, "min": 0, "max": 0, "p50": 0, "p75": 0,
                       "p90": 0, "p99": 0, "p999": 0, "p9999": 0});
     let wire = json!({
@@ -29,7 +29,12 @@ fn sample() -> LoadResult {
                       "cpu_percent": 10.0, "bound": false, "io": "epoll", "threads": 1},
         "histograms": {"latency": "", "latency_raw": "", "connect": ""}
     });
-    let mut r: LoadResult = serde_json::from_value(wire).unwrap();
+    serde_json::from_value(wire).unwrap()
+}
+
+/// A result written by hand, then given samples and every optional part.
+fn sample() -> LoadResult {
+    let mut r = written_before_tls();
     for ns in [1_000_000u64, 2_000_000, 30_000_000] {
         r.histograms.latency.record(ns).unwrap();
         r.histograms.latency_raw.record(ns / 2).unwrap();
@@ -41,7 +46,33 @@ fn sample() -> LoadResult {
     r.per_second = vec![SecondSummary::of(0, &second)];
     r.shards = vec![ShardFigures::of(&r)];
     r.shards[0].place = Some("local 1".into());
+    r.histograms.handshake.record(80_000).unwrap();
+    r.tls = Some(TlsSummary {
+        negotiated: Some(crate::tls::Negotiated {
+            version: "TLS 1.3".into(),
+            suite: "TLS13_AES_128_GCM_SHA256".into(),
+            group: Some("X25519".into()),
+            alpn: Some("http/1.1".into()),
+        }),
+        full: 1,
+        resumed: 0,
+        handshake_us: Percentiles::of(&r.histograms.handshake),
+        failures: [("alert:handshake_failure".to_string(), 2)].into(),
+    });
+    r.requests.tls = 2;
     r
+}
+
+#[test]
+fn a_result_written_before_tls_reads_as_clear_text_and_writes_no_tls() {
+    let r = written_before_tls();
+    assert!(r.tls.is_none());
+    assert_eq!(r.requests.tls, 0);
+    assert!(r.histograms.handshake.is_empty());
+    let v = serde_json::to_value(&r).unwrap();
+    assert!(v.get("tls").is_none(), "{v}");
+    assert!(v["histograms"].get("handshake").is_none(), "{v}");
+    assert_eq!(v["requests"]["tls"], 0);
 }
 
 #[test]
@@ -51,6 +82,11 @@ fn a_result_through_json_keeps_its_histograms_exactly() {
     let back: LoadResult = serde_json::from_str(&text).unwrap();
     assert_eq!(back.histograms, r.histograms);
     assert_eq!(back.histograms.latency.len(), 3);
+    assert_eq!(back.histograms.handshake.len(), 1);
+    let (tls, sent) = (back.tls.unwrap(), r.tls.unwrap());
+    assert_eq!((tls.full, tls.failures), (sent.full, sent.failures));
+    assert_eq!(tls.negotiated, sent.negotiated);
+    assert_eq!(back.requests, r.requests);
     assert_eq!(back.per_second[0].hist, r.per_second[0].hist);
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["schema"], SCHEMA);

@@ -6,7 +6,7 @@ use crate::config::{LoadConfig, Stop};
 use crate::cpu;
 use crate::result::{
     self, Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles,
-    RateSummary,
+    RateSummary, TlsSummary,
 };
 use crate::schedule::Pacer;
 use crate::stats::LoopStats;
@@ -29,6 +29,7 @@ pub(super) fn summarise(
     let generator = generator(&all, config.threads, io, duration_s);
     let rate = rate_summary(config, &all, measure_start, duration_s);
     let mut warnings = warnings(&all, &generator, config);
+    let tls = all.tls.take();
     if let Some(r) = rate
         .as_ref()
         .filter(|r| r.achieved_rps < 0.99 * r.target_rps)
@@ -57,6 +58,7 @@ pub(super) fn summarise(
         latency_raw_us: Percentiles::of(&all.latency_raw),
         rate,
         connect_us: Percentiles::of(&all.connect),
+        tls: tls.as_deref().map(TlsSummary::of),
         thread_rps: result::thread_rps(loops, duration_s),
         status_codes: result::status_codes(&all),
         connections: Connections {
@@ -72,6 +74,7 @@ pub(super) fn summarise(
             latency: all.latency,
             latency_raw: all.latency_raw,
             connect: all.connect,
+            handshake: tls.map_or_else(crate::stats::latency_histogram, |t| t.handshake),
         },
     }
 }

@@ -214,6 +214,7 @@ fn nothing_succeeded(n: &engine::Counts) -> String {
         ("read", n.read),
         ("write", n.write),
         ("parse", n.parse),
+        ("tls", n.tls),
         ("in flight", n.in_flight),
     ];
     let ended: Vec<String> = classes

@@ -11,8 +11,13 @@ pub fn print(r: &LoadResult) {
     println!("Concurrency Level:      {}", r.config.connections);
     println!("Time taken for tests:   {:.3} seconds", r.duration_s);
     println!("Complete requests:      {done}");
+    // ab has no TLS class; a clear-text load's line stays as ab prints it.
+    let tls = match q.tls {
+        0 => String::new(),
+        n => format!(", TLS: {n}"),
+    };
     println!(
-        "Failed requests:        {failed}\n   (Connect: {}, Receive: {}, Length: {}, Exceptions: {}, Timeout: {})",
+        "Failed requests:        {failed}\n   (Connect: {}, Receive: {}, Length: {}, Exceptions: {}, Timeout: {}{tls})",
         q.connect,
         q.read,
         q.parse,

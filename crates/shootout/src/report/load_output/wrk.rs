@@ -1,7 +1,9 @@
 //! The default summary, laid out as wrk prints it, plus what wrk does not say.
 
-use crate::units::{self, bytes, metric, micros};
-use engine::{format_duration, CheckedLoad, IoChoice, LoadResult, LoadSpec, Pace, Shard, Stop};
+use crate::units::{self, bytes, grouped, metric, micros};
+use engine::{
+    format_duration, CheckedLoad, IoChoice, LoadResult, LoadSpec, Pace, Shard, Stop, TlsSummary,
+};
 
 /// The lines printed before the load starts.
 pub fn print_header(load: &CheckedLoad) {
@@ -93,6 +95,9 @@ fn mode(keepalive: bool, pipeline: usize, pace: &Pace, shard: Shard) -> String {
 pub fn print(r: &LoadResult) {
     let l = &r.latency_us;
     let t = &r.thread_rps;
+    if let Some(tls) = &r.tls {
+        println!("  {}", tls_header(tls));
+    }
     println!("  Thread Stats   Avg      Stdev     Max   +/- Stdev");
     println!(
         "    Latency {:>9} {:>9} {:>9} {:>8.2}%",
@@ -117,6 +122,9 @@ pub fn print(r: &LoadResult) {
     ] {
         println!("  {p:>6} {:>9}", micros(v));
     }
+    if let Some(tls) = &r.tls {
+        print_handshakes(tls);
+    }
     let done = r.requests.ok + r.requests.status;
     println!(
         "  {done} requests in {:.2}s, {} read",
@@ -130,6 +138,38 @@ pub fn print(r: &LoadResult) {
     println!("Transfer/sec: {:>10}", bytes(r.transfer_per_s));
     print_generator(r);
     print_shards(r);
+}
+
+/// `TLS 1.3 TLS13_AES_128_GCM_SHA256 X25519, ALPN http/1.1; 1,234 handshakes (1,200
+/// resumed)`: what the handshakes settled on, and how many there were.
+pub fn tls_header(tls: &TlsSummary) -> String {
+    let negotiated = match &tls.negotiated {
+        Some(n) => n.to_string(),
+        None => "TLS, no handshake finished".to_string(),
+    };
+    format!(
+        "{negotiated}; {} handshakes ({} resumed)",
+        grouped(tls.handshakes() as f64),
+        grouped(tls.resumed as f64)
+    )
+}
+
+/// The handshake's own latency (from the TCP connect's end), and why TLS failed, if it did.
+fn print_handshakes(tls: &TlsSummary) {
+    let h = &tls.handshake_us;
+    println!(
+        "  Handshake: p50 {}, p90 {}, p99 {}, max {} (after the TCP connect)",
+        micros(h.p50),
+        micros(h.p90),
+        micros(h.p99),
+        micros(h.max)
+    );
+    if !tls.failures.is_empty() {
+        let reasons: Vec<String> = (tls.failures.iter())
+            .map(|(reason, n)| format!("{reason} {n}"))
+            .collect();
+        println!("  TLS failures: {}", reasons.join(", "));
+    }
 }
 
 /// A merged load: each shard's own line, so a shard that fell behind or saturated its
@@ -195,8 +235,13 @@ fn print_errors(r: &LoadResult) {
         println!("  Non-2xx or 3xx responses: {}", q.status);
     }
     if q.errors() > 0 {
+        // A clear-text load's line stays as it was: tls only where there is some.
+        let tls = match q.tls {
+            0 => String::new(),
+            n => format!(", tls {n}"),
+        };
         println!(
-            "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}",
+            "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}{tls}",
             q.connect, q.read, q.write, q.timeout, q.parse
         );
     }
