@@ -52,7 +52,7 @@ pub use result::{
     Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary, WireError,
     WireResult, SCHEMA,
 };
-pub use runner::{check, run, run_checked, run_watched, CheckedLoad, Io, RunError};
+pub use runner::{check, check_settings, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};
 pub use spec::tls::{
     parse_sni, Alpn, Certificates, CipherSuite, ClientIdentity, KxGroup, PrivateKey, TlsVersion,

@@ -6,7 +6,7 @@ mod error;
 mod split;
 mod summary;
 
-pub use check::{check, CheckedLoad, Io};
+pub use check::{check, check_settings, CheckedLoad, Io};
 pub use error::RunError;
 pub use split::{run_checked, run_watched};
 
