@@ -89,7 +89,7 @@ pub fn print(r: &LoadResult) {
 
 /// `TLS 1.3 TLS13_AES_128_GCM_SHA256 X25519, ALPN http/1.1; 1,234 handshakes (1,200
 /// resumed)`: what the handshakes settled on, and how many there were.
-pub fn tls_header(tls: &TlsSummary) -> String {
+fn tls_header(tls: &TlsSummary) -> String {
     let negotiated = match &tls.negotiated {
         Some(n) => n.to_string(),
         None => "TLS, no handshake finished".to_string(),
@@ -236,4 +236,33 @@ fn within_one_stdev(r: &LoadResult) -> f64 {
         .map(|v| v.count_at_value())
         .sum();
     100.0 * inside as f64 / h.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tls_header_says_what_was_negotiated_and_how_many_handshakes() {
+        let tls = TlsSummary {
+            negotiated: Some(engine::Negotiated {
+                version: "TLS 1.3".into(),
+                suite: "TLS13_AES_128_GCM_SHA256".into(),
+                group: Some("X25519".into()),
+                alpn: Some("http/1.1".into()),
+            }),
+            full: 34,
+            resumed: 1_200,
+            ..TlsSummary::default()
+        };
+        assert_eq!(
+            tls_header(&tls),
+            "TLS 1.3 TLS13_AES_128_GCM_SHA256 X25519, ALPN http/1.1; 1,234 handshakes (1,200 resumed)"
+        );
+        let none = TlsSummary::default();
+        assert_eq!(
+            tls_header(&none),
+            "TLS, no handshake finished; 0 handshakes (0 resumed)"
+        );
+    }
 }
