@@ -9,7 +9,7 @@ use super::Slots;
 use crate::conn::{State, Verdict};
 use crate::outcome::Outcome;
 use crate::socket;
-use crate::tls::{Failure, Negotiated};
+use crate::tls::{Failure, Negotiated, MAX_PLAINTEXT};
 use std::os::fd::RawFd;
 
 /// What became of bytes that arrived on a TLS connection.
@@ -27,13 +27,15 @@ pub enum Arrival {
 
 impl Slots {
     /// What `slot` has to send: its pending ciphertext, after encrypting (up to a record
-    /// of) its unsent requests if nothing was pending and the handshake is done.
+    /// of) its unsent requests once the handshake is done, behind what is pending (the
+    /// client's Finished and the first request go in one write) unless that is a record
+    /// already.
     pub fn tls_outgoing(&mut self, slot: usize, now: u64) -> Result<&[u8], Failure> {
         let Some((session, pools)) = self.tls.as_mut().and_then(|t| t.session(slot)) else {
             return Ok(&[]);
         };
         let conn = &mut self.conns[slot];
-        if conn.state == State::Open && session.out.pending().is_empty() {
+        if conn.state == State::Open && session.out.pending().len() < MAX_PLAINTEXT {
             let taken = session.encrypt(conn.unsent(&self.req), pools)?;
             conn.wrote(taken);
             // A TLS load counts its HTTP bytes, as a clear one does (not the records').

@@ -14,8 +14,10 @@ use std::sync::Arc;
 ///   by ticket (PSK), so a TLS 1.3 connection resumes by ticket under `Ids` too.
 pub fn loop_config(client: &TlsClient, connections: usize) -> Arc<ClientConfig> {
     let mut config = ClientConfig::clone(&client.config);
-    // Two tickets per connection: what rustls, nginx and OpenSSL servers send by default.
-    let store = || Arc::new(LoopSessions::new(2 * connections));
+    // A ticket for each connection, so that all of them can resume at once; servers send
+    // more (rustls, nginx and OpenSSL: 2 per full handshake), the oldest make room. Each
+    // ticket held costs about 0.7 KB (it carries the server's certificate): docs/tls.md.
+    let store = || Arc::new(LoopSessions::new(connections));
     config.resumption = match client.resume {
         Resume::Off => Resumption::disabled(),
         Resume::Tickets => {

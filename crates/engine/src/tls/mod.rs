@@ -29,3 +29,4 @@ pub use client::{Resume, TlsClient};
 pub use failure::{Failure, Failures};
 pub use layer::TlsLayer;
 pub use negotiated::Negotiated;
+pub use session::MAX_PLAINTEXT;

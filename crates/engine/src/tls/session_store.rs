@@ -1,5 +1,6 @@
-//! One loop's session store: the tickets and session of the load's server, as many as the
-//! loop has connections, so that connections reopening together can all resume.
+//! One loop's session store: the tickets and session of the load's server, as many
+//! tickets as the loop has connections, so that connections reopening together can all
+//! resume.
 //!
 //! rustls's own in-memory store keeps at most 8 TLS 1.3 tickets per server: a loop of 100
 //! connections without keep-alive would then resume at most 8 of any 100 that reconnect

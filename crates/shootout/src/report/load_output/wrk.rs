@@ -142,7 +142,7 @@ pub fn print(r: &LoadResult) {
 
 /// `TLS 1.3 TLS13_AES_128_GCM_SHA256 X25519, ALPN http/1.1; 1,234 handshakes (1,200
 /// resumed)`: what the handshakes settled on, and how many there were.
-pub fn tls_header(tls: &TlsSummary) -> String {
+fn tls_header(tls: &TlsSummary) -> String {
     let negotiated = match &tls.negotiated {
         Some(n) => n.to_string(),
         None => "TLS, no handshake finished".to_string(),
@@ -317,6 +317,30 @@ mod tests {
             "Running 500 requests @ http://h:1/p\n  POST, 3 connections at most (keep-alive, \
              pipeline 4, open loop), rate 0,500:2s, 2 threads, io epoll, warm-up 1500ms, \
              timeout 5s, -H 'x-a: b', body 3 bytes"
+        );
+    }
+
+    #[test]
+    fn the_tls_header_says_what_was_negotiated_and_how_many_handshakes() {
+        let tls = TlsSummary {
+            negotiated: Some(engine::Negotiated {
+                version: "TLS 1.3".into(),
+                suite: "TLS13_AES_128_GCM_SHA256".into(),
+                group: Some("X25519".into()),
+                alpn: Some("http/1.1".into()),
+            }),
+            full: 34,
+            resumed: 1_200,
+            ..TlsSummary::default()
+        };
+        assert_eq!(
+            tls_header(&tls),
+            "TLS 1.3 TLS13_AES_128_GCM_SHA256 X25519, ALPN http/1.1; 1,234 handshakes (1,200 resumed)"
+        );
+        let none = TlsSummary::default();
+        assert_eq!(
+            tls_header(&none),
+            "TLS, no handshake finished; 0 handshakes (0 resumed)"
         );
     }
 }
