@@ -130,6 +130,8 @@ fn names_of_suites_and_groups_take_either_spelling() {
     let tls12 = CipherSuite::parse("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256").unwrap();
     assert_eq!(tls12.version(), Some(TlsVersion::Tls12));
     assert_eq!(KxGroup::parse("p-256").unwrap().name(), "secp256r1");
+    // No ALPN at all, as wrk and ab: an empty list.
+    assert_eq!(Alpn::parse_list(" ").unwrap(), Vec::<Alpn>::new());
     assert_eq!(
         KxGroup::parse("X25519MLKEM768").unwrap().name(),
         "X25519MLKEM768"
