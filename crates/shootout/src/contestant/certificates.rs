@@ -17,6 +17,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{RootCertStore, SignatureAlgorithm};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -224,7 +225,14 @@ pub fn ensure(builds: &Path, kind: KeyKind) -> Result<CertificateFiles, Certific
     }
     let home = folder(builds);
     let dir = home.join(kind.word());
-    let making = home.join(format!(".making-{}-{}", kind.word(), std::process::id()));
+    // Setup runs lanes side by side: each maker gets a folder of its own.
+    static MAKERS: AtomicU32 = AtomicU32::new(0);
+    let maker = MAKERS.fetch_add(1, Ordering::Relaxed);
+    let making = home.join(format!(
+        ".making-{}-{}-{maker}",
+        kind.word(),
+        std::process::id()
+    ));
     let in_folder = |path: &Path| {
         let path = path.to_path_buf();
         move |source| CertificateError::Folder { path, source }
@@ -338,6 +346,24 @@ mod tests {
                 .collect();
             assert_eq!(left.len(), 3, "no CA key is kept: {left:?}");
         }
+    }
+
+    #[test]
+    fn makers_side_by_side_leave_one_good_set() {
+        let builds = tempfile::tempdir().unwrap();
+        let made: Vec<CertificateFiles> = std::thread::scope(|s| {
+            let makers: Vec<_> = (0..3)
+                .map(|_| s.spawn(|| ensure(builds.path(), KeyKind::Ecdsa).unwrap()))
+                .collect();
+            makers.into_iter().map(|m| m.join().unwrap()).collect()
+        });
+        assert!(made.windows(2).all(|w| w[0] == w[1]));
+        made[0].check().unwrap();
+        let left: Vec<_> = std::fs::read_dir(folder(builds.path()))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(left, ["ecdsa"], "no maker's folder is left");
     }
 
     #[test]
