@@ -68,9 +68,9 @@ pub fn alpn() -> Vec<Alpn> {
     vec![Alpn::http_1_1()]
 }
 
-/// The provider's (aws-lc-rs): TLS 1.3 suites first, AES-GCM before ChaCha20.
+/// What browsers offer, in their order: TLS 1.3 first, AES-128-GCM first.
 pub fn cipher_suites() -> Vec<CipherSuite> {
-    CipherSuite::provider_defaults()
+    CipherSuite::browser_order()
 }
 
 /// X25519, then secp256r1, set explicitly: rustls with aws-lc-rs would offer

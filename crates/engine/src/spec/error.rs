@@ -53,6 +53,8 @@ pub enum SpecError {
     ClientIdentity(rustls::Error),
     #[error("TLS settings: {0}")]
     Tls(rustls::Error),
+    #[error("cacert: {0}")]
+    Verifier(rustls::client::VerifierBuilderError),
     #[error("TLS setting {0} given for an http:// URL: TLS needs https://")]
     TlsWithoutHttps(&'static str),
     /// The resolved load did not check out (a host that does not resolve).

@@ -4,10 +4,12 @@
 
 use super::insecure::AcceptAnyCertificate;
 use super::roots;
+use super::verified_chain::RememberedChain;
 use super::{Resume, TlsClient};
 use crate::spec::tls::{Certificates, ClientIdentity, TlsSpec};
 use crate::spec::SpecError;
-use rustls::client::{Resumption, Tls12Resumption, WantsClientCert};
+use rustls::client::danger::ServerCertVerifier;
+use rustls::client::{Resumption, Tls12Resumption, WantsClientCert, WebPkiServerVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ConfigBuilder, RootCertStore};
@@ -30,12 +32,13 @@ fn client_config(spec: &TlsSpec) -> Result<ClientConfig, SpecError> {
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&spec.version.rustls())
         .map_err(SpecError::Tls)?;
-    let builder: ConfigBuilder<ClientConfig, WantsClientCert> = match spec.insecure {
-        true => builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate::new(&provider))),
-        false => builder.with_root_certificates(trusted(spec.cacert.as_ref())?),
+    let verifier: Arc<dyn ServerCertVerifier> = match spec.insecure {
+        true => Arc::new(AcceptAnyCertificate::new(&provider)),
+        false => checking(trusted(spec.cacert.as_ref())?, &provider)?,
     };
+    let builder: ConfigBuilder<ClientConfig, WantsClientCert> = builder
+        .dangerous()
+        .with_custom_certificate_verifier(verifier);
     let mut config = match &spec.client {
         Some(identity) => with_identity(builder, identity)?,
         None => builder.with_no_client_auth(),
@@ -65,6 +68,18 @@ fn provider(spec: &TlsSpec) -> Result<CryptoProvider, SpecError> {
         kx_groups: spec.groups.iter().map(|g| g.rustls()).collect(),
         ..rustls::crypto::aws_lc_rs::default_provider()
     })
+}
+
+/// rustls's certificate check (webpki, no revocation lists: what
+/// `with_root_certificates` makes), remembering the chain it last passed.
+fn checking(
+    roots: RootCertStore,
+    provider: &Arc<CryptoProvider>,
+) -> Result<Arc<dyn ServerCertVerifier>, SpecError> {
+    let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+        .build()
+        .map_err(SpecError::Verifier)?;
+    Ok(Arc::new(RememberedChain::new(webpki)))
 }
 
 /// The CAs of `--cacert`, or the system's.

@@ -24,6 +24,7 @@ mod pump;
 mod roots;
 mod session;
 mod session_store;
+mod verified_chain;
 
 pub use client::{Resume, TlsClient};
 pub use failure::{Failure, Failures};

@@ -37,8 +37,8 @@ pub struct TlsFlags {
     #[serde(default)]
     pub insecure: bool,
     /// Cipher suites offered, in order, by IANA or rustls name, e.g.
-    /// TLS13_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 [default: the
-    /// provider's]
+    /// TLS13_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 [default: what
+    /// browsers offer, TLS 1.3 and AES-128-GCM first]
     #[arg(long, value_name = "LIST", help_heading = "TLS")]
     pub ciphers: Option<String>,
     /// Key exchange groups offered, in order (the first is the key share sent), e.g.

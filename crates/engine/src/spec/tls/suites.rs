@@ -35,10 +35,27 @@ impl CipherSuite {
         text.split(',').map(CipherSuite::parse).collect()
     }
 
-    /// The provider's default suites, in its order (AES-GCM before ChaCha20: cheaper here).
-    pub(crate) fn provider_defaults() -> Vec<CipherSuite> {
-        let defaults = rustls::crypto::aws_lc_rs::DEFAULT_CIPHER_SUITES;
-        defaults.iter().map(|s| CipherSuite(*s)).collect()
+    /// The suites browsers offer, in their order (Chrome's and Firefox's ClientHello):
+    /// TLS 1.3 first; within a version AES-128-GCM, then AES-256-GCM, then ChaCha20. The
+    /// provider's own order puts AES-256-GCM-SHA384 first, whose SHA-384 runs on generic
+    /// code on AMD hosts (docs/tls.md); a server that honours the client's order (nginx,
+    /// OpenSSL's default) answers a browser with AES-128-GCM, and so it answers the load.
+    pub(crate) fn browser_order() -> Vec<CipherSuite> {
+        use rustls::crypto::aws_lc_rs::cipher_suite::*;
+        [
+            TLS13_AES_128_GCM_SHA256,
+            TLS13_AES_256_GCM_SHA384,
+            TLS13_CHACHA20_POLY1305_SHA256,
+            TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+            TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+            TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+            TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+            TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+            TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        ]
+        .into_iter()
+        .map(CipherSuite)
+        .collect()
     }
 
     /// rustls's name, e.g. `TLS13_AES_128_GCM_SHA256`.

@@ -80,7 +80,20 @@ fn the_defaults_are_both_versions_http11_and_x25519_then_p256() {
     assert_eq!(d.alpn, vec![Alpn::http_1_1()]);
     let groups: Vec<&str> = d.groups.iter().map(|g| g.name()).collect();
     assert_eq!(groups, ["X25519", "secp256r1"]);
-    assert_eq!(d.ciphers[0].name(), "TLS13_AES_256_GCM_SHA384");
+    let suites: Vec<&str> = d.ciphers.iter().map(|s| s.name()).collect();
+    assert_eq!(
+        suites[..3],
+        [
+            "TLS13_AES_128_GCM_SHA256",
+            "TLS13_AES_256_GCM_SHA384",
+            "TLS13_CHACHA20_POLY1305_SHA256"
+        ]
+    );
+    assert_eq!(
+        suites.len(),
+        9,
+        "every TLS 1.2 ECDHE suite of the provider too: {suites:?}"
+    );
     assert_eq!(d.resume, crate::Resume::Tickets);
     assert!(d.sni.is_none() && d.cacert.is_none() && !d.insecure && d.client.is_none());
 }
