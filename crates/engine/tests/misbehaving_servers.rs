@@ -34,7 +34,7 @@ struct Load {
 }
 
 /// How the server's bytes travel.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Wire {
     Clear,
     /// TLS, misbehaving as the fault says, if one is given.
@@ -508,10 +508,11 @@ fn every_misbehaviour_is_counted_where_it_belongs() {
 /// Runs one row on one backend: what its result got wrong, each line naming the row.
 fn mismatches(row: &Row, io: IoChoice) -> Vec<String> {
     let behavior = row.behavior.clone();
-    let server = match row.load.wire {
+    let server = match &row.load.wire {
         Wire::Clear => TestServer::start(behavior),
         Wire::Tls(fault) => {
             let config = pki().server_config().expect("a server config");
+            let fault = fault.clone();
             TestServer::start_tls(behavior, Tls { config, fault })
         }
     };
