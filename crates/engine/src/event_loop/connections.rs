@@ -127,11 +127,16 @@ pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
     d.slots().conns[slot].closed(retry_at);
 }
 
-/// Fails requests past their timeout and reconnects slots whose backoff is over.
+/// Fails requests past their timeout and reconnects slots whose backoff is over. A
+/// request that waited on its connection's TLS handshake is a timeout too; the TLS books
+/// say the handshake was where.
 pub(super) fn expire_and_reconnect<D: Driver>(d: &mut D, now: u64) {
     for slot in 0..d.slots().conns.len() {
         let (conn, times, _, ledger) = d.slots().parts(slot);
         if conn.fd >= 0 && conn.expire(now, times, ledger) {
+            if conn.state == State::Handshaking {
+                ledger.tls_failed(Failure::HandshakeTimeout, now);
+            }
             close_and_reopen(d, slot, now, Outcome::Timeout);
         }
     }
