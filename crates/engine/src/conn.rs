@@ -250,6 +250,15 @@ impl Conn {
         expired
     }
 
+    /// True when the TLS handshake has run past `timeout` since the connect began at `now`
+    /// with no request waiting on it (an open loop starts requests on open connections
+    /// only, so none would time out): the connection is to be given up as a timeout.
+    pub fn handshake_overdue(&self, now: u64, timeout: u64) -> bool {
+        self.state == State::Handshaking
+            && self.pending == 0
+            && now.saturating_sub(self.connect_started) >= timeout
+    }
+
     /// The load stopped: pending requests are counted as in flight.
     pub fn abandon(&mut self, times: &mut [Stamp], ledger: &mut Ledger) {
         while self.pending > 0 {

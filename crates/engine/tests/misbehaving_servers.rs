@@ -9,11 +9,12 @@
 //! mismatch. TLS rows use certificates made for the test (testserver's TestPki).
 
 use engine::{IoChoice, LoadConfig, LoadResult, Resume, RunError, Stop, Target, TlsClient};
+use rustls::AlertDescription;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-use testserver::{Behavior, TestPki, TestServer, Tls, TlsFault};
+use testserver::{Behavior, Leaf, Oversized, TestPki, TestServer, Tls, TlsFault};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 
@@ -24,6 +25,7 @@ const REQUESTS: u64 = 40;
 /// How a row's load differs from the usual one (4 connections, 1 thread, 40 requests).
 struct Load {
     requests: u64,
+    connections: usize,
     method: &'static str,
     pipeline: usize,
     keepalive: bool,
@@ -31,10 +33,12 @@ struct Load {
     warmup: Duration,
     timeout: Duration,
     wire: Wire,
+    /// Checked as `engine::check` does, with its pre-flight handshake (else without).
+    preflight: bool,
 }
 
 /// How the server's bytes travel.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Wire {
     Clear,
     /// TLS, misbehaving as the fault says, if one is given.
@@ -43,6 +47,7 @@ enum Wire {
 
 const LOAD: Load = Load {
     requests: REQUESTS,
+    connections: 4,
     method: "GET",
     pipeline: 1,
     keepalive: true,
@@ -50,6 +55,7 @@ const LOAD: Load = Load {
     warmup: Duration::ZERO,
     timeout: Duration::from_secs(2),
     wire: Wire::Clear,
+    preflight: false,
 };
 
 /// What a count must be.
@@ -109,6 +115,8 @@ struct Expect {
     server_requests: Want,
     /// Connections the server accepted (the load's, and the check that it answers).
     server_connections: Want,
+    /// Every response the server wrote was counted ok: none was lost with its connection.
+    answers_ok: bool,
 }
 
 const ANY: Expect = Expect {
@@ -129,6 +137,7 @@ const ANY: Expect = Expect {
     latency: false,
     server_requests: Any,
     server_connections: Any,
+    answers_ok: false,
 };
 
 /// One misbehaviour (or a load shape over a well-behaved server) and its accounting.
@@ -491,7 +500,167 @@ fn rows() -> Vec<Row> {
                 ..ANY
             },
         },
+        Row {
+            // As a server that never answers: the load's timeout ends the request, whatever
+            // layer it waits on; the reason says it was the handshake.
+            name: "a handshake that stalls times out: timeout (handshake_timeout)",
+            behavior: Behavior::Hello,
+            load: Load {
+                timeout: never_answer_timeout,
+                requests: 8,
+                wire: Wire::Tls(Some(TlsFault::StallHandshake)),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(0),
+                timeout: Is(8),
+                errors_only: Some(&[Class::Timeout]),
+                total: Is(8),
+                opened: Is(8),
+                server_requests: Is(0),
+                server_connections: Is(8),
+                tls_failures: Some(&[("handshake_timeout", Is(8))]),
+                ..ANY
+            },
+        },
+        certificate_switch(
+            "an expired certificate served mid-load: tls (certificate:expired)",
+            Leaf::Expired,
+            &[("certificate:expired", Is(REQUESTS - GOOD_HANDSHAKES))],
+        ),
+        certificate_switch(
+            "a wrong-name certificate served mid-load: tls (certificate:not_valid_for_name)",
+            Leaf::WrongName,
+            &[(
+                "certificate:not_valid_for_name",
+                Is(REQUESTS - GOOD_HANDSHAKES),
+            )],
+        ),
+        Row {
+            // One connection, one request at a time: each connection answers 3, and its
+            // 4th request is the one in flight when the alert comes.
+            name: "an alert in place of a response fails the request in flight: tls (alert)",
+            behavior: Behavior::Hello,
+            load: Load {
+                connections: 1,
+                wire: Wire::Tls(Some(TlsFault::AlertAfter {
+                    after: 3,
+                    alert: AlertDescription::InternalError,
+                })),
+                ..LOAD
+            },
+            expect: broken_every_fourth(&[("alert:internal_error", Is(REQUESTS / 4))]),
+        },
+        Row {
+            // Pipelined: how many requests are in flight when the alert comes depends on
+            // how the responses before it were read; each is tls, and nothing answered is.
+            name: "an alert in place of a response fails every pipelined request in flight",
+            behavior: Behavior::Hello,
+            load: Load {
+                pipeline: 4,
+                wire: Wire::Tls(Some(TlsFault::AlertAfter {
+                    after: 3,
+                    alert: AlertDescription::InternalError,
+                })),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Over(0),
+                tls: Over(0),
+                errors_only: Some(&[Class::Tls]),
+                total: Is(REQUESTS),
+                answers_ok: true,
+                tls_failures: Some(&[("alert:internal_error", Over(0))]),
+                ..ANY
+            },
+        },
+        Row {
+            name: "a sealed record longer than TLS allows: tls (record_overflow)",
+            behavior: Behavior::Hello,
+            load: Load {
+                connections: 1,
+                wire: Wire::Tls(Some(TlsFault::OversizedRecordAfter {
+                    after: 3,
+                    record: Oversized::Sealed,
+                })),
+                ..LOAD
+            },
+            expect: broken_every_fourth(&[("record_overflow", Is(REQUESTS / 4))]),
+        },
+        Row {
+            name: "a record header announcing more than TLS allows: tls (record_overflow)",
+            behavior: Behavior::Hello,
+            load: Load {
+                connections: 1,
+                wire: Wire::Tls(Some(TlsFault::OversizedRecordAfter {
+                    after: 3,
+                    record: Oversized::Announced,
+                })),
+                ..LOAD
+            },
+            expect: broken_every_fourth(&[("record_overflow", Is(REQUESTS / 4))]),
+        },
     ]
+}
+
+/// Good handshakes of a certificate-switch row's load before the server switches.
+const GOOD_HANDSHAKES: u64 = 10;
+
+/// Row `name`: its server shows the good certificate to the pre-flight and the load's
+/// first connections, then `leaf`, which the client refuses for the one reason
+/// `reasons` names. A connection per request (each handshake sees the certificate), so
+/// every later request fails.
+fn certificate_switch(
+    name: &'static str,
+    leaf: Leaf,
+    reasons: &'static [(&'static str, Want)],
+) -> Row {
+    let then = pki().server_config_for(leaf).expect("a server config");
+    let failing = REQUESTS - GOOD_HANDSHAKES;
+    Row {
+        name,
+        behavior: Behavior::Hello,
+        load: Load {
+            keepalive: false,
+            preflight: true,
+            wire: Wire::Tls(Some(TlsFault::SwitchCertificate {
+                after: 1 + GOOD_HANDSHAKES,
+                then,
+            })),
+            ..LOAD
+        },
+        expect: Expect {
+            ok: Is(GOOD_HANDSHAKES),
+            tls: Is(failing),
+            errors_only: Some(&[Class::Tls]),
+            total: Is(REQUESTS),
+            opened: Is(REQUESTS),
+            server_requests: Is(GOOD_HANDSHAKES),
+            // The pre-flight's connection, then one per request.
+            server_connections: Is(1 + REQUESTS),
+            tls_failures: Some(reasons),
+            ..ANY
+        },
+    }
+}
+
+/// What one connection loading a server that breaks each connection after 3 answers
+/// (in place of the 4th) counts: 10 connections, 3 ok and 1 failed each, for the one
+/// reason `reasons` names.
+fn broken_every_fourth(reasons: &'static [(&'static str, Want)]) -> Expect {
+    let broken = REQUESTS / 4;
+    Expect {
+        ok: Is(REQUESTS - broken),
+        tls: Is(broken),
+        errors_only: Some(&[Class::Tls]),
+        total: Is(REQUESTS),
+        opened: Is(broken),
+        server_requests: Is(REQUESTS),
+        server_connections: Is(broken),
+        answers_ok: true,
+        tls_failures: Some(reasons),
+        ..ANY
+    }
 }
 
 #[test]
@@ -508,18 +677,23 @@ fn every_misbehaviour_is_counted_where_it_belongs() {
 /// Runs one row on one backend: what its result got wrong, each line naming the row.
 fn mismatches(row: &Row, io: IoChoice) -> Vec<String> {
     let behavior = row.behavior.clone();
-    let server = match row.load.wire {
+    let server = match &row.load.wire {
         Wire::Clear => TestServer::start(behavior),
         Wire::Tls(fault) => {
             let config = pki().server_config().expect("a server config");
+            let fault = fault.clone();
             TestServer::start_tls(behavior, Tls { config, fault })
         }
     };
     let server = server.expect("the test server starts");
     let c = config(&server, io, &row.load);
-    // Without the pre-flight: a server that garbles its handshake on purpose would be
-    // refused before the load, and the loops' count of it is what the row checks.
-    let checked = engine::check_settings(&c);
+    // Without the pre-flight unless the row asks for it: a server that garbles its
+    // handshake on purpose would be refused before the load, and the loops' count of it
+    // is what the row checks.
+    let checked = match row.load.preflight {
+        true => engine::check(&c),
+        false => engine::check_settings(&c),
+    };
     let r = checked.and_then(|checked| engine::run_checked(&checked, &AtomicBool::new(false)));
     let r = r.unwrap_or_else(|e| {
         panic!(
@@ -559,7 +733,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
             resume: Resume::Tickets,
         });
     }
-    c.connections = 4;
+    c.connections = load.connections;
     c.threads = 1;
     c.io = io;
     c.stop = Stop::Requests(load.requests);
@@ -618,6 +792,13 @@ fn counts(e: &Expect, r: &LoadResult, server: &TestServer, found: &mut Vec<Strin
         if !want.holds(got) {
             found.push(format!("{what} is {got}, want {want:?}"));
         }
+    }
+    if e.answers_ok && q.ok != server.responses() {
+        found.push(format!(
+            "{} ok, the server wrote {}",
+            q.ok,
+            server.responses()
+        ));
     }
 }
 

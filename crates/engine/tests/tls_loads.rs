@@ -8,10 +8,10 @@ use engine::{
     TlsClient, TlsSummary,
 };
 use rustls::ClientConfig;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
-use testserver::{Behavior, TestPki, TestServer, Tls};
+use std::time::{Duration, Instant};
+use testserver::{Behavior, TestPki, TestServer, Tls, TlsFault};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 
@@ -157,6 +157,81 @@ fn every_pace_works_over_tls() {
         assert!(
             opened >= 8 && unfinished <= 8,
             "{what}: {opened} opened, {tls:?}"
+        );
+    }
+}
+
+/// The load's timeout against a server whose handshakes stall.
+const STALL_TIMEOUT: Duration = Duration::from_millis(100);
+
+/// A load shaped by `tweak` against a server that takes each ClientHello and says
+/// nothing, without the pre-flight (it would refuse the server); interrupted, and the test
+/// failed, if it has not ended a minute later.
+fn stalled_load(pki: &TestPki, tweak: impl Fn(&mut LoadConfig)) -> LoadResult {
+    let tls = Tls::new(pki.server_config().unwrap()).with_fault(TlsFault::StallHandshake);
+    let server = TestServer::start_tls(Behavior::Hello, tls).unwrap();
+    let mut c = LoadConfig::new(Target::parse(&format!("http://{}/", server.addr())).unwrap());
+    c.connections = 4;
+    c.threads = 1;
+    c.timeout = STALL_TIMEOUT;
+    c.tls = Some(TlsClient {
+        config: pki.client_config().unwrap(),
+        server_name: TestPki::server_name(),
+        resume: Resume::Tickets,
+    });
+    tweak(&mut c);
+    let checked = engine::check_settings(&c).unwrap();
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let load = s.spawn(|| engine::run_checked(&checked, &stop));
+        let until = Instant::now() + Duration::from_secs(60);
+        while !load.is_finished() && Instant::now() < until {
+            // Between polls only.
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let hung = !load.is_finished();
+        stop.store(true, Ordering::Relaxed);
+        let r = load.join().unwrap().unwrap();
+        assert!(!hung, "still running after a minute: {:?}", r.requests);
+        r
+    })
+}
+
+/// The TLS failure reasons of `r`.
+fn failures(r: &LoadResult) -> std::collections::BTreeMap<String, u64> {
+    r.tls.as_ref().expect("a TLS summary").failures.clone()
+}
+
+#[test]
+fn a_stalled_handshake_ends_at_the_timeout_at_every_pace() {
+    let pki = TestPki::new().unwrap();
+    for io in BACKENDS {
+        // A connection per request, due by the schedule: each request times out on its
+        // connection's handshake.
+        let r = stalled_load(&pki, |c| {
+            c.io = io;
+            c.keepalive = false;
+            c.stop = Stop::Requests(8);
+            c.pace = Pace::Open(RateSchedule::parse("400").unwrap());
+        });
+        let q = &r.requests;
+        assert_eq!((q.timeout, q.total()), (8, 8), "{io:?}: {q:?}");
+        assert_eq!(failures(&r)["handshake_timeout"], 8, "{io:?}");
+        // Keep-alive: requests start on open connections only, so none starts; each
+        // connection's handshake is given up at the timeout (and counted), and tried again.
+        let r = stalled_load(&pki, |c| {
+            c.io = io;
+            c.stop = Stop::After(Duration::from_millis(500));
+            c.pace = Pace::Open(RateSchedule::parse("400").unwrap());
+        });
+        assert_eq!(r.requests.total(), 0, "{io:?}: {:?}", r.requests);
+        let given_up = failures(&r)["handshake_timeout"];
+        assert!(given_up >= 4, "{io:?}: {given_up} handshakes given up");
+        // Those given up, and the last of each slot, whose connect may still be under way.
+        let opened = r.connections.opened;
+        assert!(
+            (given_up..=given_up + 4).contains(&opened),
+            "{io:?}: {opened} opened, {given_up} given up"
         );
     }
 }

@@ -24,6 +24,14 @@ enum Fill {
     Idle,
 }
 
+/// How a connection's read-answer loop ended.
+enum Ended {
+    /// The connection is closed, or the server is stopping.
+    Over,
+    /// The TLS fault's record is due in place of the next answer.
+    TlsFault,
+}
+
 /// What to do with one request.
 enum Action {
     Answer,
@@ -46,9 +54,9 @@ struct Conn<'a> {
     last_active: Instant,
 }
 
-/// Serves one accepted connection until it closes or the server stops.
-pub(crate) fn serve(tcp: TcpStream, shared: &Shared) {
-    let Ok(Some(stream)) = Transport::accept(tcp, shared.tls.as_ref()) else {
+/// Serves the `index`-th accepted connection (from 0) until it closes or the server stops.
+pub(crate) fn serve(tcp: TcpStream, index: u64, shared: &Shared) {
+    let Ok(Some(stream)) = Transport::accept(tcp, index, shared) else {
         return;
     };
     let mut conn = Conn {
@@ -62,7 +70,9 @@ pub(crate) fn serve(tcp: TcpStream, shared: &Shared) {
         last_active: Instant::now(),
     };
     // Errors only mean the connection is over; dropping the stream closes it.
-    let _ = conn.setup().and_then(|()| conn.run());
+    if let Ok(Ended::TlsFault) = conn.setup().and_then(|()| conn.run()) {
+        let _ = conn.break_off();
+    }
 }
 
 impl Conn<'_> {
@@ -79,24 +89,33 @@ impl Conn<'_> {
     }
 
     /// The read-answer loop.
-    fn run(&mut self) -> io::Result<()> {
+    fn run(&mut self) -> io::Result<Ended> {
         loop {
             while let Some(req) = self.next_request()? {
                 if self.stalled {
                     continue;
                 }
+                if self.stream.breaks_after(self.answered) {
+                    return Ok(Ended::TlsFault);
+                }
                 match self.answer(&req)? {
                     After::KeepOpen => {}
-                    After::Close => return self.close(),
-                    After::Reset => return self.reset(),
+                    After::Close => return self.close().map(|()| Ended::Over),
+                    After::Reset => return self.reset().map(|()| Ended::Over),
                 }
             }
             match self.fill()? {
                 Fill::Data => {}
-                Fill::Eof | Fill::Stopped => return Ok(()),
-                Fill::Idle => return self.close(),
+                Fill::Eof | Fill::Stopped => return Ok(Ended::Over),
+                Fill::Idle => return self.close().map(|()| Ended::Over),
             }
         }
+    }
+
+    /// Sends the TLS fault's record in place of the answer due, then closes as [`Conn::close`].
+    fn break_off(mut self) -> io::Result<()> {
+        self.stream = self.stream.break_off()?;
+        self.close()
     }
 
     /// Takes the next complete request (head parsed, body skipped) out of the buffer.

@@ -9,7 +9,9 @@
 //!
 //! Over TLS: [`TestServer::start_tls`] serves the same behaviors through rustls, with
 //! certificates a [`TestPki`] makes when the test starts; a [`TlsFault`] makes the TLS
-//! side itself misbehave.
+//! side itself misbehave (garbage or silence for a ServerHello, a certificate the client
+//! refuses after the first connections, an alert or an oversized record in place of an
+//! answer, a close without close_notify).
 //!
 //! It is thread-per-connection and std-only (plus `libc` for the RST, rustls and rcgen for
 //! TLS), to stay obviously correct rather than fast.
@@ -23,8 +25,8 @@ mod tls;
 mod transport;
 
 pub use behavior::{Behavior, BehaviorError};
-pub use pki::{PkiError, TestPki, SERVER_NAME};
-pub use tls::{Tls, TlsFault};
+pub use pki::{Leaf, PkiError, TestPki, OTHER_NAME, SERVER_NAME};
+pub use tls::{Oversized, Tls, TlsFault};
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -120,7 +122,7 @@ impl TestServer {
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             behavior,
-            tls,
+            tls: tls.map(Tls::ready),
             stop: AtomicBool::new(false),
             requests: AtomicU64::new(0),
             responses: AtomicU64::new(0),
@@ -214,11 +216,11 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
 
 /// Counts the connection and serves it on its own thread.
 fn spawn_worker(stream: TcpStream, shared: &Arc<Shared>) {
-    shared.connections.fetch_add(1, Relaxed);
+    let index = shared.connections.fetch_add(1, Relaxed);
     let for_thread = Arc::clone(shared);
     let spawned = thread::Builder::new()
         .name("testserver-conn".into())
-        .spawn(move || conn::serve(stream, &for_thread));
+        .spawn(move || conn::serve(stream, index, &for_thread));
     // If no thread can be had, the stream was dropped with the closure: the client sees a close.
     if let Ok(handle) = spawned {
         let mut workers = shared.workers_lock();

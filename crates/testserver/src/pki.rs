@@ -1,7 +1,7 @@
 //! Certificates for TLS tests, made when a test starts and never written to disk: a CA and
 //! a leaf it signed for `localhost` and 127.0.0.1, both ECDSA P-256 (what most servers
-//! are given today). The server side and a client side that trusts the CA come from the
-//! same [`TestPki`].
+//! are given today), and on request leaves a client refuses (expired, another name). The
+//! server side and a client side that trusts the CA come from the same [`TestPki`].
 
 use std::sync::Arc;
 
@@ -13,11 +13,26 @@ use rustls::{ClientConfig, RootCertStore, ServerConfig, SupportedProtocolVersion
 /// The name the leaf is issued to and a client asks for.
 pub const SERVER_NAME: &str = "localhost";
 
-/// A test CA and the leaf it signed.
+/// The name a [`Leaf::WrongName`] certificate is issued to instead.
+pub const OTHER_NAME: &str = "elsewhere.test";
+
+/// A test CA (with its key, to sign more leaves) and the leaf it signed.
 pub struct TestPki {
     ca: CertificateDer<'static>,
+    issuer: Issuer<'static, KeyPair>,
     leaf: CertificateDer<'static>,
     leaf_key: PrivatePkcs8KeyDer<'static>,
+}
+
+/// Which certificate a server shows; each is signed by the test CA.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaf {
+    /// For `localhost` and 127.0.0.1, valid now: what a client of the test CA accepts.
+    Good,
+    /// For the same names, valid only in 2019.
+    Expired,
+    /// Valid now, for [`OTHER_NAME`] only.
+    WrongName,
 }
 
 /// Why certificates could not be made (rcgen's error, as text: tests only print it).
@@ -35,7 +50,6 @@ impl std::error::Error for PkiError {}
 impl TestPki {
     /// A new CA and leaf (a few hundred microseconds of key generation).
     pub fn new() -> Result<TestPki, PkiError> {
-        let fail = |e: rcgen::Error| PkiError(e.to_string());
         let ca_key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).map_err(fail)?;
         let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(fail)?;
         ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -44,14 +58,12 @@ impl TestPki {
             .push(DnType::CommonName, "shootout test CA");
         let ca = ca_params.self_signed(&ca_key).map_err(fail)?;
         let issuer = Issuer::new(ca_params, ca_key);
-        let leaf_key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).map_err(fail)?;
-        let names = vec![SERVER_NAME.to_string(), "127.0.0.1".to_string()];
-        let leaf_params = CertificateParams::new(names).map_err(fail)?;
-        let leaf = leaf_params.signed_by(&leaf_key, &issuer).map_err(fail)?;
+        let (leaf, leaf_key) = issue(&issuer, Leaf::Good)?;
         Ok(TestPki {
             ca: ca.der().clone(),
-            leaf: leaf.der().clone(),
-            leaf_key: PrivatePkcs8KeyDer::from(leaf_key.serialize_der()),
+            issuer,
+            leaf,
+            leaf_key,
         })
     }
 
@@ -65,16 +77,18 @@ impl TestPki {
     /// so a client can resume whichever way it is told to.
     pub fn server_config(&self) -> Result<Arc<ServerConfig>, PkiError> {
         let key = PrivateKeyDer::Pkcs8(self.leaf_key.clone_key());
-        let mut config =
-            ServerConfig::builder_with_provider(Arc::new(aws_lc_rs::default_provider()))
-                .with_safe_default_protocol_versions()
-                .and_then(|b| {
-                    b.with_no_client_auth()
-                        .with_single_cert(vec![self.leaf.clone()], key)
-                })
-                .map_err(|e| PkiError(e.to_string()))?;
-        config.ticketer = aws_lc_rs::Ticketer::new().map_err(|e| PkiError(e.to_string()))?;
-        Ok(Arc::new(config))
+        server_config(self.leaf.clone(), key)
+    }
+
+    /// [`TestPki::server_config`], showing `leaf` (a new one, but for [`Leaf::Good`]),
+    /// with a ticket key and session cache of its own: a client resumes none of another
+    /// configuration's sessions, so it sees this certificate.
+    pub fn server_config_for(&self, leaf: Leaf) -> Result<Arc<ServerConfig>, PkiError> {
+        if leaf == Leaf::Good {
+            return self.server_config();
+        }
+        let (cert, key) = issue(&self.issuer, leaf)?;
+        server_config(cert, PrivateKeyDer::Pkcs8(key))
     }
 
     /// A client trusting only the CA, with the key exchange groups wrk and h2load offer
@@ -106,4 +120,44 @@ impl TestPki {
     pub fn server_name() -> ServerName<'static> {
         ServerName::try_from(SERVER_NAME).expect("\"localhost\" is a valid DNS name")
     }
+}
+
+/// A new leaf of kind `leaf` signed by `issuer`, and its key.
+fn issue(
+    issuer: &Issuer<'static, KeyPair>,
+    leaf: Leaf,
+) -> Result<(CertificateDer<'static>, PrivatePkcs8KeyDer<'static>), PkiError> {
+    let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).map_err(fail)?;
+    let names = match leaf {
+        Leaf::Good | Leaf::Expired => vec![SERVER_NAME.to_string(), "127.0.0.1".to_string()],
+        Leaf::WrongName => vec![OTHER_NAME.to_string()],
+    };
+    let mut params = CertificateParams::new(names).map_err(fail)?;
+    if leaf == Leaf::Expired {
+        params.not_before = rcgen::date_time_ymd(2019, 1, 1);
+        params.not_after = rcgen::date_time_ymd(2020, 1, 1);
+    }
+    let cert = params.signed_by(&key, issuer).map_err(fail)?;
+    Ok((
+        cert.der().clone(),
+        PrivatePkcs8KeyDer::from(key.serialize_der()),
+    ))
+}
+
+/// A server showing `cert`, with a ticket key of its own (see [`TestPki::server_config`]).
+fn server_config(
+    cert: CertificateDer<'static>,
+    key: PrivateKeyDer<'static>,
+) -> Result<Arc<ServerConfig>, PkiError> {
+    let mut config = ServerConfig::builder_with_provider(Arc::new(aws_lc_rs::default_provider()))
+        .with_safe_default_protocol_versions()
+        .and_then(|b| b.with_no_client_auth().with_single_cert(vec![cert], key))
+        .map_err(|e| PkiError(e.to_string()))?;
+    config.ticketer = aws_lc_rs::Ticketer::new().map_err(|e| PkiError(e.to_string()))?;
+    Ok(Arc::new(config))
+}
+
+/// rcgen's error, as a [`PkiError`].
+fn fail(e: rcgen::Error) -> PkiError {
+    PkiError(e.to_string())
 }

@@ -5,7 +5,8 @@ use std::net::{Shutdown, TcpStream};
 
 use rustls::{ServerConnection, StreamOwned};
 
-use crate::tls::{Tls, TlsFault, GARBAGE};
+use crate::tls::{answer_garbage, stall, Instead, TlsFault};
+use crate::Shared;
 
 /// One accepted connection's byte stream.
 pub(crate) enum Transport {
@@ -13,25 +14,64 @@ pub(crate) enum Transport {
     Tls {
         stream: Box<StreamOwned<ServerConnection, TcpStream>>,
         close_notify: bool,
+        /// A record to send in place of an answer, by the fault.
+        instead: Option<Instead>,
     },
 }
 
 impl Transport {
-    /// The stream `tls` asks for on `tcp`; None when the fault is served here already
-    /// (the connection is over).
-    pub(crate) fn accept(tcp: TcpStream, tls: Option<&Tls>) -> io::Result<Option<Transport>> {
-        let Some(tls) = tls else {
+    /// The stream the server's TLS mode asks for on `tcp`, the `index`-th connection
+    /// accepted (from 0); None when the fault is served here already (the connection is
+    /// over).
+    pub(crate) fn accept(
+        tcp: TcpStream,
+        index: u64,
+        shared: &Shared,
+    ) -> io::Result<Option<Transport>> {
+        let Some(tls) = shared.tls.as_ref() else {
             return Ok(Some(Transport::Clear(tcp)));
         };
-        if tls.fault == Some(TlsFault::GarbageHello) {
-            answer_garbage(tcp)?;
-            return Ok(None);
+        match tls.fault {
+            Some(TlsFault::GarbageHello) => answer_garbage(tcp).map(|()| None),
+            Some(TlsFault::StallHandshake) => stall(tcp, || shared.stopped()).map(|()| None),
+            _ => {
+                let conn = ServerConnection::new(tls.config_for(index));
+                Ok(Some(Transport::Tls {
+                    stream: Box::new(StreamOwned::new(conn.map_err(io::Error::other)?, tcp)),
+                    close_notify: !matches!(tls.fault, Some(TlsFault::NoCloseNotify)),
+                    instead: tls.instead(),
+                }))
+            }
         }
-        let conn = ServerConnection::new(tls.config.clone()).map_err(io::Error::other)?;
-        Ok(Some(Transport::Tls {
-            stream: Box::new(StreamOwned::new(conn, tcp)),
-            close_notify: tls.fault != Some(TlsFault::NoCloseNotify),
-        }))
+    }
+
+    /// Whether, having given `answered` answers, the connection sends the fault's record
+    /// in place of the next.
+    pub(crate) fn breaks_after(&self, answered: u32) -> bool {
+        match self {
+            Transport::Tls {
+                instead: Some(instead),
+                ..
+            } => instead.due(answered),
+            _ => false,
+        }
+    }
+
+    /// Sends the fault's record (see [`Transport::breaks_after`]); what is left is the
+    /// socket, TLS over.
+    pub(crate) fn break_off(self) -> io::Result<Transport> {
+        match self {
+            Transport::Tls {
+                stream,
+                instead: Some(instead),
+                ..
+            } => {
+                let (conn, mut tcp) = stream.into_parts();
+                instead.send(conn, &mut tcp)?;
+                Ok(Transport::Clear(tcp))
+            }
+            other => Ok(other),
+        }
     }
 
     /// The socket underneath, for its options.
@@ -48,6 +88,7 @@ impl Transport {
         if let Transport::Tls {
             stream,
             close_notify: true,
+            ..
         } = self
         {
             stream.conn.send_close_notify();
@@ -81,16 +122,4 @@ impl Write for Transport {
             Transport::Tls { stream, .. } => stream.flush(),
         }
     }
-}
-
-/// Reads the ClientHello's first bytes, answers them with [`GARBAGE`], and closes.
-fn answer_garbage(mut tcp: TcpStream) -> io::Result<()> {
-    tcp.set_read_timeout(Some(std::time::Duration::from_millis(250)))?;
-    let mut hello = [0u8; 4096];
-    let _ = tcp.read(&mut hello)?;
-    tcp.write_all(GARBAGE)?;
-    tcp.shutdown(Shutdown::Write)?;
-    // Wait for the client's close (bounded by the read timeout), so the FIN is not an RST.
-    let _ = tcp.read(&mut hello);
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! A slot's connection through its life: opened, dialled, failed, timed out, closed and
 //! opened again.
 
-use super::Driver;
+use super::{Driver, Slots};
 use crate::conn::State;
 use crate::outcome::Outcome;
 use crate::socket;
@@ -115,6 +115,22 @@ pub fn peer_closed<D: Driver>(d: &mut D, slot: usize, now: u64) {
     close_and_reopen(d, slot, now, Outcome::Read);
 }
 
+/// True when `slot`'s connection waited past the timeout at `now`: on its oldest request
+/// (the requests then fail as timeouts), or on a TLS handshake with no request on it. A
+/// request that waited on the handshake is a timeout too; the TLS books say the handshake
+/// was where.
+fn expired(s: &mut Slots, slot: usize, now: u64) -> bool {
+    let (conn, times, _, ledger) = s.parts(slot);
+    if conn.fd < 0 {
+        return false;
+    }
+    let expired = conn.expire(now, times, ledger) || conn.handshake_overdue(now, ledger.timeout());
+    if expired && conn.state == State::Handshaking {
+        ledger.tls_failed(Failure::HandshakeTimeout, now);
+    }
+    expired
+}
+
 /// Closes `slot`'s socket (over TLS, with close_notify when it can go at once); the slot
 /// may reconnect at `retry_at`.
 pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
@@ -127,11 +143,11 @@ pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
     d.slots().conns[slot].closed(retry_at);
 }
 
-/// Fails requests past their timeout and reconnects slots whose backoff is over.
+/// Fails requests past their timeout, gives up handshakes past it, and reconnects slots
+/// whose backoff is over.
 pub(super) fn expire_and_reconnect<D: Driver>(d: &mut D, now: u64) {
     for slot in 0..d.slots().conns.len() {
-        let (conn, times, _, ledger) = d.slots().parts(slot);
-        if conn.fd >= 0 && conn.expire(now, times, ledger) {
+        if expired(d.slots(), slot, now) {
             close_and_reopen(d, slot, now, Outcome::Timeout);
         }
     }

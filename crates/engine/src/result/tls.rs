@@ -24,7 +24,7 @@ pub struct TlsSummary {
     /// Failed TLS connections by reason: `alert:NAME` (an alert the server sent),
     /// `certificate:PROBLEM`, `bad_record`, `decrypt_error`, `unexpected_message`,
     /// `incompatible`, `peer_misbehaved`, `record_overflow`, `truncated`,
-    /// `closed_in_handshake`, `other`.
+    /// `closed_in_handshake`, `handshake_timeout` (its requests are timeouts), `other`.
     #[serde(default)]
     pub failures: BTreeMap<String, u64>,
 }

@@ -1,7 +1,7 @@
 //! Why a TLS connection failed, in a fixed set of reasons, and their counts: a loop counts
 //! into fixed slots on its hot path and names them only once, in its result.
 
-use rustls::{AlertDescription, CertificateError, Error};
+use rustls::{AlertDescription, CertificateError, Error, InvalidMessage};
 use std::collections::BTreeMap;
 
 /// Why a TLS connection failed: its requests end as [`crate::Outcome::Tls`].
@@ -29,6 +29,9 @@ pub enum Failure {
     Truncated,
     /// The server closed the connection during the handshake.
     ClosedInHandshake,
+    /// The handshake did not finish within the load's timeout: its requests are
+    /// [`crate::Outcome::Timeout`], as any other wait that outlasts it; this names where.
+    HandshakeTimeout,
     /// Anything else rustls reports.
     Other,
 }
@@ -73,6 +76,9 @@ impl From<&Error> for Failure {
         match e {
             Error::AlertReceived(alert) => Failure::Alert(*alert),
             Error::InvalidCertificate(c) => Failure::Certificate(c.into()),
+            // A record header naming more than any TLS version allows (RFC 8446 §5.2 calls
+            // that record_overflow; rustls reports it while deframing).
+            Error::InvalidMessage(InvalidMessage::MessageTooLarge) => Failure::RecordOverflow,
             Error::InvalidMessage(_) => Failure::BadRecord,
             Error::DecryptError => Failure::DecryptError,
             Error::InappropriateMessage { .. } | Error::InappropriateHandshakeMessage { .. } => {
@@ -107,7 +113,7 @@ const CERTIFICATE: [&str; 9] = [
     "other",
 ];
 /// The other reasons, in [`Failure`] order after `Certificate`.
-const OTHER: [&str; 9] = [
+const OTHER: [&str; 10] = [
     "bad_record",
     "decrypt_error",
     "unexpected_message",
@@ -116,6 +122,7 @@ const OTHER: [&str; 9] = [
     "record_overflow",
     "truncated",
     "closed_in_handshake",
+    "handshake_timeout",
     "other",
 ];
 const SLOTS: usize = ALERTS + CERTIFICATE.len() + OTHER.len();
@@ -168,7 +175,8 @@ fn slot(failure: Failure) -> usize {
         Failure::RecordOverflow => other(5),
         Failure::Truncated => other(6),
         Failure::ClosedInHandshake => other(7),
-        Failure::Other => other(8),
+        Failure::HandshakeTimeout => other(8),
+        Failure::Other => other(9),
     }
 }
 
@@ -218,6 +226,7 @@ mod tests {
         f.add(Failure::Certificate(CertificateProblem::Other));
         f.add(Failure::Certificate(CertificateProblem::UnknownIssuer));
         f.add(Failure::BadRecord);
+        f.add(Failure::HandshakeTimeout);
         f.add(Failure::Other);
         f.add(Failure::Other);
         let mut g = f.clone();
@@ -230,6 +239,7 @@ mod tests {
             ("bad_record", 2),
             ("certificate:other", 2),
             ("certificate:unknown_issuer", 2),
+            ("handshake_timeout", 2),
             ("other", 4),
         ];
         let got: Vec<(&str, u64)> = named.iter().map(|(k, &v)| (k.as_str(), v)).collect();
@@ -246,6 +256,10 @@ mod tests {
             Failure::Certificate(CertificateProblem::UnknownIssuer)
         );
         assert_eq!(Failure::from(Error::DecryptError), Failure::DecryptError);
+        let too_long = Error::InvalidMessage(InvalidMessage::MessageTooLarge);
+        assert_eq!(Failure::from(too_long), Failure::RecordOverflow);
+        let oversized = Error::PeerSentOversizedRecord;
+        assert_eq!(Failure::from(oversized), Failure::RecordOverflow);
         assert_eq!(snake_case("BadRecordMac"), "bad_record_mac");
         assert_eq!(snake_case("UnknownPSKIdentity"), "unknown_psk_identity");
     }
