@@ -9,18 +9,17 @@ mod checkout;
 #[path = "../../engine/tests/tls_test_kit/mod.rs"]
 mod tls_test_kit;
 
+#[allow(dead_code)]
+mod mtls;
+
 use checkout::{assert_one_line_error, shootout};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls::server::WebPkiClientVerifier;
-use rustls::{RootCertStore, ServerConfig};
+use mtls::holds_no_key;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
-use std::sync::Arc;
 use tempfile::TempDir;
-use testserver::{Behavior, TestServer, Tls};
-use tls_test_kit::{Ca, Identity};
+use testserver::{Behavior, TestServer};
+use tls_test_kit::Ca;
 
 /// A folder of its own for one test, removed when the test ends (or fails).
 struct Root(TempDir);
@@ -279,45 +278,16 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
     server.stop();
 }
 
-/// A server for `localhost` serving `identity` that requires a client certificate signed
-/// by `ca` (mTLS).
-fn mtls_server(identity: &Identity, ca: &Ca) -> TestServer {
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut roots = RootCertStore::empty();
-    roots
-        .add(CertificateDer::from_pem_slice(ca.pem.as_bytes()).unwrap())
-        .unwrap();
-    let clients = WebPkiClientVerifier::builder_with_provider(roots.into(), provider.clone())
-        .build()
-        .unwrap();
-    let chain = vec![CertificateDer::from_pem_slice(identity.cert.as_bytes()).unwrap()];
-    let key = PrivateKeyDer::from_pem_slice(identity.key.as_bytes()).unwrap();
-    let config = ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_client_cert_verifier(clients)
-        .with_single_cert(chain, key)
-        .unwrap();
-    TestServer::start_tls(Behavior::Hello, Tls::new(Arc::new(config))).unwrap()
-}
-
-/// Asserts `text` holds neither a private key's PEM label nor a line of `key`'s base64.
-fn holds_no_key(text: &str, key: &str, what: &str) {
-    assert!(!text.contains("PRIVATE KEY"), "a key's PEM label in {what}");
-    for line in key.lines().filter(|l| !l.starts_with("-----")) {
-        assert!(!text.contains(line), "a line of the key in {what}: {line}");
-    }
-}
-
-/// A load with a client certificate (mTLS), through local shards too (they get the key
-/// with the spec, on this machine), saved: the server took the certificate, and neither
-/// the store's file nor an export holds the key; `results` says it was not saved.
+/// A load with a client certificate (mTLS) saved: the server took the certificate, and
+/// neither the store's file nor an export holds the key; `results` says it was not saved.
+/// (Local shards get the key with the spec: spec_shards.rs.)
 #[test]
 fn a_saved_load_keeps_its_client_certificate_but_never_its_key() {
     let root = Root::new("mtls");
     let ca = Ca::new("test CA");
     let client = ca.issue(&["client.test"]);
-    let server = mtls_server(&ca.issue(&["localhost"]), &ca);
+    let served = ca.issue(&["localhost"]);
+    let server = mtls::server(&served.cert, &served.key, &ca.pem);
     for (name, text) in [
         ("ca.pem", &ca.pem),
         ("client.pem", &client.cert),
@@ -331,9 +301,9 @@ fn a_saved_load_keeps_its_client_certificate_but_never_its_key() {
         root.path("client.pem"),
         root.path("client.key"),
     );
-    let mtls = ["--cacert", &ca_file, "--cert", &cert, "--key", &key];
-    let shards = ["--generators", "local:2", "--save", "--label", "mtls"];
-    let text = ok(load(root.dir(), &url, &[&mtls[..], &shards].concat()));
+    let presented = ["--cacert", &ca_file, "--cert", &cert, "--key", &key];
+    let save = ["--save", "--label", "mtls"];
+    let text = ok(load(root.dir(), &url, &[&presented[..], &save].concat()));
     assert!(text.contains("300 requests in"), "{text}");
     // Without the certificate the server refuses: the load above did present it.
     let refused = load(root.dir(), &url, &["--cacert", &ca_file]);
@@ -362,6 +332,9 @@ fn a_saved_load_keeps_its_client_certificate_but_never_its_key() {
     assert!(v["saved"]["spec"]["tls"]["client"].is_null(), "{exported}");
     assert!(v["saved"]["spec"]["tls"]["cacert"].is_string());
     let kept = v["saved"]["client_certificate"].as_str().unwrap();
-    let der = |pem: &str| CertificateDer::from_pem_slice(pem.as_bytes()).unwrap();
-    assert_eq!(der(kept), der(&client.cert), "the chain as presented");
+    assert_eq!(
+        mtls::der(kept),
+        mtls::der(&client.cert),
+        "the chain as presented"
+    );
 }

@@ -86,11 +86,19 @@ struct PodLoad {
 pub fn run(args: K8sArgs) -> anyhow::Result<ExitCode> {
     let K8sCommand::Job(args) = args.command;
     let plan = plan(&args).context("k8s job")?;
-    let job = k8s::job(&plan).map_err(|e| WorkFailed(e.into()))?;
-    let yaml = k8s::to_yaml(&job).map_err(|e| WorkFailed(e.into()))?;
+    let manifest = k8s::manifest(&plan).map_err(|e| WorkFailed(e.into()))?;
+    let yaml = k8s::to_yaml(&manifest).map_err(|e| WorkFailed(e.into()))?;
     print!("{yaml}");
+    let secret = match &manifest.secret {
+        Some(_) => format!(
+            " (the load's spec, with the client's private key, is in Secret {} before the \
+             Job: keep the file as you keep the key)",
+            plan.name
+        ),
+        None => String::new(),
+    };
     eprintln!(
-        "{}: {} shards from {}; save the Job as {}.yaml, then:\n{}",
+        "{}: {} shards from {}; save the Job as {}.yaml{secret}, then:\n{}",
         plan.name,
         plan.shards,
         humantime::format_rfc3339_millis(UNIX_EPOCH + Duration::from_millis(plan.start_at_unix_ms)),
