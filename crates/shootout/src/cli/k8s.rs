@@ -6,7 +6,7 @@
 
 use super::borrowed_flags::BorrowedFlags;
 use super::load_flags::LoadFlags;
-use super::tls_flags::TlsFlags;
+use super::tls_flags::{self, TlsFlags};
 use super::{usage_error, WorkFailed};
 use anyhow::{bail, Context};
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -111,7 +111,9 @@ pub fn run(args: K8sArgs) -> anyhow::Result<ExitCode> {
 /// The Job's plan, from its flags and the load's, every one checked.
 fn plan(args: &JobArgs) -> anyhow::Result<JobPlan> {
     let mut spec = load_spec(&args.load)?;
-    let load = spec.resolve_elsewhere().context("load flags after --")?;
+    let load = (spec.resolve_elsewhere())
+        .map_err(tls_flags::in_flag_words)
+        .context("load flags after --")?;
     k8s::check_shares(&load, args.shards)?;
     let cpus = cpus(args, &spec)?;
     // Without -t a pod would run one loop per core of its node, not of its share.
