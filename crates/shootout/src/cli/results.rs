@@ -215,7 +215,7 @@ fn print_saved_load(load: &SavedLoad) {
         println!(
             "  client certificate (mTLS): {}, kept; its private key was not saved (to repeat \
              the load, give --cert and --key again)",
-            load_output::tls_settings::certificates(c.len())
+            load_output::tls_settings::certificates(c.certificates())
         );
     }
     load_output::wrk::print(&load.result);

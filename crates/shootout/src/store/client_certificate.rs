@@ -15,7 +15,7 @@ pub struct ClientCertificate {
 
 impl ClientCertificate {
     /// How many certificates the chain holds.
-    pub fn len(&self) -> usize {
+    pub fn certificates(&self) -> usize {
         self.chain.der().len()
     }
 }
