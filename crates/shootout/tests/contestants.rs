@@ -6,13 +6,10 @@ use nix::unistd::Pid;
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
+use checkout::assert_one_line_error;
 use shootout::contestant::catalog::Catalog;
-use shootout::contestant::certificates::{self, KeyKind};
+use shootout::contestant::certificates::KeyKind;
 use shootout::contestant::manifest::Contestant;
-use shootout::contestant::verify::{self, Plan};
-use shootout::model::endpoint::Endpoint;
-use shootout::process::launch::{launch_over_tls, LaunchSpec};
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use tempfile::TempDir;
@@ -62,8 +59,38 @@ fn every_manifest_reads_and_blocked_rows_say_why() {
     }
 }
 
-/// The quick contestants with `[tls]`, started over TLS with each kind of certificate,
-/// pass verification over TLS (the chain, what they negotiate, the HTTP checks on TLS).
+/// `list` says which contestants serve TLS (a `[tls]` table): a column, a JSON field.
+#[test]
+fn list_says_which_contestants_serve_tls() {
+    let out = shootout(&["list", "--json"]);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let tls = |name: &str| {
+        let row = rows.iter().find(|r| r["name"] == name).unwrap();
+        row["tls"].as_bool().unwrap()
+    };
+    assert!(tls("c-epoll-tls") && tls("nginx-static"));
+    assert!(!tls("c-epoll"));
+    let out = shootout(&["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let column = header.find(" tls ").expect("a tls column") + 1;
+    let cell = |name: &str| {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
+        row.get(column..column + 4)
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    };
+    assert_eq!(cell("nginx-static"), "yes", "{text}");
+    assert_eq!(cell("python-gunicorn-gevent"), "no", "{text}");
+}
+
+/// The quick contestants pass `verify`, and those with `[tls]` `verify --tls` with each
+/// kind of certificate (the chain, what they negotiate, the HTTP checks on TLS).
 #[test]
 fn quick_contestants_set_up_and_speak_http_in_clear_text_and_over_tls() {
     let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
@@ -91,61 +118,75 @@ fn quick_contestants_set_up_and_speak_http_in_clear_text_and_over_tls() {
     }
 }
 
-/// By hand, for any contestant with `[tls]` (set up first) until `shootout verify` has a
-/// flag for it: `SHOOTOUT_TLS_CONTESTANT=c-h2o cargo test --release -p shootout --test
-/// contestants -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn a_named_contestant_passes_verify_over_tls() {
-    let Ok(name) = std::env::var("SHOOTOUT_TLS_CONTESTANT") else {
-        panic!("name the contestant in SHOOTOUT_TLS_CONTESTANT");
-    };
-    let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
-    for kind in KeyKind::ALL {
-        verify_over_tls(catalog.get(&name).unwrap(), kind);
-    }
-}
-
-/// Starts `c` over TLS with the certificate of `kind` and runs its verification over TLS;
-/// fails with every check's line unless all pass. The server is stopped when dropped.
+/// `shootout verify NAME --tls --certificate KIND` for `c`: starts it with its `[tls]`
+/// command serving that test certificate and passes every check, the TLS ones first (the
+/// chain, and what it negotiates, printed).
 fn verify_over_tls(c: &Contestant, kind: KeyKind) {
     let name = c.name();
-    let certificate = certificates::ensure(c.builds(), kind).unwrap();
-    let spec = LaunchSpec {
-        threads: 1,
-        ..LaunchSpec::default()
-    };
-    let server = launch_over_tls(c, &spec, &certificate)
-        .unwrap_or_else(|e| panic!("{name} over TLS ({}): {e}", kind.word()));
-    let endpoints: Vec<Endpoint> = (c.manifest.endpoints.iter())
-        .filter_map(|e| Endpoint::builtin(e))
-        .collect();
-    let plan = Plan {
-        level: c.manifest.verify,
-        endpoints: &endpoints,
-        parses_http: c.manifest.parses_http,
-    };
-    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-    let checks = verify::run_over_tls(addr, &plan, &certificate).unwrap();
-    let lines: Vec<String> = (checks.iter())
-        .map(|k| {
-            let mark = match (k.passed, k.flagged) {
-                (false, _) => "FAIL",
-                (true, true) => "FLAG",
-                (true, false) => "ok",
-            };
-            format!(
-                "{name} ({}): {:<16} {mark:<4} {}",
-                kind.word(),
-                k.name,
-                k.detail
-            )
-        })
-        .collect();
+    let out = shootout(&["verify", name, "--tls", "--certificate", kind.word()]);
+    let text = String::from_utf8_lossy(&out.stdout);
     // Shown with --nocapture: what each server negotiates.
-    eprintln!("{}", lines.join("\n"));
-    assert!(checks.iter().any(|k| k.name == "tls"), "{lines:#?}");
-    assert!(checks.iter().all(|k| k.passed), "{lines:#?}");
+    eprintln!("{text}");
+    assert!(
+        out.status.success(),
+        "{name} over TLS ({}):\n{text}{}",
+        kind.word(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = format!("/tls/{}/cert.pem", kind.word());
+    assert!(
+        text.contains(&dir),
+        "{name}: the certificate served:\n{text}"
+    );
+    let tls = format!("{name}: tls              ok   TLS 1.");
+    assert!(text.contains(&tls), "{name}: the tls check first:\n{text}");
+    assert!(text.contains("ALPN http/1.1; chain verified for localhost (SNI) and 127.0.0.1"));
+    assert!(text.contains(&format!("{name}: tls-resume  ")), "{text}");
+}
+
+/// `verify --tls` end to end on the TLS ceiling (set up in seconds), with each kind of
+/// certificate and a load over TLS; a contestant without `[tls]` is one line (exit 2)
+/// before anything starts, as is `--certificate` without `--tls`.
+#[test]
+fn verify_tls_checks_a_contestant_over_tls_and_refuses_one_without_tls() {
+    let setup = shootout(&["setup", "c-epoll-tls"]);
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
+    let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
+    let c = catalog.get("c-epoll-tls").unwrap();
+    verify_over_tls(c, KeyKind::Rsa);
+    let out = shootout(&["verify", "c-epoll-tls", "--tls", "--load"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("/tls/ecdsa/cert.pem"),
+        "ecdsa by default:\n{text}"
+    );
+    let load = text
+        .lines()
+        .find(|l| l.starts_with("c-epoll-tls: load "))
+        .unwrap();
+    assert!(load.contains(" req/s, 0 errors, server busy "), "{text}");
+    assert_one_line_error(
+        &shootout(&["verify", "c-epoll-tls", "c-epoll", "--tls"]),
+        "error: c-epoll: serves no TLS (its contestant.toml has no [tls] table): verify it \
+         without --tls",
+    );
+    assert_one_line_error(
+        &shootout(&["verify", "c-epoll-tls", "--certificate", "rsa"]),
+        "the following required arguments were not provided: --tls",
+    );
+    assert_one_line_error(
+        &shootout(&["verify", "c-epoll-tls", "--tls", "--certificate", "dsa"]),
+        "invalid value 'dsa' for '--certificate <KIND>' (did you mean 'rsa'?",
+    );
 }
 
 /// A throwaway checkout holding two made-up contestants: one that builds, one that fails.

@@ -7,10 +7,17 @@
 
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
+#[allow(dead_code)]
+mod mtls;
+// The engine's TLS test kit (certificates made by rcgen), shared rather than copied.
+#[allow(dead_code)]
+#[path = "../../engine/tests/tls_test_kit/mod.rs"]
+mod tls_test_kit;
 
 use checkout::{assert_one_line_error, bare as shootout};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Container;
+use shootout::k8s::Manifest;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -23,18 +30,25 @@ fn now_ms() -> u64 {
         .as_millis() as u64
 }
 
-/// `shootout k8s job ARGS`: the Job it printed, read back from its YAML.
+/// `shootout k8s job ARGS`: the Job it printed, alone, read back from its YAML.
 fn job(args: &[&str]) -> (Job, String) {
-    let out = shootout(&[&["k8s", "job"], args].concat());
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{stderr}");
-    let yaml = String::from_utf8(out.stdout).expect("YAML is UTF-8");
+    let (manifest, yaml, stderr) = manifest(args);
     assert!(
         yaml.starts_with("apiVersion: batch/v1\nkind: Job\n"),
         "{yaml}"
     );
-    let job = shootout::k8s::from_yaml(&yaml).expect("the YAML reads back as a Job");
-    (job, stderr)
+    assert_eq!(manifest.secret, None);
+    (manifest.job, stderr)
+}
+
+/// `shootout k8s job ARGS`: what it printed, read back, with the YAML and stderr.
+fn manifest(args: &[&str]) -> (Manifest, String, String) {
+    let out = shootout(&[&["k8s", "job"], args].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    let yaml = String::from_utf8(out.stdout).expect("YAML is UTF-8");
+    let manifest = shootout::k8s::from_yaml(&yaml).expect("the YAML reads back as a Job");
+    (manifest, yaml, stderr)
 }
 
 fn container(job: &Job) -> &Container {
@@ -173,7 +187,7 @@ fn strings_that_yaml_1_1_takes_for_booleans_are_quoted_and_any_body_travels() {
     );
     let yaml = String::from_utf8(out.stdout).unwrap();
     assert!(yaml.contains("\n  name: \"no\"\n"), "{yaml}");
-    let job = shootout::k8s::from_yaml(&yaml).unwrap();
+    let job = shootout::k8s::from_yaml(&yaml).unwrap().job;
     let spec = load_spec(container(&job));
     assert_eq!(spec["body"], "AP9vbg==", "the four bytes, base64");
     assert_eq!(spec["headers"][0], "x: yes");
@@ -181,15 +195,15 @@ fn strings_that_yaml_1_1_takes_for_booleans_are_quoted_and_any_body_travels() {
 }
 
 /// Runs pod `index`'s container command here as the kubelet would: the image's PATH
-/// holding this shootout, the index in the environment, stderr to the termination
-/// message file (here one in `dir`). Its stdout, which is the pod's log.
-fn run_pod(c: &Container, index: usize, dir: &Path) -> Output {
+/// holding this shootout, the index and `spec` (SHOOTOUT_SPEC) in the environment,
+/// stderr to the termination message file (here one in `dir`). Its stdout, which is the
+/// pod's log.
+fn run_pod(c: &Container, spec: &str, index: usize, dir: &Path) -> Output {
     let mut argv: Vec<String> = c.command.clone().unwrap();
     let message = dir.join(format!("termination-{index}"));
     let kubelet_path = c.termination_message_path.as_deref().unwrap();
     argv[2] = argv[2].replace(kubelet_path, &message.display().to_string());
     argv.extend(c.args.clone().unwrap_or_default());
-    let spec = load_spec(c).to_string();
     let bin = Path::new(env!("CARGO_BIN_EXE_shootout")).parent().unwrap();
     let path = format!(
         "{}:{}",
@@ -229,21 +243,36 @@ fn every_pod_runs_its_own_shard_and_their_logs_merge() {
     let dir = std::env::temp_dir().join(format!("shootout-k8s-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let c = container(&job);
-    let start_at: u64 = c.command.as_ref().unwrap()[2]
-        .split("--start-at ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|t| t.parse().ok())
-        .expect("the script has --start-at");
+    let start_at = start_at(c);
     assert!(
         start_at >= before + 2000,
         "start {start_at}, asked at {before}"
     );
-    // The pods run at once, as parallelism = completions says.
-    let pods: Vec<_> = (0..3)
+    let merged = run_pods(c, &load_spec(c).to_string(), 3, &dir);
+    assert_eq!(merged["requests"]["ok"].as_u64(), Some(600));
+    assert_eq!(merged["requests"]["total"].as_u64(), Some(600));
+    assert_eq!(merged["config"]["shard"], "merged 3");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shared start the pods' script names (`--start-at T`).
+fn start_at(c: &Container) -> u64 {
+    c.command.as_ref().unwrap()[2]
+        .split("--start-at ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .expect("the script has --start-at")
+}
+
+/// Runs `shards` pods of `c` at once, as parallelism = completions says, each with `spec`,
+/// checks each one's result, and merges them: the merged result.
+fn run_pods(c: &Container, spec: &str, shards: usize, dir: &Path) -> serde_json::Value {
+    let start_at = start_at(c);
+    let pods: Vec<_> = (0..shards)
         .map(|i| {
-            let (c, dir) = (c.clone(), dir.clone());
-            std::thread::spawn(move || run_pod(&c, i, &dir))
+            let (c, spec, dir) = (c.clone(), spec.to_string(), dir.to_path_buf());
+            std::thread::spawn(move || run_pod(&c, &spec, i, &dir))
         })
         .collect();
     let mut files = Vec::new();
@@ -251,14 +280,13 @@ fn every_pod_runs_its_own_shard_and_their_logs_merge() {
     for (i, pod) in pods.into_iter().enumerate() {
         let log = pod.join().unwrap().stdout;
         let result: serde_json::Value = serde_json::from_slice(&log).expect("the log is JSON");
-        assert_eq!(result["config"]["shard"], format!("{}/3", i + 1));
+        assert_eq!(result["config"]["shard"], format!("{}/{shards}", i + 1));
         assert!(result["started_unix_ms"].as_u64().unwrap() >= start_at);
         ok_sum += result["requests"]["ok"].as_u64().unwrap();
         let file = dir.join(format!("shootout-load-{}.json", i + 1));
         std::fs::write(&file, &log).unwrap();
         files.push(file.display().to_string());
     }
-    assert_eq!(ok_sum, 600);
     let merge = shootout(
         &[
             &["merge", "--json"],
@@ -272,10 +300,89 @@ fn every_pod_runs_its_own_shard_and_their_logs_merge() {
         String::from_utf8_lossy(&merge.stderr)
     );
     let merged: serde_json::Value = serde_json::from_slice(&merge.stdout).unwrap();
-    assert_eq!(merged["requests"]["ok"].as_u64(), Some(600));
-    assert_eq!(merged["requests"]["total"].as_u64(), Some(600));
-    assert_eq!(merged["config"]["shard"], "merged 3");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(merged["requests"]["ok"].as_u64(), Some(ok_sum));
+    merged
+}
+
+/// A load with a client certificate (mTLS): its spec holds the private key, so it is in
+/// a Secret printed before the Job, and the pods read SHOOTOUT_SPEC from it; the Job holds
+/// no key. Run here with the Secret's spec, as the kubelet would set it, the pods load a
+/// server that requires the certificate, and their results merge.
+#[test]
+fn a_client_key_travels_in_a_secret_the_job_references() {
+    let ca = tls_test_kit::Ca::new("test CA");
+    let (client, served) = (ca.issue(&["client.test"]), ca.issue(&["localhost"]));
+    let server = mtls::server(&served.cert, &served.key, &ca.pem);
+    let dir = checkout::temp_folder("k8s-mtls");
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let (ca_file, cert, key) = (
+        file("ca.pem", &ca.pem),
+        file("client.pem", &client.cert),
+        file("client.key", &client.key),
+    );
+    let url = format!("https://localhost:{}/hello", server.addr().port());
+    let (manifest, yaml, steps) = manifest(&[
+        "--shards",
+        "2",
+        "--start-in",
+        "2s",
+        "--name",
+        "mtls",
+        "--",
+        &url,
+        "--cacert",
+        &ca_file,
+        "--cert",
+        &cert,
+        "--key",
+        &key,
+        "-c",
+        "4",
+        "-n",
+        "200",
+    ]);
+    assert!(yaml.starts_with("apiVersion: v1\nkind: Secret\n"), "{yaml}");
+    let job_text = &yaml[yaml.find("\n---\n").expect("two documents")..];
+    mtls::holds_no_key(job_text, &client.key, "the Job");
+    let secret = manifest.secret.expect("a Secret");
+    assert_eq!(secret.metadata.name.as_deref(), Some("mtls"));
+    let spec = &secret.string_data.as_ref().unwrap()[shootout::k8s::SPEC_KEY];
+    let parsed: serde_json::Value = serde_json::from_str(spec).unwrap();
+    assert!(parsed["tls"]["client"]["key"]
+        .as_str()
+        .unwrap()
+        .contains("PRIVATE KEY"));
+    let c = container(&manifest.job);
+    let var = c
+        .env
+        .as_deref()
+        .unwrap()
+        .iter()
+        .find(|e| e.name == "SHOOTOUT_SPEC");
+    let var = var.expect("SHOOTOUT_SPEC");
+    assert_eq!(var.value, None, "no spec in the Job");
+    let from = var
+        .value_from
+        .as_ref()
+        .unwrap()
+        .secret_key_ref
+        .as_ref()
+        .unwrap();
+    assert_eq!(
+        (from.name.as_str(), from.key.as_str()),
+        ("mtls", "spec.json")
+    );
+    assert!(
+        steps.contains("kubectl delete job/mtls secret/mtls"),
+        "{steps}"
+    );
+    assert!(steps.contains("in Secret mtls before the Job"), "{steps}");
+    let merged = run_pods(c, spec, 2, dir.path());
+    assert_eq!(merged["requests"]["ok"].as_u64(), Some(200));
 }
 
 #[test]

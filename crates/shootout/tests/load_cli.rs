@@ -418,3 +418,72 @@ fn bad_tls_flags_are_one_line_and_exit_2() {
     let out = shootout(&["load", url, "-k", "--tls-version", "1.3", "-n", "1"]);
     assert_one_line_error(&out, "cannot connect to 127.0.0.1:1");
 }
+
+/// Every other TLS flag a user can get wrong is one line naming the flag (and the file),
+/// exit 2, before anything is sent (port 1 refuses: a load would say so instead).
+#[test]
+fn each_tls_flag_mistake_names_its_flag() {
+    let dir = checkout::temp_folder("tls-flags");
+    let ca = Ca::new("test CA");
+    let (mine, other) = (ca.issue(&["client.test"]), ca.issue(&["other.test"]));
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let (cert, key) = (file("cert.pem", &mine.cert), file("key.pem", &mine.key));
+    let other_key = file("other.key", &other.key);
+    let url = "https://127.0.0.1:1/";
+    let cases: [(&[&str], String); 9] = [
+        (
+            &["--tls-groups", "X448"],
+            "load: --tls-groups: key exchange group \"X448\" is not one this build offers".into(),
+        ),
+        (
+            &["--key", &key],
+            "the following required arguments were not provided: --cert <FILE> \
+             (see shootout load --help)"
+                .into(),
+        ),
+        (
+            &["--cert", &cert],
+            format!("load: --cert {cert} (no --key): no private key in it"),
+        ),
+        (
+            &["--cert", &key, "--key", &key],
+            format!("load: --cert {key}: no certificate in it"),
+        ),
+        (
+            &["--cacert", &key],
+            format!("load: --cacert {key}: no certificate in it"),
+        ),
+        (
+            &["--cert", &cert, "--key", &other_key],
+            "load: --key is not the key of --cert: their public keys differ".into(),
+        ),
+        (
+            &[
+                "--tls-version",
+                "1.2",
+                "--ciphers",
+                "TLS13_AES_128_GCM_SHA256",
+            ],
+            "load: --ciphers: none is for TLS 1.2 (--tls-version; TLS 1.3 suites are named \
+             TLS13_*)"
+                .into(),
+        ),
+        (
+            &["--sni", "a b"],
+            "load: --sni: SNI name \"a b\" is neither a DNS name nor an IP address".into(),
+        ),
+        (
+            &["--tls-resume", "maybe"],
+            "invalid value 'maybe' for '--tls-resume <HOW>' (one of 'off', 'tickets', 'ids';"
+                .into(),
+        ),
+    ];
+    for (flags, needle) in cases {
+        let out = shootout(&[&["load", url, "-n", "1"], flags].concat());
+        assert_one_line_error(&out, &needle);
+    }
+}

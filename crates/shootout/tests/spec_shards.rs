@@ -2,9 +2,16 @@
 //! body (every byte value, NUL and invalid UTF-8 among them) over `--generators local:2`
 //! sends those exact bytes from both shard processes, as a server on 127.0.0.1 that keeps
 //! every request body it received sees; and `load --spec -` reads the same load as JSON.
+//! A client certificate and its key travel in the spec too (to shards on this machine).
 
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
+#[allow(dead_code)]
+mod mtls;
+// The engine's TLS test kit (certificates made by rcgen), shared rather than copied.
+#[allow(dead_code)]
+#[path = "../../engine/tests/tls_test_kit/mod.rs"]
+mod tls_test_kit;
 
 use checkout::{bare as shootout, PATIENCE};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -169,6 +176,55 @@ fn a_spec_on_standard_input_is_the_same_load() {
     assert_eq!(result["requests"]["ok"].as_u64(), Some(50), "{result}");
     assert_eq!(result["config"]["method"], "PUT");
     assert_exact_bodies(&server, &result, 2);
+}
+
+/// `--cert`/`--key` become PEM text in the spec, which local shards read on their
+/// standard input (this machine): both present the certificate to a server that requires
+/// one, and no file name travels.
+#[test]
+fn a_client_certificate_reaches_both_local_shards_in_the_spec() {
+    let ca = tls_test_kit::Ca::new("test CA");
+    let (client, served) = (ca.issue(&["client.test"]), ca.issue(&["localhost"]));
+    let server = mtls::server(&served.cert, &served.key, &ca.pem);
+    let dir = temp_dir("spec-mtls");
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let (ca_file, cert, key) = (
+        file("ca.pem", &ca.pem),
+        file("client.pem", &client.cert),
+        file("client.key", &client.key),
+    );
+    let url = format!("https://localhost:{}/hello", server.addr().port());
+    let out = shootout(&[
+        "load",
+        &url,
+        "--cacert",
+        &ca_file,
+        "--cert",
+        &cert,
+        "--key",
+        &key,
+        "--generators",
+        "local:2",
+        "-c",
+        "4",
+        "-n",
+        "200",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(result["requests"]["ok"].as_u64(), Some(200), "{result}");
+    assert_eq!(
+        result["shards"].as_array().map(Vec::len),
+        Some(2),
+        "{result}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `shootout list | setup | verify | start`: the catalog of contestants.
+//! `shootout list | setup | start`: the catalog of contestants (`verify` is verify.rs).
 
 use super::catalog::Folders;
 use super::{interrupt, WorkFailed};
@@ -6,18 +6,10 @@ use anyhow::{bail, Context};
 use clap::Args;
 use shootout::contestant::catalog::{self, Catalog, Status};
 use shootout::contestant::manifest::Contestant;
-use shootout::contestant::setup;
 use shootout::contestant::setup_all;
-use shootout::contestant::verify;
-use shootout::contestant::verify::Plan;
-use shootout::model::endpoint::Endpoint;
-use shootout::model::VerifyLevel;
-use shootout::process::group_cpu;
 use shootout::process::launch::{launch, LaunchSpec};
-use shootout::process::server::Server;
-use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Flags of `shootout list`.
 #[derive(Debug, Args)]
@@ -33,38 +25,12 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct Selection {
     /// Contestant names (see `shootout list`)
-    names: Vec<String>,
+    pub(super) names: Vec<String>,
     /// Every contestant that is not blocked
     #[arg(long, conflicts_with = "names")]
-    all: bool,
+    pub(super) all: bool,
     #[command(flatten)]
-    folders: Folders,
-}
-
-/// Flags of `shootout verify`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    #[command(flatten)]
-    which: Selection,
-    /// Parallelism to start the server with
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Set up contestants that are not ready first
-    #[arg(long)]
-    setup: bool,
-    /// Also load /hello for 3 s (64 connections, one generator thread) and report the
-    /// server's busy cores: shows whether --threads reached it
-    #[arg(long)]
-    load: bool,
-    /// strict (every check, the catalog's exact answers), http (framing, keep-alive,
-    /// Connection: close, HTTP/1.0, each endpoint's expected status and body) or none
-    /// [default: the manifest's `verify`, strict unless it says otherwise]
-    #[arg(long, value_parser = verify_level)]
-    level: Option<VerifyLevel>,
-}
-
-fn verify_level(text: &str) -> Result<VerifyLevel, String> {
-    VerifyLevel::from_word(text).ok_or_else(|| format!("{text:?} is not strict, http or none"))
+    pub(super) folders: Folders,
 }
 
 /// Flags of `shootout start`.
@@ -90,8 +56,8 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!(
-        "{:<24} {:<12} {:<11} {:<26} {:<10} reason / note",
-        "contestant", "status", "language", "framework", "endpoints"
+        "{:<24} {:<12} {:<11} {:<26} {:<10} {:<4} reason / note",
+        "contestant", "status", "language", "framework", "endpoints", "tls"
     );
     for c in &cat.contestants {
         let s = catalog::status(c);
@@ -102,7 +68,7 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             s.reason()
         };
         println!(
-            "{:<24} {:<12} {:<11} {:<26} {:<10} {why}",
+            "{:<24} {:<12} {:<11} {:<26} {:<10} {:<4} {why}",
             m.name,
             s.word(),
             m.language,
@@ -110,6 +76,10 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             match m.endpoints.is_empty() {
                 true => "any".to_string(),
                 false => m.endpoints.join(","),
+            },
+            match m.tls.is_some() {
+                true => "yes",
+                false => "no",
             }
         );
     }
@@ -139,6 +109,8 @@ struct ListedManifest<'a> {
     threads: &'a str,
     articles: &'a [String],
     parses_http: bool,
+    /// Whether it serves HTTPS too (a `[tls]` table): `shootout verify NAME --tls`.
+    tls: bool,
     note: &'a str,
 }
 
@@ -158,6 +130,7 @@ fn listing(cat: &Catalog) -> Vec<Listed<'_>> {
                 threads: &m.start.threads,
                 articles: &m.articles,
                 parses_http: m.parses_http,
+                tls: m.tls.is_some(),
                 note: &m.note,
             }),
         });
@@ -172,7 +145,10 @@ fn listing(cat: &Catalog) -> Vec<Listed<'_>> {
 }
 
 /// The selected contestants (an unknown name is bad input: exit 2).
-fn select<'c>(cat: &'c Catalog, which: &Selection) -> anyhow::Result<Vec<&'c Contestant>> {
+pub(super) fn select<'c>(
+    cat: &'c Catalog,
+    which: &Selection,
+) -> anyhow::Result<Vec<&'c Contestant>> {
     if which.all {
         return Ok(cat
             .contestants
@@ -185,37 +161,6 @@ fn select<'c>(cat: &'c Catalog, which: &Selection) -> anyhow::Result<Vec<&'c Con
     }
     let chosen = which.names.iter().map(|n| cat.get(n));
     Ok(chosen.collect::<Result<_, _>>()?)
-}
-
-fn set_up(c: &Contestant) -> anyhow::Result<()> {
-    std::fs::create_dir_all(&c.build).with_context(|| c.build.display().to_string())?;
-    let t0 = Instant::now();
-    setup::setup(c, &c.build.join("setup.log"))?;
-    println!(
-        "{}: ready (setup {:.1}s)",
-        c.name(),
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// Runs `each` on every chosen contestant; a failure is one line naming it, and the
-/// others go on. Exit 1 when any failed.
-fn for_each(
-    chosen: Vec<&Contestant>,
-    mut each: impl FnMut(&Contestant) -> anyhow::Result<()>,
-) -> ExitCode {
-    let mut failed = false;
-    for c in chosen {
-        if let Err(e) = each(c) {
-            eprintln!("error: {}: {e:#}", c.name());
-            failed = true;
-        }
-    }
-    match failed {
-        true => ExitCode::FAILURE,
-        false => ExitCode::SUCCESS,
-    }
 }
 
 /// `shootout setup`: the chosen contestants all at once (contestant::setup_all), each
@@ -235,113 +180,6 @@ pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
     })
-}
-
-/// `shootout verify`.
-pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let cat = args.which.folders.required()?;
-    let chosen = select(&cat, &args.which)?;
-    Ok(for_each(chosen, |c| verify_one(c, &args)))
-}
-
-fn verify_one(c: &Contestant, args: &VerifyArgs) -> anyhow::Result<()> {
-    match catalog::status(c) {
-        Status::Ready => {}
-        Status::NeedsSetup(_) if args.setup => set_up(c).context("setup")?,
-        s => bail!("verify: {}: {}", s.word(), s.reason()),
-    }
-    let spec = LaunchSpec {
-        threads: args.threads,
-        ..LaunchSpec::default()
-    };
-    let level = args.level.unwrap_or(c.manifest.verify);
-    let endpoints = built_in_endpoints(c, level)?;
-    let plan = Plan {
-        level,
-        endpoints: &endpoints,
-        parses_http: c.manifest.parses_http,
-    };
-    let mut server = launch(c, &spec)?;
-    let checks = verify::run(SocketAddr::from(([127, 0, 0, 1], server.port)), &plan);
-    println!(
-        "{}: {:<16} {} ({})",
-        c.name(),
-        "level",
-        level.word(),
-        level.meaning()
-    );
-    if args.load {
-        match load_check(&server, args.threads) {
-            Ok(line) => println!("{}: {:<16} {line}", c.name(), "load"),
-            Err(e) => eprintln!("error: {}: load: {e:#}", c.name()),
-        }
-    }
-    server.stop();
-    let mut bad = Vec::new();
-    for k in &checks {
-        let mark = if !k.passed {
-            "FAIL"
-        } else if k.flagged {
-            "FLAG"
-        } else {
-            "ok"
-        };
-        println!("{}: {:<16} {mark:<4} {}", c.name(), k.name, k.detail);
-        if !k.passed {
-            bad.push(k.name.as_str());
-        }
-    }
-    match bad.is_empty() {
-        true => Ok(()),
-        false => bail!("verify: failed {}", bad.join(", ")),
-    }
-}
-
-/// The built-in endpoints `c` serves (hello when its manifest names none): a contestant
-/// that serves only endpoints an experiment declares is verified by `shootout run`.
-fn built_in_endpoints(c: &Contestant, level: VerifyLevel) -> anyhow::Result<Vec<Endpoint>> {
-    let named = &c.manifest.endpoints;
-    let served: Vec<Endpoint> = match named.is_empty() {
-        true => vec![Endpoint::hello()],
-        false => named.iter().filter_map(|n| Endpoint::builtin(n)).collect(),
-    };
-    if served.is_empty() && level != VerifyLevel::None {
-        bail!(
-            "verify: serves none of the built-in endpoints (hello, app): run an experiment that \
-             declares its endpoints (shootout run EXPERIMENT) to verify it"
-        );
-    }
-    Ok(served)
-}
-
-/// Loads /hello briefly with the engine in-process and measures the server's cores.
-fn load_check(server: &Server, threads: usize) -> anyhow::Result<String> {
-    let url = format!("http://127.0.0.1:{}/hello", server.port);
-    let mut config = engine::LoadConfig::new(engine::Target::parse(&url)?);
-    config.connections = 64;
-    config.threads = 1;
-    config.warmup = Duration::from_millis(500);
-    config.stop = engine::Stop::After(Duration::from_secs(3));
-    config.keepalive = true;
-    let before = group_cpu::Sample::take(server.pid());
-    let t0 = Instant::now();
-    let r = engine::run(&config, &interrupt::INTERRUPTED)?;
-    let after = group_cpu::Sample::take(server.pid());
-    let wall = t0.elapsed().as_secs_f64();
-    let busy = (after.seconds() - before.seconds()) / wall;
-    // Threads busy at least a fifth of a core: the server's working threads, which
-    // --threads should set, even when the generator leaves it less than whole cores.
-    let working = after.busy_threads(&before, wall, 0.2);
-    let bound = if r.generator.bound {
-        " (generator-bound)"
-    } else {
-        ""
-    };
-    Ok(format!(
-        "threads {threads}: {:.0} req/s, {} errors, server busy {busy:.2} cores in {working} busy thread(s){bound}",
-        r.rps,
-        r.requests.errors(),
-    ))
 }
 
 /// `shootout start`: runs one contestant in the foreground until Ctrl-C (exit 1 when

@@ -6,7 +6,7 @@
 
 use super::borrowed_flags::BorrowedFlags;
 use super::load_flags::LoadFlags;
-use super::tls_flags::TlsFlags;
+use super::tls_flags::{self, TlsFlags};
 use super::{usage_error, WorkFailed};
 use anyhow::{bail, Context};
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -86,11 +86,19 @@ struct PodLoad {
 pub fn run(args: K8sArgs) -> anyhow::Result<ExitCode> {
     let K8sCommand::Job(args) = args.command;
     let plan = plan(&args).context("k8s job")?;
-    let job = k8s::job(&plan).map_err(|e| WorkFailed(e.into()))?;
-    let yaml = k8s::to_yaml(&job).map_err(|e| WorkFailed(e.into()))?;
+    let manifest = k8s::manifest(&plan).map_err(|e| WorkFailed(e.into()))?;
+    let yaml = k8s::to_yaml(&manifest).map_err(|e| WorkFailed(e.into()))?;
     print!("{yaml}");
+    let secret = match &manifest.secret {
+        Some(_) => format!(
+            " (the load's spec, with the client's private key, is in Secret {} before the \
+             Job: keep the file as you keep the key)",
+            plan.name
+        ),
+        None => String::new(),
+    };
     eprintln!(
-        "{}: {} shards from {}; save the Job as {}.yaml, then:\n{}",
+        "{}: {} shards from {}; save the Job as {}.yaml{secret}, then:\n{}",
         plan.name,
         plan.shards,
         humantime::format_rfc3339_millis(UNIX_EPOCH + Duration::from_millis(plan.start_at_unix_ms)),
@@ -103,7 +111,9 @@ pub fn run(args: K8sArgs) -> anyhow::Result<ExitCode> {
 /// The Job's plan, from its flags and the load's, every one checked.
 fn plan(args: &JobArgs) -> anyhow::Result<JobPlan> {
     let mut spec = load_spec(&args.load)?;
-    let load = spec.resolve_elsewhere().context("load flags after --")?;
+    let load = (spec.resolve_elsewhere())
+        .map_err(tls_flags::in_flag_words)
+        .context("load flags after --")?;
     k8s::check_shares(&load, args.shards)?;
     let cpus = cpus(args, &spec)?;
     // Without -t a pod would run one loop per core of its node, not of its share.

@@ -5,7 +5,7 @@ use super::destinations::Destinations;
 use super::load_flags::LoadFlags;
 use super::load_progress::{self, ProgressArgs};
 use super::scenario::set;
-use super::tls_flags::TlsFlags;
+use super::tls_flags::{self, TlsFlags};
 use super::{interrupt, spec_input, WorkFailed};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -105,7 +105,11 @@ When more than one applies, the first of 130, 1, 99 is the exit status.";
 /// Runs the load and prints it, then its thresholds: the exit code by [`EXIT_CODES`].
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
     let spec = spec(&args).context("load")?;
-    let config = spec.resolve().context("load")?;
+    let config = match &args.spec {
+        Some(_) => spec.resolve().map_err(anyhow::Error::new),
+        None => spec.resolve().map_err(tls_flags::in_flag_words),
+    }
+    .context("load")?;
     let destinations = Destinations::prepare(
         args.out.as_deref(),
         args.save,

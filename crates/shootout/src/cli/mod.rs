@@ -20,6 +20,7 @@ mod scenario;
 mod spec_input;
 mod tls_flags;
 mod usage_error;
+mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use shootout::contestant::locations::ROOT_ENV;
@@ -104,8 +105,9 @@ enum Command {
     List(contestants::ListArgs),
     /// Install what contestants need and build them (idempotent, cached)
     Setup(contestants::Selection),
-    /// Start contestants, check that they speak HTTP correctly, stop them
-    Verify(contestants::VerifyArgs),
+    /// Start contestants, check that they speak HTTP correctly (over TLS with --tls),
+    /// stop them
+    Verify(verify::VerifyArgs),
     /// Run one contestant in the foreground (pinned with --cpus) until Ctrl-C
     Start(contestants::StartArgs),
     /// Print the completion script for bash, zsh or fish
@@ -146,7 +148,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Export(args) => results::export(args),
         Command::List(args) => contestants::list(args),
         Command::Setup(which) => contestants::setup(which),
-        Command::Verify(args) => contestants::verify(args),
+        Command::Verify(args) => verify::verify(args),
         Command::Start(args) => contestants::start(args),
         Command::Completions(args) => {
             completions::run(args, Cli::command()).map(|()| ExitCode::SUCCESS)

@@ -211,6 +211,13 @@ fn print_saved_load(load: &SavedLoad) {
     if let Some(spec) = &load.spec {
         println!("{}", load_output::wrk::spec_header(spec));
     }
+    if let Some(c) = &load.client_certificate {
+        println!(
+            "  client certificate (mTLS): {}, kept; its private key was not saved (to repeat \
+             the load, give --cert and --key again)",
+            load_output::tls_settings::certificates(c.certificates())
+        );
+    }
     load_output::wrk::print(&load.result);
 }
 
@@ -254,6 +261,7 @@ fn export_saved_load(store: &Store, row: &SavedLoadRow) -> anyhow::Result<ExitCo
             schedule: r.kind.schedule(),
             machine: &r.machine,
             spec: load.spec.as_ref(),
+            client_certificate: load.client_certificate.as_ref().map(|c| c.chain.to_pem()),
         },
     };
     println!("{}", serde_json::to_string(&doc)?);
@@ -282,8 +290,12 @@ struct ExportedSave<'a> {
     load_kind: &'static str,
     schedule: Option<&'a str>,
     machine: &'a Machine,
-    /// Every setting of the load (`engine::LoadSpec`); null when saved before specs were kept.
+    /// Every setting of the load (`engine::LoadSpec`); null when saved before specs were
+    /// kept. Never with `tls.client`: a client certificate is below, without its key.
     spec: Option<&'a LoadSpec>,
+    /// The client certificate the load presented (mTLS), PEM; its private key is never
+    /// stored. Null when it presented none.
+    client_certificate: Option<String>,
 }
 
 /// The JSON document `shootout export` writes (schema `shootout.experiment/1`).

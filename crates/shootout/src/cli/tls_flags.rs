@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use engine::{
     parse_sni, Alpn, Certificates, CipherSuite, ClientIdentity, KxGroup, PrivateKey, Resume,
-    TlsSpec, TlsVersions,
+    SpecError, TlsSpec, TlsVersions,
 };
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -162,6 +162,28 @@ impl TlsFlags {
     }
 }
 
+/// An error of resolving a spec that flags made (a scenario's `[tls]` has the same names),
+/// in the flags' words: the engine names the spec's settings (`cert and key`, `cipher
+/// suites`), which a user of the flags never wrote, about settings that only fail
+/// together. Other errors pass as they are.
+pub fn in_flag_words(e: SpecError) -> anyhow::Error {
+    let words = match &e {
+        SpecError::ClientKeyMismatch => {
+            "--key is not the key of --cert: their public keys differ".to_string()
+        }
+        SpecError::ClientIdentity(why) => format!("--cert and --key: {why}"),
+        SpecError::NoSuiteForVersions { versions } => format!(
+            "--ciphers: none is for TLS {versions} (--tls-version; TLS 1.3 suites are named \
+             TLS13_*)"
+        ),
+        SpecError::CaCert { index, reason } => {
+            format!("--cacert: certificate {index} cannot be trusted as a CA: {reason}")
+        }
+        _ => return e.into(),
+    };
+    anyhow::Error::msg(words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +314,26 @@ mod tests {
         );
         let e = error(&[url, "--key", &cert]);
         assert!(e.contains("--cert <FILE>"), "{e}");
+        // Settings that fail only together: resolving says so, in the flags' words.
+        let other = Files::new();
+        let resolved = |args: &[&str]| {
+            let e = spec(args).unwrap().resolve_elsewhere().unwrap_err();
+            in_flag_words(e).to_string()
+        };
+        assert_eq!(
+            resolved(&[url, "--cert", &cert, "--key", &other.path("key.pem")]),
+            "--key is not the key of --cert: their public keys differ"
+        );
+        assert_eq!(
+            resolved(&[
+                url,
+                "--tls-version",
+                "1.2",
+                "--ciphers",
+                "TLS13_AES_128_GCM_SHA256"
+            ]),
+            "--ciphers: none is for TLS 1.2 (--tls-version; TLS 1.3 suites are named TLS13_*)"
+        );
         // Flags of TLS on an http URL: the spec takes them, resolving it says why not.
         let http = spec(&["http://127.0.0.1:1/", "--insecure"]).unwrap();
         assert_eq!(

@@ -11,6 +11,11 @@ pub fn one_line(e: &clap::Error, cli: &clap::Command, args: &[OsString]) -> Stri
     let text = e.to_string();
     let first = text.lines().next().unwrap_or("error: bad arguments");
     let first = first.strip_prefix("error: ").unwrap_or(first);
+    // clap lists what is missing on the lines below its first, which one line would cut.
+    let first = match missing(e) {
+        Some(names) => format!("{first} {names}"),
+        None => first.to_string(),
+    };
     let help = format!("see {} --help", command_path(e, cli, args));
     let mut names = similar(e);
     if names.is_empty() {
@@ -26,6 +31,16 @@ pub fn one_line(e: &clap::Error, cli: &clap::Command, args: &[OsString]) -> Stri
         // Nothing close to a bad value: the values there are (clap's line below the first).
         ([], values) => format!("{first} (one of {}; {help})", quoted(values, ", ")),
         (names, _) => format!("{first} (did you mean {}? {help})", quoted(names, " or ")),
+    }
+}
+
+/// The arguments a command needs and did not get (`--cert <FILE>`), comma-separated.
+fn missing(e: &clap::Error) -> Option<String> {
+    match (e.kind(), e.get(ContextKind::InvalidArg)) {
+        (ErrorKind::MissingRequiredArgument, Some(ContextValue::Strings(names))) => {
+            Some(names.join(", "))
+        }
+        _ => None,
     }
 }
 
@@ -156,6 +171,10 @@ mod tests {
         Load {
             #[arg(long)]
             connections: Option<usize>,
+            #[arg(long)]
+            cert: Option<String>,
+            #[arg(long, requires = "cert")]
+            key: Option<String>,
             #[arg(long, value_enum)]
             format: Option<Format>,
         },
@@ -201,6 +220,11 @@ mod tests {
         assert_eq!(
             error(&["shootout", "zzz"]),
             "unrecognized subcommand 'zzz' (see shootout --help)"
+        );
+        assert_eq!(
+            error(&["shootout", "load", "--key", "k.pem"]),
+            "the following required arguments were not provided: --cert <CERT> \
+             (see shootout load --help)"
         );
     }
 

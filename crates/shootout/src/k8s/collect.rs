@@ -2,7 +2,8 @@
 //! JSON result, nothing else) into a file per shard, and `shootout merge` over them.
 //! Printed by `shootout k8s job` with the Job's own name, namespace and shard count.
 
-use super::job::JobPlan;
+use super::plan::JobPlan;
+use super::secret::holds_key;
 use std::fmt::Write;
 
 /// The shell commands that apply the Job, wait for it, collect each shard's result and
@@ -17,6 +18,7 @@ use std::fmt::Write;
 /// ```
 ///
 /// `--tail=-1`: with a label selector kubectl prints only the last 10 lines unless told.
+/// A load whose spec is in a Secret (a client's key) deletes `secret/load` with the Job.
 pub fn steps(plan: &JobPlan) -> String {
     let name = &plan.name;
     let ns = match &plan.namespace {
@@ -41,6 +43,10 @@ pub fn steps(plan: &JobPlan) -> String {
         "for i in $(seq 0 {last}); do kubectl{ns} logs --tail=-1 -l {selector} > {name}-$((i + 1)).json; done"
     );
     let _ = writeln!(text, "shootout merge {name}-*.json");
-    let _ = writeln!(text, "kubectl{ns} delete job/{name}");
+    let secret = match holds_key(plan) {
+        true => format!(" secret/{name}"),
+        false => String::new(),
+    };
+    let _ = writeln!(text, "kubectl{ns} delete job/{name}{secret}");
     text
 }

@@ -1,58 +1,29 @@
 //! The Indexed Job itself, from a [`JobPlan`]: N pods at once, pod I running shard I+1.
 
-use super::manifest::ManifestError;
-use super::memory::Memory;
+use super::labels::labels;
+use super::manifest_error::ManifestError;
 use super::name::ObjectName;
+use super::plan::JobPlan;
+use super::secret::{holds_key, SPEC_KEY};
 use super::shard_command::{shard_script, INDEX_VAR, SHELL, SPEC_VAR, STDERR_PATH};
-use engine::LoadSpec;
 use k8s_openapi::api::batch::v1::{Job, JobSpec};
 use k8s_openapi::api::core::v1::{
     Affinity, Capabilities, Container, EnvVar, EnvVarSource, ObjectFieldSelector, PodAffinityTerm,
-    PodAntiAffinity, PodSpec, PodTemplateSpec, ResourceRequirements, SecurityContext,
-    WeightedPodAffinityTerm,
+    PodAntiAffinity, PodSpec, PodTemplateSpec, ResourceRequirements, SecretKeySelector,
+    SecurityContext, WeightedPodAffinityTerm,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use std::collections::BTreeMap;
-use std::num::NonZeroU32;
-use std::time::Duration;
-
-/// The labels every object of the Job carries, beside `app.kubernetes.io/instance`
-/// (the Job's name).
-pub const APP_LABELS: [(&str, &str); 2] = [
-    ("app.kubernetes.io/name", "shootout"),
-    ("app.kubernetes.io/component", "load-generator"),
-];
 
 /// Where the pod's completion index is, for the downward API.
 const INDEX_FIELD: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
-
-/// Everything a Job is made of, checked: what `shootout k8s job` read from its flags.
-#[derive(Debug, Clone)]
-pub struct JobPlan {
-    pub name: ObjectName,
-    /// None: kubectl's current namespace.
-    pub namespace: Option<ObjectName>,
-    /// An image with `shootout` on its PATH and `/bin/sh` (deploy/Containerfile).
-    pub image: String,
-    /// Pods, all at once: one shard each.
-    pub shards: NonZeroU32,
-    /// The shared start, Unix milliseconds (each pod reads its node's clock).
-    pub start_at_unix_ms: u64,
-    /// Whole cores per pod, requested and limited alike (the load's event loops).
-    pub cpus: NonZeroU32,
-    pub memory: Memory,
-    /// The whole load, every pod's (each runs its own shard of it).
-    pub spec: LoadSpec,
-    /// When the Job gives up (see [`super::deadline`]); None: never.
-    pub deadline: Option<Duration>,
-}
 
 /// The Job: completion mode Indexed, completions = parallelism = shards, no retries
 /// (a retried shard would start after the barrier and be merged as if it had not).
 pub fn job(plan: &JobPlan) -> Result<Job, ManifestError> {
     let shards = i32::try_from(plan.shards.get()).unwrap_or(i32::MAX);
-    let spec = serde_json::to_string(&plan.spec).map_err(ManifestError::Spec)?;
+    let spec = spec_env(plan)?;
     Ok(Job {
         metadata: ObjectMeta {
             name: Some(plan.name.to_string()),
@@ -73,16 +44,7 @@ pub fn job(plan: &JobPlan) -> Result<Job, ManifestError> {
     })
 }
 
-fn labels(name: &ObjectName) -> BTreeMap<String, String> {
-    let mut labels: BTreeMap<String, String> = APP_LABELS
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    labels.insert("app.kubernetes.io/instance".into(), name.to_string());
-    labels
-}
-
-fn pod_template(plan: &JobPlan, spec: String) -> PodTemplateSpec {
+fn pod_template(plan: &JobPlan, spec: EnvVar) -> PodTemplateSpec {
     PodTemplateSpec {
         metadata: Some(ObjectMeta {
             labels: Some(labels(&plan.name)),
@@ -123,7 +85,7 @@ fn one_pod_per_node(name: &ObjectName) -> Affinity {
 }
 
 /// `/bin/sh -c SCRIPT shootout`, the load's spec (JSON) in its environment.
-fn container(plan: &JobPlan, spec: String) -> Container {
+fn container(plan: &JobPlan, spec: EnvVar) -> Container {
     Container {
         name: "shootout".into(),
         image: Some(plan.image.clone()),
@@ -133,19 +95,36 @@ fn container(plan: &JobPlan, spec: String) -> Container {
             shard_script(plan.shards, plan.start_at_unix_ms),
             "shootout".into(),
         ]),
-        env: Some(vec![
-            index_env(),
-            EnvVar {
-                name: SPEC_VAR.into(),
-                value: Some(spec),
-                ..EnvVar::default()
-            },
-        ]),
+        env: Some(vec![index_env(), spec]),
         resources: Some(resources(plan)),
         termination_message_path: Some(STDERR_PATH.into()),
         security_context: Some(unprivileged()),
         ..Container::default()
     }
+}
+
+/// `SHOOTOUT_SPEC`: the spec as JSON, or a reference to the Secret that holds it when it
+/// carries a private key (super::secret).
+fn spec_env(plan: &JobPlan) -> Result<EnvVar, ManifestError> {
+    if holds_key(plan) {
+        return Ok(EnvVar {
+            name: SPEC_VAR.into(),
+            value_from: Some(EnvVarSource {
+                secret_key_ref: Some(SecretKeySelector {
+                    name: plan.name.to_string(),
+                    key: SPEC_KEY.into(),
+                    optional: None,
+                }),
+                ..EnvVarSource::default()
+            }),
+            ..EnvVar::default()
+        });
+    }
+    Ok(EnvVar {
+        name: SPEC_VAR.into(),
+        value: Some(serde_json::to_string(&plan.spec).map_err(ManifestError::Spec)?),
+        ..EnvVar::default()
+    })
 }
 
 fn index_env() -> EnvVar {

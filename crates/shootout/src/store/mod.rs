@@ -3,6 +3,7 @@
 //! everything it measured. Nothing is ever overwritten: rows are only inserted. Columns
 //! are written and read by name.
 
+mod client_certificate;
 mod ending;
 mod experiments;
 mod ids;
@@ -13,6 +14,7 @@ mod runs;
 mod saved_load;
 mod schema;
 
+pub use client_certificate::ClientCertificate;
 pub use ending::{End, Ending, Status};
 pub use experiments::{ExperimentRow, NewExperiment};
 pub use named::Named;

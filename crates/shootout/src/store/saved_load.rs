@@ -1,10 +1,12 @@
 //! Loads kept by `shootout load --save`, in the `saved_loads` table beside experiments: a
 //! label that names its newest save, the flags as given, the load's kind, the machine, the
-//! load itself (its `LoadSpec`) and the whole `shootout.load/1` result.
+//! load itself (its `LoadSpec`, without a client certificate's private key: see
+//! [`ClientCertificate`]) and the whole `shootout.load/1` result.
 
+use super::client_certificate::{without_key, ClientCertificate};
 use super::{Store, StoreError};
 use crate::model::{LoadKind, Machine};
-use engine::{LoadResult, LoadSpec};
+use engine::{Certificates, LoadResult, LoadSpec};
 use rusqlite::params;
 
 /// A load to keep.
@@ -15,6 +17,7 @@ pub struct NewSavedLoad<'a> {
     pub kind: &'a LoadKind,
     pub machine: &'a Machine,
     /// The load as the flags (or `--spec`) made it: every setting, defaults filled in.
+    /// Its client certificate's key, if any, is not stored.
     pub spec: &'a LoadSpec,
     pub result: &'a LoadResult,
 }
@@ -41,7 +44,10 @@ pub struct SavedLoadRow {
 pub struct SavedLoad {
     pub row: SavedLoadRow,
     /// None for a load saved before specs were kept (schema version 9 and earlier).
+    /// Never with a client certificate (`tls.client`): that is apart, without its key.
     pub spec: Option<LoadSpec>,
+    /// The client certificate the load presented (mTLS); its private key was not stored.
+    pub client_certificate: Option<ClientCertificate>,
     pub result: LoadResult,
 }
 
@@ -61,12 +67,15 @@ impl Store {
         };
         let command = serde_json::to_string(load.command).map_err(|e| json("command", e))?;
         let machine = serde_json::to_string(load.machine).map_err(|e| json("machine", e))?;
-        let spec = serde_json::to_string(load.spec).map_err(|e| json("spec", e))?;
+        let (spec, client_certificate) = without_key(load.spec);
+        let spec = serde_json::to_string(&spec).map_err(|e| json("spec", e))?;
+        let client_certificate = client_certificate.map(|c| c.chain.to_pem());
         let result = serde_json::to_string(load.result).map_err(|e| json("result", e))?;
         let tx = self.db.transaction()?;
         tx.execute(
             "INSERT INTO saved_loads (label, saved_unix_ms, command, load_kind, schedule, machine, \
-             rps, p99_us, result, spec) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             rps, p99_us, result, spec, client_certificate) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 load.label,
                 crate::model::now_unix_ms(),
@@ -77,7 +86,8 @@ impl Store {
                 load.result.rps,
                 load.result.latency_us.p99,
                 result,
-                spec
+                spec,
+                client_certificate
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -96,16 +106,16 @@ impl Store {
         Ok(self.saved_load_rows(&sql, [label])?.pop())
     }
 
-    /// Kept load `id`, with its spec and result.
+    /// Kept load `id`, with its spec, client certificate and result.
     pub fn saved_load(&self, id: i64) -> Result<SavedLoad, StoreError> {
         let row = self
             .saved_load_rows(&format!("{SELECT} WHERE id = ?1"), [id])?
             .pop()
             .ok_or(StoreError::NoSavedLoad(id))?;
-        let (result, spec): (String, Option<String>) = self.db.query_row(
-            "SELECT result, spec FROM saved_loads WHERE id = ?1",
+        let (result, spec, client): (String, Option<String>, Option<String>) = self.db.query_row(
+            "SELECT result, spec, client_certificate FROM saved_loads WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         let bad = |what: String| StoreError::Decode {
             table: "saved_loads",
@@ -116,10 +126,20 @@ impl Store {
             .map(serde_json::from_str::<LoadSpec>)
             .transpose()
             .map_err(|e| bad(format!("spec: {e}")))?;
+        let client_certificate = (client.as_deref())
+            .map(|pem| Certificates::from_pem(pem.as_bytes(), "client_certificate"))
+            .transpose()
+            .map_err(|e| bad(e.to_string()))?
+            .map(|chain| ClientCertificate { chain });
         // With the histogram the summary's `+/- Stdev` reads, as `load` had it.
         let result =
             crate::model::read_load_result(&result).map_err(|e| bad(format!("result: {e}")))?;
-        Ok(SavedLoad { row, spec, result })
+        Ok(SavedLoad {
+            row,
+            spec,
+            client_certificate,
+            result,
+        })
     }
 
     fn saved_load_rows<P: rusqlite::Params>(

@@ -91,10 +91,23 @@ pub const MIGRATIONS: &[&str] = &[
     // every setting of the load, so that nothing parses `command` again; NULL for loads
     // saved earlier.
     "ALTER TABLE saved_loads ADD COLUMN spec TEXT;",
+    // 11: a saved load's client certificate (mTLS) apart from its spec, as PEM, and never
+    // its private key: `spec` keeps the load without `tls.client` (store/client_certificate.rs).
+    // Loads saved at version 10 lose the key they held (see KEYS_OUT).
+    "ALTER TABLE saved_loads ADD COLUMN client_certificate TEXT;
+    UPDATE saved_loads SET client_certificate = json_extract(spec, '$.tls.client.cert'),
+        spec = json_remove(spec, '$.tls.client')
+        WHERE json_extract(spec, '$.tls.client') IS NOT NULL;",
 ];
 
 /// The version this build writes.
 pub const VERSION: usize = MIGRATIONS.len();
+
+/// The migration that takes client keys out of saved loads (11; its last statement the
+/// UPDATE that does). Their text would stay in the pages it freed, and in part even with
+/// `secure_delete` (tried: overflow pages kept it); a VACUUM, which rewrites the file, runs
+/// after it when it changed a row (not in its transaction: SQLite refuses one inside).
+const KEYS_OUT: usize = 10;
 
 /// Brings the database up to [`VERSION`], each step in a transaction.
 pub fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
@@ -103,11 +116,16 @@ pub fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
     if current > VERSION {
         return Err(rusqlite::Error::InvalidQuery);
     }
+    let mut keys_taken_out = false;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(current) {
         let tx = db.transaction()?;
         tx.execute_batch(sql)?;
+        keys_taken_out |= i == KEYS_OUT && tx.changes() > 0;
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
+    }
+    if keys_taken_out {
+        db.execute_batch("VACUUM")?;
     }
     Ok(())
 }

@@ -280,6 +280,123 @@ fn a_version_9_saved_load_has_no_spec_and_keeps_its_result() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// A client certificate and its key, as PEM (made by rcgen for the test).
+fn client_identity() -> (String, String) {
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params = rcgen::CertificateParams::new(vec!["client.test".to_string()]).unwrap();
+    (params.self_signed(&key).unwrap().pem(), key.serialize_pem())
+}
+
+/// An https load presenting the client certificate `cert` with `key`.
+fn mtls_spec(cert: &str, key: &str) -> engine::LoadSpec {
+    let spec = serde_json::json!({
+        "url": "https://localhost:9443/hello",
+        "tls": {"version": "1.3", "client": {"cert": cert, "key": key}}
+    });
+    serde_json::from_value(spec).expect("the test's spec reads")
+}
+
+/// The database file's bytes, the store closed (its WAL checkpointed into it), with any
+/// WAL left beside it.
+fn file_bytes(path: &std::path::Path) -> Vec<u8> {
+    let mut bytes = std::fs::read(path).unwrap();
+    let wal = path.with_extension("db-wal");
+    bytes.extend(std::fs::read(wal).unwrap_or_default());
+    bytes
+}
+
+/// Asserts `bytes` hold neither the key's PEM label nor any line of its base64.
+fn holds_no_key(bytes: &[u8], key: &str) {
+    let text = String::from_utf8_lossy(bytes);
+    assert!(
+        !text.contains("PRIVATE KEY"),
+        "a key's PEM label in the file"
+    );
+    for line in key.lines().filter(|l| !l.starts_with("-----")) {
+        assert!(
+            !text.contains(line),
+            "a line of the key in the file: {line}"
+        );
+    }
+}
+
+#[test]
+fn a_client_certificates_key_is_never_stored_its_chain_is() {
+    let path = temp_db("mtls");
+    let (cert, key) = client_identity();
+    let spec = mtls_spec(&cert, &key);
+    let mut s = Store::open(&path).unwrap();
+    let result = crate::report::fixture::result(crate::report::fixture::Measured {
+        rps: 1000.0,
+        p99_ms: 2.0,
+        server_cpu_s: 0.0,
+        errors: 0,
+    });
+    let id = s
+        .save_load(&NewSavedLoad {
+            label: "mtls",
+            command: &["https://localhost:9443/hello".to_string()],
+            kind: &LoadKind::Closed,
+            machine: &Machine::default(),
+            spec: &spec,
+            result: &result,
+        })
+        .unwrap();
+    drop(s);
+    holds_no_key(&file_bytes(&path), &key);
+    let saved = Store::open(&path).unwrap().saved_load(id).unwrap();
+    let mut without = spec.clone();
+    let identity = without.tls.client.take().unwrap();
+    assert_eq!(saved.spec, Some(without), "the rest of the load is kept");
+    let kept = saved.client_certificate.expect("the fact it presented one");
+    assert_eq!((kept.certificates(), kept.chain), (1, identity.cert));
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Version 10 kept the spec whole, a client key included: migrating takes the key out
+/// (and keeps the chain apart), and leaves none of its text in the file.
+#[test]
+fn a_version_10_saved_load_loses_its_key_when_migrated() {
+    let path = temp_db("v10");
+    let (cert, key) = client_identity();
+    let spec = mtls_spec(&cert, &key);
+    let db = Connection::open(&path).unwrap();
+    db.pragma_update(None, "journal_mode", "WAL").unwrap();
+    for sql in &schema::MIGRATIONS[..10] {
+        db.execute_batch(sql).unwrap();
+    }
+    let result = crate::report::fixture::result(crate::report::fixture::Measured {
+        rps: 1000.0,
+        p99_ms: 2.0,
+        server_cpu_s: 0.0,
+        errors: 0,
+    });
+    // Three, so that the key's text fills pages of its own, as a store's would.
+    for _ in 0..3 {
+        db.execute(
+            "INSERT INTO saved_loads (label, saved_unix_ms, command, load_kind, machine, rps, \
+             p99_us, result, spec) VALUES ('old', 1, '[]', 'closed', '{}', 1000, 2000, ?1, ?2)",
+            [
+                serde_json::to_string(&result).unwrap(),
+                serde_json::to_string(&spec).unwrap(),
+            ],
+        )
+        .unwrap();
+    }
+    db.pragma_update(None, "user_version", 10).unwrap();
+    drop(db);
+    assert!(String::from_utf8_lossy(&file_bytes(&path)).contains("PRIVATE KEY"));
+    let s = Store::open(&path).unwrap();
+    let old = s.saved_load(s.saved_loads().unwrap()[0].id).unwrap();
+    let mut without = spec.clone();
+    let identity = without.tls.client.take().unwrap();
+    assert_eq!(old.spec, Some(without));
+    assert_eq!(old.client_certificate.unwrap().chain, identity.cert);
+    drop(s);
+    holds_no_key(&file_bytes(&path), &key);
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn a_row_that_does_not_decode_is_an_error_naming_the_run() {
     let path = temp_db("bad");

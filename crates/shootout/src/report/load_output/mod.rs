@@ -2,5 +2,6 @@
 //! so articles built on those tools can be compared line by line.
 
 pub mod ab;
+pub mod tls_settings;
 pub mod webbench;
 pub mod wrk;

@@ -21,7 +21,7 @@ pub fn print_header(load: &CheckedLoad) {
 /// A load's settings as [`print_header`] says them, from its spec (a saved load's): what
 /// ends it and its URL, then the method, connections, schedule, warm-up and timeout, and
 /// headers and body when it has them. Threads and I/O only when the spec chose them: else
-/// they were decided where it ran.
+/// they were decided where it ran. An `https://` load's TLS settings on a line of their own.
 pub fn spec_header(spec: &LoadSpec) -> String {
     let run = spec.ends().map_or("a load".into(), |stop| what(&stop));
     let mode = mode(spec.keepalive, spec.pipeline, &spec.pace, spec.shard);
@@ -30,7 +30,11 @@ pub fn spec_header(spec: &LoadSpec) -> String {
         spec.method, spec.connections
     );
     let settings = [vec![first], settings(spec)].concat().join(", ");
-    format!("Running {run} @ {}\n  {settings}", spec.url)
+    let tls = match spec.url.scheme() {
+        "https" => format!("\n  {}", super::tls_settings::line(&spec.tls)),
+        _ => String::new(),
+    };
+    format!("Running {run} @ {}\n  {settings}{tls}", spec.url)
 }
 
 /// The settings of `spec` after its connections, in the words of `shootout load`'s flags.
@@ -317,6 +321,14 @@ mod tests {
             "Running 500 requests @ http://h:1/p\n  POST, 3 connections at most (keep-alive, \
              pipeline 4, open loop), rate 0,500:2s, 2 threads, io epoll, warm-up 1500ms, \
              timeout 5s, -H 'x-a: b', body 3 bytes"
+        );
+        let https = spec(r#"{"url": "https://h:1/", "tls": {"version": "1.3"}}"#);
+        assert_eq!(
+            spec_header(&https),
+            "Running 10.00s test @ https://h:1/\n  \
+             GET, 10 connections at most (keep-alive), warm-up 0s, timeout 5s\n  \
+             TLS 1.3, ALPN http/1.1, trusting the system's CAs, groups X25519,secp256r1, \
+             resume tickets"
         );
     }
 

@@ -1,0 +1,274 @@
+//! `shootout verify`: start contestants, check that they speak HTTP (in clear text, or
+//! over TLS with `--tls`: the chain and what they negotiate first), stop them.
+
+use super::contestants::{select, Selection};
+use super::interrupt;
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use engine::{Certificates, LoadSpec, Stop};
+use shootout::contestant::catalog::{self, Status};
+use shootout::contestant::certificates::{self, CertificateFiles, KeyKind};
+use shootout::contestant::manifest::Contestant;
+use shootout::contestant::setup;
+use shootout::contestant::verify::{self, Check, Plan};
+use shootout::model::endpoint::Endpoint;
+use shootout::model::VerifyLevel;
+use shootout::process::group_cpu;
+use shootout::process::launch::{launch, launch_over_tls, LaunchSpec};
+use shootout::process::server::Server;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Flags of `shootout verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    which: Selection,
+    /// Parallelism to start the server with
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Set up contestants that are not ready first
+    #[arg(long)]
+    setup: bool,
+    /// Also load /hello for 3 s (64 connections, one generator thread) and report the
+    /// server's busy cores: shows whether --threads reached it
+    #[arg(long)]
+    load: bool,
+    /// strict (every check, the catalog's exact answers), http (framing, keep-alive,
+    /// Connection: close, HTTP/1.0, each endpoint's expected status and body) or none
+    /// [default: the manifest's `verify`, strict unless it says otherwise]
+    #[arg(long, value_parser = verify_level)]
+    level: Option<VerifyLevel>,
+    /// Over TLS: start each with its [tls] command serving the test certificate, check
+    /// the chain and what it negotiates (version, suite, group, ALPN, resumption), then
+    /// the HTTP checks over TLS. With --all: the contestants that serve TLS
+    #[arg(long, help_heading = "TLS")]
+    tls: bool,
+    /// Which test certificate the server serves over TLS [default: ecdsa]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "KIND",
+        requires = "tls",
+        help_heading = "TLS"
+    )]
+    certificate: Option<CertificateKind>,
+}
+
+/// `--certificate`: the kind of the test certificate (and so of the handshake's
+/// signature). Named for what the server serves, not `--key`: `load --key` is a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CertificateKind {
+    /// ECDSA P-256
+    Ecdsa,
+    /// RSA 2048
+    Rsa,
+}
+
+impl From<CertificateKind> for KeyKind {
+    fn from(kind: CertificateKind) -> KeyKind {
+        match kind {
+            CertificateKind::Ecdsa => KeyKind::Ecdsa,
+            CertificateKind::Rsa => KeyKind::Rsa,
+        }
+    }
+}
+
+fn verify_level(text: &str) -> Result<VerifyLevel, String> {
+    VerifyLevel::from_word(text).ok_or_else(|| format!("{text:?} is not strict, http or none"))
+}
+
+/// `shootout verify`: exit 1 when any contestant failed; 2 before any starts for a
+/// name that is not one, or that serves no TLS under `--tls`.
+pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let cat = args.which.folders.required()?;
+    let mut chosen = select(&cat, &args.which)?;
+    if args.tls {
+        if args.which.all {
+            chosen.retain(|c| c.manifest.tls.is_some());
+        } else if let Some(c) = chosen.iter().find(|c| c.manifest.tls.is_none()) {
+            bail!(
+                "{}: serves no TLS (its contestant.toml has no [tls] table): verify it \
+                 without --tls",
+                c.name()
+            );
+        }
+    }
+    let over_tls = args
+        .tls
+        .then(|| args.certificate.map_or(KeyKind::default(), KeyKind::from));
+    let mut failed = false;
+    for c in chosen {
+        if let Err(e) = verify_one(c, &args, over_tls) {
+            eprintln!("error: {}: {e:#}", c.name());
+            failed = true;
+        }
+    }
+    Ok(match failed {
+        true => ExitCode::FAILURE,
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// Starts `c` (over TLS serving the certificate of `over_tls`, when given), runs its
+/// checks, prints them and stops it; an error names the first step that failed or the
+/// checks that did.
+fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> anyhow::Result<()> {
+    match catalog::status(c) {
+        Status::Ready => {}
+        Status::NeedsSetup(_) if args.setup => set_up(c).context("setup")?,
+        s => bail!("verify: {}: {}", s.word(), s.reason()),
+    }
+    let spec = LaunchSpec {
+        threads: args.threads,
+        ..LaunchSpec::default()
+    };
+    let level = args.level.unwrap_or(c.manifest.verify);
+    let endpoints = built_in_endpoints(c, level)?;
+    let plan = Plan {
+        level,
+        endpoints: &endpoints,
+        parses_http: c.manifest.parses_http,
+    };
+    let certificate = match over_tls {
+        Some(kind) => Some(certificates::ensure(c.builds(), kind).context("certificate")?),
+        None => None,
+    };
+    let mut server = match &certificate {
+        Some(files) => launch_over_tls(c, &spec, files)?,
+        None => launch(c, &spec)?,
+    };
+    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
+    let checks = match &certificate {
+        Some(files) => verify::run_over_tls(addr, &plan, files).context("certificate")?,
+        None => verify::run(addr, &plan),
+    };
+    let say = |what: &str, text: &str| println!("{}: {what:<16} {text}", c.name());
+    if let Some(files) = &certificate {
+        say("certificate", &served(files));
+    }
+    say("level", &format!("{} ({})", level.word(), level.meaning()));
+    if args.load {
+        match load_check(&server, args.threads, certificate.as_ref()) {
+            Ok(line) => say("load", &line),
+            Err(e) => eprintln!("error: {}: load: {e:#}", c.name()),
+        }
+    }
+    server.stop();
+    print_checks(c, &checks)
+}
+
+/// `ECDSA P-256: …/tls/ecdsa/cert.pem (the client trusts only …/tls/ecdsa/ca.pem)`.
+fn served(files: &CertificateFiles) -> String {
+    let kind = match files.kind {
+        KeyKind::Ecdsa => "ECDSA P-256",
+        KeyKind::Rsa => "RSA 2048",
+    };
+    format!(
+        "{kind}: {} (the client trusts only {})",
+        files.cert.display(),
+        files.ca.display()
+    )
+}
+
+/// One line per check, marked ok, FLAG or FAIL; an error naming the failed ones.
+fn print_checks(c: &Contestant, checks: &[Check]) -> anyhow::Result<()> {
+    let mut bad = Vec::new();
+    for k in checks {
+        let mark = if !k.passed {
+            "FAIL"
+        } else if k.flagged {
+            "FLAG"
+        } else {
+            "ok"
+        };
+        println!("{}: {:<16} {mark:<4} {}", c.name(), k.name, k.detail);
+        if !k.passed {
+            bad.push(k.name.as_str());
+        }
+    }
+    match bad.is_empty() {
+        true => Ok(()),
+        false => bail!("verify: failed {}", bad.join(", ")),
+    }
+}
+
+fn set_up(c: &Contestant) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&c.build).with_context(|| c.build.display().to_string())?;
+    let t0 = Instant::now();
+    setup::setup(c, &c.build.join("setup.log"))?;
+    println!(
+        "{}: ready (setup {:.1}s)",
+        c.name(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The built-in endpoints `c` serves (hello when its manifest names none): a contestant
+/// that serves only endpoints an experiment declares is verified by `shootout run`.
+fn built_in_endpoints(c: &Contestant, level: VerifyLevel) -> anyhow::Result<Vec<Endpoint>> {
+    let named = &c.manifest.endpoints;
+    let served: Vec<Endpoint> = match named.is_empty() {
+        true => vec![Endpoint::hello()],
+        false => named.iter().filter_map(|n| Endpoint::builtin(n)).collect(),
+    };
+    if served.is_empty() && level != VerifyLevel::None {
+        bail!(
+            "verify: serves none of the built-in endpoints (hello, app): run an experiment that \
+             declares its endpoints (shootout run EXPERIMENT) to verify it"
+        );
+    }
+    Ok(served)
+}
+
+/// Loads /hello briefly with the engine in-process and measures the server's cores;
+/// over TLS as `localhost`, trusting the test CA of `certificate`.
+fn load_check(
+    server: &Server,
+    threads: usize,
+    certificate: Option<&CertificateFiles>,
+) -> anyhow::Result<String> {
+    let spec = hello_load(server.port, certificate)?;
+    let config = spec.resolve_at(SocketAddr::from(([127, 0, 0, 1], server.port)))?;
+    let before = group_cpu::Sample::take(server.pid());
+    let t0 = Instant::now();
+    let r = engine::run(&config, &interrupt::INTERRUPTED)?;
+    let after = group_cpu::Sample::take(server.pid());
+    let wall = t0.elapsed().as_secs_f64();
+    let busy = (after.seconds() - before.seconds()) / wall;
+    // Threads busy at least a fifth of a core: the server's working threads, which
+    // --threads should set, even when the generator leaves it less than whole cores.
+    let working = after.busy_threads(&before, wall, 0.2);
+    let bound = if r.generator.bound {
+        " (generator-bound)"
+    } else {
+        ""
+    };
+    Ok(format!(
+        "threads {threads}: {:.0} req/s, {} errors, server busy {busy:.2} cores in {working} busy thread(s){bound}",
+        r.rps,
+        r.requests.errors(),
+    ))
+}
+
+/// 64 keep-alive connections from one thread for 3 s after 0.5 s of warm-up.
+fn hello_load(port: u16, certificate: Option<&CertificateFiles>) -> anyhow::Result<LoadSpec> {
+    let url = match certificate {
+        None => format!("http://127.0.0.1:{port}/hello"),
+        Some(_) => format!("https://localhost:{port}/hello"),
+    };
+    let mut spec = LoadSpec::new(engine::parse_url(&url)?);
+    spec.connections = 64;
+    spec.threads = Some(1);
+    spec.warmup = Duration::from_millis(500);
+    spec.stop = Some(Stop::After(Duration::from_secs(3)));
+    spec.keepalive = true;
+    if let Some(files) = certificate {
+        let pem = std::fs::read(&files.ca).with_context(|| files.ca.display().to_string())?;
+        let named = files.ca.display().to_string();
+        spec.tls.cacert = Some(Certificates::from_pem(&pem, &named)?);
+    }
+    Ok(spec)
+}
