@@ -189,6 +189,65 @@ fn verify_tls_checks_a_contestant_over_tls_and_refuses_one_without_tls() {
     );
 }
 
+/// `start --tls` serves HTTPS with the test certificate it names (a load trusting only
+/// that CA gets its answers), and stops on Ctrl-C; `start` of a contestant without
+/// `[tls]` is one line, exit 2.
+#[test]
+fn start_tls_serves_https_with_the_test_certificate() {
+    let setup = shootout(&["setup", "c-epoll-tls"]);
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args([
+            "start",
+            "c-epoll-tls",
+            "--port",
+            &port,
+            "--tls",
+            "--certificate",
+            "rsa",
+        ])
+        .env("SHOOTOUT_ROOT", root())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port.parse::<u16>().unwrap()));
+    checkout::wait_for("the server to listen", checkout::PATIENCE, || {
+        std::net::TcpStream::connect(addr).ok()
+    });
+    let ca = root().join("target/contestants/tls/rsa/ca.pem");
+    let url = format!("https://localhost:{port}/hello");
+    let ca = ca.to_string_lossy();
+    let load = shootout(&[
+        "load", &url, "--cacert", &ca, "-n", "20", "-c", "2", "--json",
+    ]);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = checkout::wait_for_exit("shootout start to stop on Ctrl-C", &mut child);
+    let text = String::from_utf8_lossy(&load.stdout);
+    assert!(
+        load.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&load.stderr)
+    );
+    let result: serde_json::Value = serde_json::from_slice(&load.stdout).unwrap();
+    assert_eq!(result["requests"]["ok"], 20, "{text}");
+    assert!(status.success(), "{status}");
+    assert_one_line_error(
+        &shootout(&["start", "c-epoll", "--port", &port, "--tls"]),
+        "error: c-epoll: serves no TLS (its contestant.toml has no [tls] table): start it \
+         without --tls",
+    );
+}
+
 /// A throwaway checkout holding two made-up contestants: one that builds, one that fails.
 fn fake_root(tag: &str) -> TempDir {
     let folder = checkout::temp_folder(&format!("fake-{tag}"));

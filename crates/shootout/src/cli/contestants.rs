@@ -1,13 +1,16 @@
 //! `shootout list | setup | start`: the catalog of contestants (`verify` is verify.rs).
 
 use super::catalog::Folders;
+use super::serve_tls::ServeTls;
 use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::Args;
 use shootout::contestant::catalog::{self, Catalog, Status};
+use shootout::contestant::certificates::{self, KeyKind};
 use shootout::contestant::manifest::Contestant;
 use shootout::contestant::setup_all;
-use shootout::process::launch::{launch, LaunchSpec};
+use shootout::process::launch::{launch, launch_over_tls, LaunchSpec};
+use shootout::process::server::Server;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -44,6 +47,8 @@ pub struct StartArgs {
     /// CPUs to pin the server to, e.g. 1 or 0,1
     #[arg(long, value_delimiter = ',')]
     cpus: Option<Vec<usize>>,
+    #[command(flatten)]
+    serve: ServeTls,
     #[command(flatten)]
     folders: Folders,
 }
@@ -182,6 +187,27 @@ pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Starts `c` in clear text, or over TLS serving the test certificate of `over_tls`
+/// (made if missing); the URL it answers on, with what a client must trust over TLS.
+fn serve(
+    c: &Contestant,
+    spec: &LaunchSpec,
+    over_tls: Option<KeyKind>,
+    port: u16,
+) -> anyhow::Result<(Server, String)> {
+    let Some(kind) = over_tls else {
+        return Ok((launch(c, spec)?, format!("http://127.0.0.1:{port}/")));
+    };
+    let files = certificates::ensure(c.builds(), kind).context("certificate")?;
+    let server = launch_over_tls(c, spec, &files)?;
+    let url = format!(
+        "https://localhost:{port}/ ({} certificate; --cacert {})",
+        kind.word(),
+        files.ca.display()
+    );
+    Ok((server, url))
+}
+
 /// `shootout start`: runs one contestant in the foreground until Ctrl-C (exit 1 when
 /// it cannot start, or exits by itself).
 pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
@@ -193,18 +219,20 @@ pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
         return Err(anyhow::Error::new(WorkFailed(anyhow::Error::msg(why)))
             .context(format!("{name}: start")));
     }
+    if args.serve.tls && c.manifest.tls.is_none() {
+        bail!("{name}: serves no TLS (its contestant.toml has no [tls] table): start it without --tls");
+    }
     interrupt::install();
     let spec = LaunchSpec {
         port: Some(args.port),
         threads: args.threads,
         cpus: args.cpus.as_deref(),
     };
-    let mut server = launch(c, &spec)
-        .map_err(|e| WorkFailed(e.into()))
+    let (mut server, url) = serve(c, &spec, args.serve.over_tls(), args.port)
+        .map_err(WorkFailed)
         .context(name.to_string())?;
     println!(
-        "{name} listening on http://127.0.0.1:{}/ (pid {}, log {}); Ctrl-C stops it",
-        args.port,
+        "{name} listening on {url} (pid {}, log {}); Ctrl-C stops it",
         server.pid(),
         server.log.display()
     );

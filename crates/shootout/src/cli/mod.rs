@@ -17,6 +17,7 @@ mod report;
 mod results;
 mod run;
 mod scenario;
+mod serve_tls;
 mod spec_input;
 mod tls_flags;
 mod usage_error;

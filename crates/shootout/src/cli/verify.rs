@@ -3,8 +3,9 @@
 
 use super::contestants::{select, Selection};
 use super::interrupt;
+use super::serve_tls::ServeTls;
 use anyhow::{bail, Context};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use engine::{Certificates, LoadSpec, Stop};
 use shootout::contestant::catalog::{self, Status};
 use shootout::contestant::certificates::{self, CertificateFiles, KeyKind};
@@ -40,39 +41,8 @@ pub struct VerifyArgs {
     /// [default: the manifest's `verify`, strict unless it says otherwise]
     #[arg(long, value_parser = verify_level)]
     level: Option<VerifyLevel>,
-    /// Over TLS: start each with its [tls] command serving the test certificate, check
-    /// the chain and what it negotiates (version, suite, group, ALPN, resumption), then
-    /// the HTTP checks over TLS. With --all: the contestants that serve TLS
-    #[arg(long, help_heading = "TLS")]
-    tls: bool,
-    /// Which test certificate the server serves over TLS [default: ecdsa]
-    #[arg(
-        long,
-        value_enum,
-        value_name = "KIND",
-        requires = "tls",
-        help_heading = "TLS"
-    )]
-    certificate: Option<CertificateKind>,
-}
-
-/// `--certificate`: the kind of the test certificate (and so of the handshake's
-/// signature). Named for what the server serves, not `--key`: `load --key` is a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum CertificateKind {
-    /// ECDSA P-256
-    Ecdsa,
-    /// RSA 2048
-    Rsa,
-}
-
-impl From<CertificateKind> for KeyKind {
-    fn from(kind: CertificateKind) -> KeyKind {
-        match kind {
-            CertificateKind::Ecdsa => KeyKind::Ecdsa,
-            CertificateKind::Rsa => KeyKind::Rsa,
-        }
-    }
+    #[command(flatten)]
+    serve: ServeTls,
 }
 
 fn verify_level(text: &str) -> Result<VerifyLevel, String> {
@@ -84,7 +54,7 @@ fn verify_level(text: &str) -> Result<VerifyLevel, String> {
 pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let cat = args.which.folders.required()?;
     let mut chosen = select(&cat, &args.which)?;
-    if args.tls {
+    if args.serve.tls {
         if args.which.all {
             chosen.retain(|c| c.manifest.tls.is_some());
         } else if let Some(c) = chosen.iter().find(|c| c.manifest.tls.is_none()) {
@@ -95,9 +65,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let over_tls = args
-        .tls
-        .then(|| args.certificate.map_or(KeyKind::default(), KeyKind::from));
+    let over_tls = args.serve.over_tls();
     let mut failed = false;
     for c in chosen {
         if let Err(e) = verify_one(c, &args, over_tls) {
