@@ -60,8 +60,12 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string(&listing(&cat))?);
         return Ok(ExitCode::SUCCESS);
     }
+    // The framework column as wide as its longest entry, so the columns after it align.
+    let fw = (cat.contestants.iter())
+        .map(|c| c.manifest.framework.chars().count())
+        .fold("framework".len(), usize::max);
     println!(
-        "{:<24} {:<12} {:<11} {:<26} {:<10} {:<4} reason / note",
+        "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} reason / note",
         "contestant", "status", "language", "framework", "endpoints", "tls"
     );
     for c in &cat.contestants {
@@ -73,7 +77,7 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             s.reason()
         };
         println!(
-            "{:<24} {:<12} {:<11} {:<26} {:<10} {:<4} {why}",
+            "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} {why}",
             m.name,
             s.word(),
             m.language,
