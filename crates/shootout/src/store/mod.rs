@@ -16,7 +16,7 @@ mod schema;
 pub use ending::{End, Ending, Status};
 pub use experiments::{ExperimentRow, NewExperiment};
 pub use named::Named;
-pub use plan::{Budget, Plan, PlannedLoad, PlannedRepeats};
+pub use plan::{Budget, Certificate, Plan, PlannedLoad, PlannedRepeats, PlannedTls};
 pub use runs::StoredRun;
 pub use saved_load::{NewSavedLoad, SavedLoad, SavedLoadRow};
 

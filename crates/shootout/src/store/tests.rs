@@ -316,6 +316,12 @@ fn plan() -> Plan {
             schedules: vec!["2000".into(), "8000".into()],
             levels: vec![50],
             duration_s: Some(5.0),
+            keepalive: false,
+            tls: Some(PlannedTls {
+                certificate: Certificate::Rsa,
+                resume: engine::Resume::Off,
+                version: engine::TlsVersions::every(),
+            }),
         }],
         repeats: PlannedRepeats::UntilSure {
             min: 3,
