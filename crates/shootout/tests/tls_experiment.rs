@@ -20,7 +20,8 @@ const EXPERIMENT: &str = "name = \"tls-tiny\"\n\
     warmup = \"0.3s\"\nduration = \"1s\"\nseed = 7\n\
     [make_up]\nruns = 0\n\
     [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n\
-    [[loads]]\nname = \"keep-alive over TLS\"\nconnections = [4]\ntls = { certificate = \"ecdsa\" }\n\
+    [[loads]]\nname = \"keep-alive over TLS\"\nconnections = [4]\n\
+    tls = { certificate = \"ecdsa\" }\n\
     [[loads]]\nname = \"new client\"\nconnections = [10]\nrate = [\"100\"]\nkeepalive = false\n\
     tls = { resume = \"off\" }\n\
     [[loads]]\nname = \"new client, resumed\"\nconnections = [10]\nrate = [\"100\"]\n\

@@ -368,6 +368,22 @@ fn an_experiment_keeps_its_plan_and_the_report_reads_its_repeats_there() {
 }
 
 #[test]
+fn a_plan_stored_before_tls_loads_reads_as_clear_text_kept_alive() {
+    let mut json = serde_json::to_value(plan()).unwrap();
+    let load = json["loads"][0].as_object_mut().unwrap();
+    load.remove("keepalive");
+    load.remove("tls");
+    let old: Plan = serde_json::from_value(json).unwrap();
+    assert!(old.loads[0].keepalive);
+    assert_eq!(old.loads[0].tls, None);
+    let tls = serde_json::to_value(plan()).unwrap()["loads"][0]["tls"].clone();
+    assert_eq!(
+        tls,
+        serde_json::json!({"certificate": "rsa", "resume": "off", "version": "1.2-1.3"})
+    );
+}
+
+#[test]
 fn a_version_8_experiment_has_no_plan_and_keeps_its_repeats() {
     let path = temp_db("v8");
     let mut db = Connection::open(&path).unwrap();

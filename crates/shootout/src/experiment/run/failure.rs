@@ -173,6 +173,7 @@ mod tests {
             "does not serve TLS (no [tls] in its contestant.toml)"
         );
         assert_eq!(no_tls.label(), Label::Skipped);
+        assert_eq!(RunFailure::RunningNotOverTls.label(), Label::Skipped);
         assert_eq!(RunFailure::Interrupted.label(), Label::Interrupted);
     }
 }

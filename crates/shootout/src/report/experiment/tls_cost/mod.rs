@@ -65,21 +65,15 @@ fn table(
     let at: Vec<Option<&RankedCell>> = (planned.iter())
         .map(|p| cells.iter().find(|(k, _)| *k == p.cell_key(place)))
         .collect();
-    let mut lines: Vec<Line> = (contestants.iter())
-        .map(|name| Line {
-            contestant: name,
-            rows: (at.iter())
-                .map(|cell| cell.and_then(|(_, rows)| rows.iter().find(|r| r.contestant == name)))
-                .collect(),
-        })
-        .collect();
-    lines.sort_by(|a, b| cheapest(planned, a).total_cmp(&cheapest(planned, b)));
+    let lines = lines(contestants, planned, &at);
     let capacity = planned.iter().position(|p| p.figure == Figure::Capacity);
-    let top = capacity
-        .and_then(|i| at[i])
-        .and_then(|(_, rows)| ceiling::find(rows));
-    let runs = (at.iter().flatten()).flat_map(|(_, rows)| rows.iter().flat_map(|r| r.runs.clone()));
-    let said = Said::of(runs);
+    let top = (capacity.and_then(|i| at[i])).and_then(|(_, rows)| ceiling::find(rows));
+    let said = Said::of(
+        at.iter()
+            .flatten()
+            .flat_map(|(_, rows)| rows.iter())
+            .flat_map(|r| r.runs.clone()),
+    );
     let design = Design {
         title: format!(
             "What TLS costs each server — /{}, layout {}: server CPU µs ({}; {})",
@@ -96,11 +90,30 @@ fn table(
     };
     let mut t = design.draw(&lines);
     let percent = |l: &Line| Some(ceiling::percent_of(capacity.and_then(|i| l.rows[i])?, top?));
-    let sentences = lines
-        .iter()
+    let sentences = (lines.iter())
         .filter_map(|l| sentence::sentence(l.contestant, &l.figures(planned), percent(l)));
     t.notes.extend(sentences);
     t
+}
+
+/// Each contestant's rows in the cells `at` (None where it has none), cheapest new client
+/// first.
+fn lines<'r, 'a>(
+    contestants: &'r [String],
+    planned: &[Planned],
+    at: &[Option<&'r RankedCell<'a>>],
+) -> Vec<Line<'r, 'a>> {
+    let row = |cell: &Option<&'r RankedCell<'a>>, name: &str| {
+        cell.and_then(|(_, rows)| rows.iter().find(|r| r.contestant == name))
+    };
+    let mut lines: Vec<Line> = (contestants.iter())
+        .map(|name| Line {
+            contestant: name,
+            rows: at.iter().map(|cell| row(cell, name)).collect(),
+        })
+        .collect();
+    lines.sort_by(|a, b| cheapest(planned, a).total_cmp(&cheapest(planned, b)));
+    lines
 }
 
 /// What `†` means here.
