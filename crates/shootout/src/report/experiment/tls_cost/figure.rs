@@ -4,6 +4,7 @@
 
 use crate::report::experiment::cell_key::CellKey;
 use crate::store::{Certificate, Plan, PlannedLoad};
+use crate::units;
 use engine::Resume;
 
 /// What a load's runs measure, for the table.
@@ -114,11 +115,11 @@ impl Figure {
         }
     }
 
-    /// A CPU figure as the table shows it: whole µs for a new client, tenths for a
-    /// request.
+    /// A CPU figure as the table shows it: whole µs for a new client (`1,542`), tenths
+    /// for a request.
     pub fn format(self, us: f64) -> String {
         match self {
-            Figure::NewClient { .. } => format!("{us:.0}"),
+            Figure::NewClient { .. } => units::grouped(us),
             _ => format!("{us:.1}"),
         }
     }
