@@ -36,7 +36,7 @@ const LEAF_DAYS: &str = "365";
 const CA_DAYS: &str = "730";
 
 /// The kind of key (and so of handshake signature) a server proves itself with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum KeyKind {
     /// ECDSA on P-256: what a tuned deployment serves today, the cheaper handshake.
     #[default]

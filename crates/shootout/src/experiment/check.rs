@@ -6,6 +6,7 @@ use super::error::{at, under, ExperimentError, FieldError, FieldProblem, Segment
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
 use super::inline;
 use super::make_up;
+use super::over_tls;
 use super::percent;
 use super::repeats::{self, Repeats};
 use super::{Experiment, Load, LoadPace, Rate};
@@ -221,6 +222,9 @@ fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, FieldError
             Some(g) => generators(g).map_err(at("generators"))?,
             None => experiments.clone(),
         },
+        tls: (l.tls.as_ref())
+            .map(|t| over_tls::check(t).map_err(under(Segment::Field("tls"))))
+            .transpose()?,
     })
 }
 

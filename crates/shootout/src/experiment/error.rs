@@ -121,9 +121,14 @@ pub enum FieldProblem {
     UnencodedPath(String),
     #[error("header name {0:?} has a ':'")]
     ColonInHeaderName(String),
-    /// The request's method, a header, or the URL the path makes.
+    /// The request's method, a header, the URL the path makes, or a TLS setting: the
+    /// engine's own check of a load's setting.
     #[error(transparent)]
     Request(#[from] SpecError),
+    #[error("{0:?} is not a kind of certificate (ecdsa or rsa)")]
+    Certificate(String),
+    #[error("{0:?} is not a way to resume (off, tickets or ids)")]
+    Resume(String),
     #[error("{}: {error}", path.display())]
     Unreadable {
         path: PathBuf,

@@ -190,6 +190,22 @@ pub struct LoadFile {
     pub timeout: String,
     /// Where this load's generators run, instead of the experiment's `generators`.
     pub generators: Option<String>,
+    /// Over TLS: `tls = { certificate = "ecdsa", resume = "off", version = "1.3" }`.
+    pub tls: Option<TlsFile>,
+}
+
+/// A load's `tls` table: the certificate the servers serve, how a new connection resumes,
+/// which versions the client offers; each left out takes the engine's default (ECDSA,
+/// tickets, 1.2-1.3).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsFile {
+    /// `ecdsa` (P-256) or `rsa` (2048).
+    pub certificate: Option<String>,
+    /// `off`, `tickets` or `ids` (as `shootout load --tls-resume`).
+    pub resume: Option<String>,
+    /// `1.2`, `1.3` or `1.2-1.3` (as `--tls-version`).
+    pub version: Option<String>,
 }
 
 /// A device load: device counts over time and what each device does.

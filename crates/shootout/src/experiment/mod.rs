@@ -13,6 +13,7 @@ mod inline;
 pub mod layout;
 mod make_up;
 mod matrix;
+pub mod over_tls;
 mod percent;
 mod repeats;
 mod rounds;
@@ -23,6 +24,7 @@ pub use error::{ExperimentError, FieldError, FieldPath, FieldProblem, Segment, U
 pub use inline::{Inline, Running};
 pub use make_up::MakeUp;
 pub use matrix::MatrixCell;
+pub use over_tls::OverTls;
 pub use percent::PercentError;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
@@ -81,6 +83,9 @@ pub struct Load {
     pub timeout: Duration,
     /// Where its generators run: the harness's process, local processes, SSH hosts.
     pub generators: crate::generators::Generators,
+    /// Over TLS when given: each run starts its server with its `[tls]` command and
+    /// loads it at `https://localhost:PORT`.
+    pub tls: Option<OverTls>,
 }
 
 /// How a load sends.

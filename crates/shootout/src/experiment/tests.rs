@@ -250,6 +250,61 @@ fn a_rate_load_may_open_a_connection_per_request_and_a_device_load_may_not() {
 }
 
 #[test]
+fn a_load_may_be_over_tls_and_a_mistake_in_its_table_names_the_field() {
+    let base =
+        "name = \"t\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"clear\"\nconnections = [1]\n\
+                [[loads]]\nname = \"full\"\nrate = [\"500\"]\nkeepalive = false\n";
+    let good = format!("{base}tls = {{ certificate = \"rsa\", resume = \"off\" }}\n");
+    let e = read(&write("tls.toml", &good), None).unwrap();
+    assert!(e.loads[0].tls.is_none());
+    let tls = e.loads[1]
+        .tls
+        .as_ref()
+        .expect("the second load is over TLS");
+    assert_eq!(
+        (tls.certificate, tls.resume()),
+        (
+            crate::contestant::certificates::KeyKind::Rsa,
+            engine::Resume::Off
+        )
+    );
+    assert_eq!(e.cells()[1].load.tls.as_ref(), Some(tls));
+    let defaults = read(
+        &write("tls-empty.toml", &format!("{base}tls = {{}}\n")),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        defaults.loads[1].tls.as_ref().map(|t| t.certificate),
+        Some(crate::contestant::certificates::KeyKind::Ecdsa)
+    );
+    for (table, want) in [
+        (
+            "tls = { certificate = \"dsa\" }",
+            "/tls-bad.toml: loads \"full\": tls: certificate: \"dsa\" is not a kind of certificate (ecdsa or rsa)",
+        ),
+        (
+            "tls = { resume = \"yes\" }",
+            "/tls-bad.toml: loads \"full\": tls: resume: \"yes\" is not a way to resume (off, tickets or ids)",
+        ),
+        (
+            "tls = { version = \"1.3-1.2\" }",
+            "/tls-bad.toml: loads \"full\": tls: version: TLS versions 1.3-1.2: the minimum is above the maximum",
+        ),
+    ] {
+        let msg = message(read(&write("tls-bad.toml", &format!("{base}{table}\n")), None));
+        assert!(msg.ends_with(want), "{msg}");
+        assert_eq!(msg.lines().count(), 1);
+    }
+    let typo = format!("{base}tls = {{ certficate = \"rsa\" }}\n");
+    let msg = message(read(&write("tls-typo.toml", &typo), None));
+    assert!(
+        msg.contains("tls-typo.toml: line 10") && msg.contains("unknown field `certficate`"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn inline_contestants_take_the_manifest_fields_with_paths_from_the_file() {
     let text = "name = \"i\"\ncontestants = [\"mine\", \"up\"]\n[[loads]]\nname = \"k\"\n\
                 connections = [1]\n[contestant.mine]\ncommand = \"exec ./server {port}\"\n\

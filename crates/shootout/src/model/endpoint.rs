@@ -69,7 +69,17 @@ impl Endpoint {
     /// experiment file is checked and when a run sends it. Only the URL that `host` and
     /// the path make can be wrong.
     pub fn load_spec(&self, host: &str) -> Result<LoadSpec, SpecError> {
-        let mut spec = LoadSpec::new(engine::parse_url(&format!("http://{host}{}", self.path))?);
+        self.load_spec_at(&format!("http://{host}"))
+    }
+
+    /// The same over TLS: `https://host`, its TLS settings the spec's defaults.
+    pub fn load_spec_over_tls(&self, host: &str) -> Result<LoadSpec, SpecError> {
+        self.load_spec_at(&format!("https://{host}"))
+    }
+
+    /// The load of this endpoint's request at `origin` (`scheme://host:port`).
+    fn load_spec_at(&self, origin: &str) -> Result<LoadSpec, SpecError> {
+        let mut spec = LoadSpec::new(engine::parse_url(&format!("{origin}{}", self.path))?);
         spec.method = self.method.clone();
         spec.headers = self.headers.clone();
         spec.body = self.body.clone();

@@ -73,7 +73,9 @@ impl Label {
             Label::GeneratorFailed => {
                 "a generator shard failed, started late or returned nothing: not merged"
             }
-            Label::Skipped => "not run: blocked, not set up, or without the endpoint",
+            Label::Skipped => {
+                "not run: blocked, not set up, or without the endpoint (or TLS, for a load over TLS)"
+            }
         }
     }
 

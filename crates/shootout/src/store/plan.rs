@@ -3,7 +3,9 @@
 //! never read or parsed again. A shape of its own, not the harness's types, so that the
 //! stored JSON stays readable when those change.
 
-use crate::experiment::{Experiment, LoadPace, Repeats, UntilSure};
+use crate::contestant::certificates::KeyKind;
+use crate::experiment::{Experiment, LoadPace, OverTls, Repeats, UntilSure};
+use engine::{Resume, TlsVersions};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -32,6 +34,46 @@ pub struct PlannedLoad {
     pub levels: Vec<usize>,
     /// Its own measured time, when it overrides the experiment's.
     pub duration_s: Option<f64>,
+    /// False: a new connection per request. True for plans stored before it was kept.
+    #[serde(default = "kept_alive")]
+    pub keepalive: bool,
+    /// Over TLS: what the servers served and the clients offered; None in clear text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<PlannedTls>,
+}
+
+/// A load over TLS as planned: what the report needs to say what its runs measured.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PlannedTls {
+    pub certificate: Certificate,
+    /// How a new connection resumed: `off`, `tickets`, `ids`.
+    pub resume: Resume,
+    /// The versions offered: `1.2-1.3`, `1.3`.
+    pub version: TlsVersions,
+}
+
+/// The kind of certificate the servers served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Certificate {
+    /// ECDSA P-256.
+    Ecdsa,
+    /// RSA 2048.
+    Rsa,
+}
+
+impl Certificate {
+    /// As a reader knows it: `ECDSA P-256`, `RSA 2048`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Certificate::Ecdsa => "ECDSA P-256",
+            Certificate::Rsa => "RSA 2048",
+        }
+    }
+}
+
+fn kept_alive() -> bool {
+    true
 }
 
 /// The experiment's rounds.
@@ -92,6 +134,21 @@ impl PlannedLoad {
             schedules,
             levels: load.levels.clone(),
             duration_s: load.duration.map(|d| d.as_secs_f64()),
+            keepalive: load.keepalive,
+            tls: load.tls.as_ref().map(PlannedTls::of),
+        }
+    }
+}
+
+impl PlannedTls {
+    fn of(tls: &OverTls) -> PlannedTls {
+        PlannedTls {
+            certificate: match tls.certificate {
+                KeyKind::Ecdsa => Certificate::Ecdsa,
+                KeyKind::Rsa => Certificate::Rsa,
+            },
+            resume: tls.resume(),
+            version: tls.client.version,
         }
     }
 }

@@ -433,6 +433,12 @@ fn plan() -> Plan {
             schedules: vec!["2000".into(), "8000".into()],
             levels: vec![50],
             duration_s: Some(5.0),
+            keepalive: false,
+            tls: Some(PlannedTls {
+                certificate: Certificate::Rsa,
+                resume: engine::Resume::Off,
+                version: engine::TlsVersions::every(),
+            }),
         }],
         repeats: PlannedRepeats::UntilSure {
             min: 3,
@@ -476,6 +482,22 @@ fn an_experiment_keeps_its_plan_and_the_report_reads_its_repeats_there() {
     });
     assert_eq!(doc.repeats, Some(sure));
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_plan_stored_before_tls_loads_reads_as_clear_text_kept_alive() {
+    let mut json = serde_json::to_value(plan()).unwrap();
+    let load = json["loads"][0].as_object_mut().unwrap();
+    load.remove("keepalive");
+    load.remove("tls");
+    let old: Plan = serde_json::from_value(json).unwrap();
+    assert!(old.loads[0].keepalive);
+    assert_eq!(old.loads[0].tls, None);
+    let tls = serde_json::to_value(plan()).unwrap()["loads"][0]["tls"].clone();
+    assert_eq!(
+        tls,
+        serde_json::json!({"certificate": "rsa", "resume": "off", "version": "1.2-1.3"})
+    );
 }
 
 #[test]

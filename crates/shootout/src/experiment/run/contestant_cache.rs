@@ -1,20 +1,40 @@
 //! What a run finds out once per contestant per experiment and every later run of it
-//! reuses: whether it passes verification, and the versions it runs with.
+//! reuses: whether it passes verification (in clear text, and over TLS with each kind of
+//! certificate: each is a server of its own), and the versions it runs with.
 
 use super::failure::VerifyFailure;
 use super::Event;
+use crate::contestant::certificates::{CertificateFiles, KeyKind};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::toolchain;
-use crate::contestant::verify::{self, Plan};
+use crate::contestant::verify::{self, Check, Plan};
 use crate::model::endpoint::Endpoint;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
-/// Each contestant's verification and versions, found at its first run; and the
-/// experiment's endpoints, which verification checks.
+/// How a run reaches its server: in clear text, or over TLS to a server serving these
+/// certificates.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Transport<'a> {
+    Clear,
+    Tls(&'a CertificateFiles),
+}
+
+impl Transport<'_> {
+    /// What a verification is kept under: clear text, or the kind of certificate.
+    fn key(self) -> Option<KeyKind> {
+        match self {
+            Transport::Clear => None,
+            Transport::Tls(files) => Some(files.kind),
+        }
+    }
+}
+
+/// Each contestant's verification (per transport) and versions, found at its first run;
+/// and the experiment's endpoints, which verification checks.
 pub(super) struct ContestantCache<'e> {
     endpoints: &'e [Endpoint],
-    verify_failures: HashMap<String, Option<VerifyFailure>>,
+    verify_failures: HashMap<(String, Option<KeyKind>), Option<VerifyFailure>>,
     toolchains: HashMap<String, String>,
 }
 
@@ -27,18 +47,20 @@ impl<'e> ContestantCache<'e> {
         }
     }
 
-    /// Verifies `c` at `addr` (named `host` in requests) the first time it is loaded in
-    /// this experiment; its failure, then and at every later run.
+    /// Verifies `c` at `addr` (named `host` in clear-text requests) the first time it is
+    /// loaded in this experiment over `transport`; its failure, then and at every later
+    /// run over the same transport.
     pub(super) fn verify_once(
         &mut self,
         c: &Contestant,
-        addr: SocketAddr,
-        host: &str,
+        (addr, host): (SocketAddr, &str),
+        transport: Transport,
         on_event: &mut impl FnMut(Event),
     ) -> Result<(), VerifyFailure> {
         let endpoints = self.endpoints;
-        let failed = (self.verify_failures.entry(c.name().to_string()))
-            .or_insert_with(|| verify_failure(addr, host, c, endpoints, on_event));
+        let key = (c.name().to_string(), transport.key());
+        let failed = (self.verify_failures.entry(key))
+            .or_insert_with(|| verify_failure((addr, host), transport, c, endpoints, on_event));
         match failed {
             Some(failure) => Err(failure.clone()),
             None => Ok(()),
@@ -53,12 +75,12 @@ impl<'e> ContestantCache<'e> {
     }
 }
 
-/// Verifies `c` at `addr` (named `host` in requests) on the endpoints of `endpoints` it
-/// serves, at its level, and tells `on_event`; the checks it fails, None when it passes
-/// them all.
+/// Verifies `c` at `addr` (named `host` in clear-text requests) over `transport`, on the
+/// endpoints of `endpoints` it serves, at its level, and tells `on_event`; the checks it
+/// fails, None when it passes them all.
 fn verify_failure(
-    addr: SocketAddr,
-    host: &str,
+    (addr, host): (SocketAddr, &str),
+    transport: Transport,
     c: &Contestant,
     endpoints: &[Endpoint],
     on_event: &mut impl FnMut(Event),
@@ -71,7 +93,22 @@ fn verify_failure(
         endpoints: &served,
         parses_http: c.manifest.parses_http,
     };
-    let checks = verify::run_as(addr, host, &plan);
+    let checks = match transport {
+        Transport::Clear => verify::run_as(addr, host, &plan),
+        Transport::Tls(files) => over_tls(addr, &plan, files),
+    };
     on_event(Event::Verified(c.name(), plan.level, &checks));
     VerifyFailure::of(&checks)
+}
+
+/// The checks over TLS; a CA that cannot be read fails the `tls` check.
+fn over_tls(addr: SocketAddr, plan: &Plan, files: &CertificateFiles) -> Vec<Check> {
+    verify::run_over_tls(addr, plan, files).unwrap_or_else(|e| {
+        vec![Check {
+            name: "tls".into(),
+            passed: false,
+            flagged: false,
+            detail: e.to_string(),
+        }]
+    })
 }

@@ -2,7 +2,9 @@
 //! said. The record keeps two things of it, both as users have always seen them: its
 //! label ([`RunFailure::label`]) and its one-line reason (its `Display`).
 
+use super::certificate_cache::IssueError;
 use crate::contestant::catalog::{CatalogError, Status};
+use crate::contestant::certificates::KeyKind;
 use crate::contestant::verify::Check;
 use crate::generators::{ChooseError, FleetError};
 use crate::model::Label;
@@ -25,6 +27,20 @@ pub enum RunFailure {
     /// It does not serve the cell's endpoint.
     #[error("does not implement /{0}")]
     DoesNotServe(String),
+    /// The load is over TLS and its manifest has no `[tls]` command.
+    #[error("does not serve TLS (no [tls] in its contestant.toml)")]
+    NoTls,
+    /// The load is over TLS and the server was already running: shootout cannot start it
+    /// with a certificate.
+    #[error("a server already running (url) is not started by shootout, so not over TLS either")]
+    RunningNotOverTls,
+    /// The certificates of the load's kind could not be made or read (once per
+    /// experiment, then at every run of that kind).
+    #[error("{} certificate: {error}", kind.word())]
+    Certificate {
+        kind: KeyKind,
+        error: std::sync::Arc<IssueError>,
+    },
     /// It would not start, or did not answer in time.
     #[error(transparent)]
     Start(#[from] LaunchError),
@@ -62,7 +78,10 @@ impl RunFailure {
             RunFailure::Interrupted => Label::Interrupted,
             RunFailure::NotInCatalog(_)
             | RunFailure::NotInstalled(_)
-            | RunFailure::DoesNotServe(_) => Label::Skipped,
+            | RunFailure::DoesNotServe(_)
+            | RunFailure::NoTls
+            | RunFailure::RunningNotOverTls => Label::Skipped,
+            RunFailure::Certificate { .. } => Label::LoadRefused,
             RunFailure::Start(LaunchError::NotReady(ServerError::Exited { .. }))
             | RunFailure::Start(LaunchError::Start(_)) => Label::ServerFailed,
             RunFailure::Start(LaunchError::NotReady(_)) => Label::Timeout,
@@ -148,6 +167,13 @@ mod tests {
         assert_eq!(skipped.to_string(), "does not implement /app");
         assert_eq!(skipped.label(), Label::Skipped);
         assert_eq!(RunFailure::UnreachableFromHosts.label(), Label::LoadRefused);
+        let no_tls = RunFailure::NoTls;
+        assert_eq!(
+            no_tls.to_string(),
+            "does not serve TLS (no [tls] in its contestant.toml)"
+        );
+        assert_eq!(no_tls.label(), Label::Skipped);
+        assert_eq!(RunFailure::RunningNotOverTls.label(), Label::Skipped);
         assert_eq!(RunFailure::Interrupted.label(), Label::Interrupted);
     }
 }

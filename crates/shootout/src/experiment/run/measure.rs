@@ -1,22 +1,27 @@
 //! One run's measurement: start the server (or take the one running), verify it once,
-//! load it from the generator's CPUs while watching both sides, stop it.
+//! load it from the generator's CPUs while watching both sides, stop it. A load over TLS
+//! starts the server with its `[tls]` command and the load's kind of certificate,
+//! verifies it over TLS, and loads `https://localhost:PORT` trusting the test CA alone.
 
+use super::certificate_cache::Issued;
+use super::contestant_cache::Transport;
 use super::failure::RunFailure;
 use super::judge::{self, ServerSide};
 use super::{Event, Runner};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::running::RunningServer;
-use crate::experiment::MatrixCell;
+use crate::experiment::over_tls::SERVER_NAME;
+use crate::experiment::{MatrixCell, OverTls};
 use crate::generators::{self, fleet, Generators};
 use crate::model::Point;
 use crate::model::{LoadKind, Outcome, RunCoordinates, RunRecord, VerifyLevel};
 use crate::process::group_cpu::Members;
-use crate::process::launch::{launch, LaunchSpec};
+use crate::process::launch::{launch, launch_over_tls, LaunchSpec};
 use crate::process::monitor::Monitor;
 use crate::process::open_file_limit::OpenFileLimit;
 use crate::process::server::Server;
 use crate::process::Pinned;
-use engine::{LoadResult, LoadSpec};
+use engine::{LoadResult, LoadSpec, TlsSpec};
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -48,8 +53,9 @@ impl Measurement {
 }
 
 impl<F: FnMut(Event)> Runner<'_, F> {
-    /// Start, verify (once per contestant), load with monitoring, stop; a server already
-    /// running is verified and loaded as it is. A failure before the load is returned.
+    /// Start, verify (once per contestant and transport), load with monitoring, stop; a
+    /// server already running is verified and loaded as it is. A failure before the load
+    /// is returned.
     pub(super) fn measure(
         &mut self,
         c: &Contestant,
@@ -61,16 +67,12 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         if let Generators::Ssh(_) = &cell.load.generators {
             return Err(RunFailure::UnreachableFromHosts);
         }
-        let spec = LaunchSpec {
-            port: None,
-            threads: cell.layout.server_threads(),
-            cpus: cell.layout.server.as_deref(),
-        };
-        let mut server = launch(c, &spec)?;
+        let (mut server, issued) = self.serve(c, cell)?;
         // A server shootout started listens on loopback at the port it was given.
         let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-        (self.cache).verify_once(c, addr, &addr.to_string(), &mut self.on_event)?;
-        let (spec, config) = load_spec(cell, &addr.to_string(), addr)?;
+        let (host, transport, tls) = reach(addr, issued.as_ref(), cell.load.tls.as_ref());
+        (self.cache).verify_once(c, (addr, &addr.to_string()), transport, &mut self.on_event)?;
+        let (spec, config) = load_spec(cell, &host, addr, tls)?;
         let limit = OpenFileLimit::of_group(server.pid());
         if let Some(refusal) = limit.and_then(|l| l.refusal(cell.connections)) {
             server.stop();
@@ -82,6 +84,28 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         Ok(m)
     }
 
+    /// Starts `c` for `cell`, pinned to the layout's CPUs: in clear text, or for a load
+    /// over TLS with its `[tls]` command, serving the certificates of the load's kind
+    /// (made once per experiment), which it returns too.
+    fn serve(
+        &mut self,
+        c: &Contestant,
+        cell: &MatrixCell,
+    ) -> Result<(Server, Option<Issued>), RunFailure> {
+        let spec = LaunchSpec {
+            port: None,
+            threads: cell.layout.server_threads(),
+            cpus: cell.layout.server.as_deref(),
+        };
+        let Some(over) = &cell.load.tls else {
+            return Ok((launch(c, &spec)?, None));
+        };
+        let kind = over.certificate;
+        let issued = (self.certificates.issue(c.builds(), kind))
+            .map_err(|error| RunFailure::Certificate { kind, error })?;
+        Ok((launch_over_tls(c, &spec, &issued.files)?, Some(issued)))
+    }
+
     /// Verify (once per contestant) and load a server that was already running, at its
     /// URL's address and with its URL's host; it is neither started, stopped nor pinned.
     fn measure_running(
@@ -90,10 +114,29 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         running: &RunningServer,
         cell: &MatrixCell,
     ) -> Result<Measurement, RunFailure> {
-        (self.cache).verify_once(c, running.addr, &running.host, &mut self.on_event)?;
-        let (spec, config) = load_spec(cell, &running.host, running.addr)?;
+        let at = (running.addr, running.host.as_str());
+        (self.cache).verify_once(c, at, Transport::Clear, &mut self.on_event)?;
+        let (spec, config) = load_spec(cell, &running.host, running.addr, None)?;
         let watched = &mut Watched::Running(running);
         Ok(load(cell, (&spec, &config), watched, self.controls))
+    }
+}
+
+/// How a run reaches the server it started at `addr`: the Host its requests carry, how
+/// it is verified, and over TLS (`issued` certificates, `over` the load's settings) the
+/// client's settings. Over TLS it is `localhost:PORT`, the name the certificate is for.
+fn reach<'i>(
+    addr: SocketAddr,
+    issued: Option<&'i Issued>,
+    over: Option<&OverTls>,
+) -> (String, Transport<'i>, Option<TlsSpec>) {
+    match issued.zip(over) {
+        Some((i, over)) => (
+            format!("{SERVER_NAME}:{}", addr.port()),
+            Transport::Tls(&i.files),
+            Some(over.client_trusting(i.ca.clone())),
+        ),
+        None => (addr.to_string(), Transport::Clear, None),
     }
 }
 
@@ -186,14 +229,21 @@ fn generate(
 }
 
 /// The load of one run of `cell` against the server at `addr`, named `host` in its
-/// requests: its endpoint's request and its load's pace, as the spec shards receive and
-/// as this process runs it.
+/// requests, over TLS with `tls` when given: its endpoint's request and its load's pace,
+/// as the spec shards receive and as this process runs it.
 fn load_spec(
     cell: &MatrixCell,
     host: &str,
     addr: SocketAddr,
+    tls: Option<TlsSpec>,
 ) -> Result<(LoadSpec, engine::LoadConfig), engine::SpecError> {
-    let mut spec = cell.endpoint.load_spec(host)?;
+    let mut spec = match tls {
+        None => cell.endpoint.load_spec(host)?,
+        Some(tls) => LoadSpec {
+            tls,
+            ..cell.endpoint.load_spec_over_tls(host)?
+        },
+    };
     spec.connections = cell.connections;
     let generator = cell.layout.generator.as_ref();
     spec.threads = Some(generator.map_or(engine::allowed_cpus(), Vec::len));

@@ -4,19 +4,23 @@
 //! in-process, watched ([`measure`]), judged ([`judge`]), and stopped; a run that could
 //! not be measured says why ([`failure`]).
 
+mod certificate_cache;
 mod contestant_cache;
 pub mod failure;
 mod judge;
 mod measure;
 
+pub use certificate_cache::IssueError;
 pub use failure::{RunFailure, VerifyFailure};
 
 use crate::contestant::catalog::{self, Catalog, Status};
+use crate::contestant::manifest::Contestant;
 use crate::contestant::verify::Check;
 use crate::experiment::{Experiment, MatrixCell, Rounds, Stop};
 use crate::machine::idle::{self, Quiet};
 use crate::model::VerifyLevel;
 use crate::model::{RunCoordinates, RunRecord};
+use certificate_cache::CertificateCache;
 use contestant_cache::ContestantCache;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -64,6 +68,7 @@ pub fn run(
         cat,
         controls,
         cache: ContestantCache::new(&exp.endpoints),
+        certificates: CertificateCache::default(),
         on_event,
     };
     let mut runs = Vec::with_capacity(exp.run_count());
@@ -95,11 +100,12 @@ pub fn run(
 }
 
 /// What every run of one experiment shares: the catalog, the caller's controls, what is
-/// found once per contestant, and where events go.
+/// found once per contestant, the certificates of its TLS loads, and where events go.
 struct Runner<'a, F> {
     cat: &'a Catalog,
     controls: &'a Controls<'a>,
     cache: ContestantCache<'a>,
+    certificates: CertificateCache,
     on_event: F,
 }
 
@@ -131,6 +137,9 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         if !c.serves(&cell.endpoint.name) {
             return skipped(RunFailure::DoesNotServe(cell.endpoint.name.clone()));
         }
+        if let Some(refusal) = not_over_tls(c, cell) {
+            return skipped(refusal);
+        }
         let t0 = Instant::now();
         let measured = self.measure(c, cell);
         let toolchain = self.cache.toolchain(c);
@@ -143,6 +152,16 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         record.wall_s = t0.elapsed().as_secs_f64();
         record
     }
+}
+
+/// Why `c` cannot run `cell`'s load over TLS, when it is over TLS: a server already
+/// running is not started by shootout, and one without `[tls]` cannot serve it.
+fn not_over_tls(c: &Contestant, cell: &MatrixCell) -> Option<RunFailure> {
+    cell.load.tls.as_ref()?;
+    if c.running.is_some() {
+        return Some(RunFailure::RunningNotOverTls);
+    }
+    c.manifest.tls.is_none().then_some(RunFailure::NoTls)
 }
 
 /// The record of a run that was not measured: its label and reason from `failure`.

@@ -47,8 +47,8 @@ pub fn ranked_tables<'a>(
         let mut t = design.draw(rows);
         match (top, note_place) {
             (None, _) => {}
-            (Some(_), NotePlace::First) => t.notes.insert(0, note()),
-            (Some(_), NotePlace::Last) => t.notes.push(note()),
+            (Some(top), NotePlace::First) => t.notes.insert(0, note(top.contestant)),
+            (Some(top), NotePlace::Last) => t.notes.push(note(top.contestant)),
         }
         t
     };
@@ -58,13 +58,20 @@ pub fn ranked_tables<'a>(
         .collect()
 }
 
-use crate::contestant::catalog::CEILING;
+use crate::contestant::catalog::{CEILING, TLS_CEILING};
 
 /// The ceiling's row in a cell, when it measured there (ok, generator-bound, or marked:
 /// disturbed in every run).
 pub fn find<'r, 'a>(rows: &'r [Row<'a>]) -> Option<&'r Row<'a>> {
     rows.iter()
-        .find(|r| r.contestant == CEILING && !top_values(r, measures::rps).is_empty())
+        .find(|r| is_ceiling(r) && !top_values(r, measures::rps).is_empty())
+}
+
+/// Whether `row` is the ceiling of its cell: c-epoll in clear text, c-epoll-tls over TLS
+/// (a cell's runs are all over TLS or all in clear text).
+fn is_ceiling(row: &Row) -> bool {
+    let over_tls = (row.runs.iter()).any(|r| r.result().is_some_and(|x| x.tls.is_some()));
+    row.contestant == if over_tls { TLS_CEILING } else { CEILING }
 }
 
 /// What the ceiling's figure rests on: its ok and generator-bound runs, else its marked
@@ -95,12 +102,12 @@ pub fn columns<'c, 'a: 'c>(top: &'c Row<'a>) -> [Column<'c, Row<'a>>; 2] {
     ]
 }
 
-/// What the ceiling is, under a table with its columns.
-pub fn note() -> String {
+/// What the ceiling (`name`) is, under a table with its columns.
+pub fn note(name: &str) -> String {
+    let over_tls = if name == TLS_CEILING { " over TLS" } else { "" };
     format!(
-        "ceiling: {} (contestants/{0}), the best this machine allows; its req/s counts \
-         its generator-bound runs too (a lower bound of what it can do)",
-        CEILING
+        "ceiling: {name} (contestants/{name}), the best this machine allows{over_tls}; its \
+         req/s counts its generator-bound runs too (a lower bound of what it can do)"
     )
 }
 

@@ -78,17 +78,32 @@ pub struct Cost {
 impl Cost {
     /// The cost of `row`, a row of an open-loop cell.
     pub fn of(row: &Row) -> Cost {
-        let counted: Vec<f64> = row.runs.iter().filter_map(|r| efficient_us(r)).collect();
-        let marked = counted.is_empty();
-        let us = match marked {
-            false => counted,
-            true => row.runs.iter().filter_map(|r| retried_us(r)).collect(),
-        };
+        let (runs, marked) = costed_runs(row);
+        let us: Vec<f64> = (runs.iter())
+            .filter_map(|r| measures::cpu_us_per_response(r))
+            .collect();
         Cost {
             contestant: row.contestant.to_string(),
             marked: marked && !us.is_empty(),
             us,
         }
+    }
+}
+
+/// The runs a row's cost rests on: those that count, or, when none does, those that may
+/// count another time; true in the second case (the figure is marked).
+pub fn costed_runs<'a>(row: &Row<'a>) -> (Vec<&'a RunRecord>, bool) {
+    let counted: Vec<&RunRecord> = (row.runs.iter().copied())
+        .filter(|r| efficient_us(r).is_some())
+        .collect();
+    match counted.is_empty() {
+        false => (counted, false),
+        true => (
+            (row.runs.iter().copied())
+                .filter(|r| retried_us(r).is_some())
+                .collect(),
+            true,
+        ),
     }
 }
 

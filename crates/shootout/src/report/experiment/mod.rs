@@ -1,6 +1,7 @@
 //! The tables of an experiment: the 2009 matrix, the 2017 per-server tables, the 2019
-//! device ramps, shootout's own table per cell, two experiments compared, and whether
-//! the cells of an experiment that repeats until sure converged.
+//! device ramps, shootout's own table per cell, what TLS costs each server, two
+//! experiments compared, and whether the cells of an experiment that repeats until sure
+//! converged.
 
 pub mod ceiling;
 pub mod cell_key;
@@ -15,4 +16,5 @@ pub mod ranking;
 pub mod row;
 pub mod servers;
 pub mod summary;
+pub mod tls_cost;
 pub mod unverified;
