@@ -1,0 +1,1 @@
+fn main() { let _ = h2::client::Builder::new(); }
