@@ -265,10 +265,14 @@ fn latency(e: &Efficiency, m: measures::Measure) -> String {
     }
 }
 
-/// Runs that did not count, and why: valid runs off the rate, counted per kind of reason
-/// with the first of each, then the runs that were not valid (their labels).
 fn notes(e: &Efficiency) -> String {
-    let off: Vec<OffRate> = e.row.ok_runs().filter_map(off_rate).collect();
+    why_not_counted(e.row)
+}
+
+/// Runs of `row` that did not count, and why: valid runs off the rate, counted per kind of
+/// reason with the first of each, then the runs that were not valid (their labels).
+pub fn why_not_counted(row: &Row) -> String {
+    let off: Vec<OffRate> = row.ok_runs().filter_map(off_rate).collect();
     let mut out = Vec::new();
     for kind in 0..3 {
         let mut these = off.iter().filter(|o| o.kind() == kind);
@@ -276,7 +280,7 @@ fn notes(e: &Efficiency) -> String {
             out.push(format!("{} off the rate: {first}", 1 + these.count()));
         }
     }
-    let labels = e.row.notes();
+    let labels = row.notes();
     if !labels.is_empty() {
         out.push(labels);
     }

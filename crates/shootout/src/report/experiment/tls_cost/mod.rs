@@ -16,6 +16,7 @@ mod shown;
 use crate::contestant::catalog::TLS_CEILING;
 use crate::model::RunRecord;
 use crate::report::experiment::ceiling;
+use crate::report::experiment::efficiency::why_not_counted;
 use crate::report::experiment::ranking::{self, RankedCell};
 use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
@@ -196,7 +197,7 @@ fn notes(planned: &[Planned], line: &Line) -> String {
         let missing = cell(p.figure, *row) == "-";
         let Some(text) = row
             .filter(|_| missing)
-            .map(|r| r.notes())
+            .map(why_not_counted)
             .filter(|t| !t.is_empty())
         else {
             continue;

@@ -24,16 +24,21 @@ pub fn sentence(
         parts.push(clients.join(", "));
     }
     parts.extend(request);
+    // Said, not left out: a reader of the sentences should not miss that the new clients
+    // went unmeasured (the notes say why: the server fell behind, ...).
+    let unmeasured = clients.is_empty()
+        && (figures.iter()).any(|(f, _, _)| matches!(f, Figure::NewClient { .. }));
+    let subject = match unmeasured {
+        true => format!("{contestant} has no figure per new client (see notes) and"),
+        false => contestant.to_string(),
+    };
     if parts.is_empty() {
         return None;
     }
     let of_ceiling = (percent.filter(|p| !p.is_empty() && contestant != TLS_CEILING))
         .map(|p| format!(" ({p} of {TLS_CEILING}'s keep-alive requests/s)"))
         .unwrap_or_default();
-    Some(format!(
-        "{contestant} spends {}{of_ceiling}",
-        parts.join("; ")
-    ))
+    Some(format!("{subject} spends {}{of_ceiling}", parts.join("; ")))
 }
 
 /// A new client's figure in words: `310 µs CPU per new client`, `41 µs if the client
@@ -174,5 +179,24 @@ mod tests {
         );
         let nothing = [(Figure::Request { tls: true }, Shown::Nothing, None)];
         assert_eq!(sentence("c-z", &nothing, None), None);
+    }
+
+    #[test]
+    fn new_clients_that_went_unmeasured_are_said_so() {
+        let full = Figure::NewClient {
+            certificate: Ecdsa,
+            resumed: false,
+        };
+        let figures = [
+            (full, Shown::Nothing, None),
+            (Figure::Request { tls: true }, us(9.5), None),
+        ];
+        assert_eq!(
+            sentence("java", &figures, None).as_deref(),
+            Some(
+                "java has no figure per new client (see notes) and spends 9.5 µs per \
+                 request over TLS"
+            )
+        );
     }
 }
