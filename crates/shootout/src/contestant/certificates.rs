@@ -116,6 +116,8 @@ pub enum CertificateError {
         name: &'static str,
         source: rustls::Error,
     },
+    #[error("{}: not the key of {} (their public keys differ)", key.display(), cert.display())]
+    NotTheLeafsKey { key: PathBuf, cert: PathBuf },
     #[error("{}: a {found:?} key, not {}", path.display(), kind.word())]
     WrongKind {
         path: PathBuf,
@@ -184,10 +186,17 @@ impl CertificateFiles {
                     source,
                 })?;
         }
-        self.check_key(&provider)
+        self.check_key(&provider, leaf)
     }
 
-    fn check_key(&self, provider: &CryptoProvider) -> Result<(), CertificateError> {
+    /// Ok when the key is of the set's kind and is the leaf's: a half-written pair (a key
+    /// from one making, a certificate from another) would pass every other check and leave
+    /// servers unable to start.
+    fn check_key(
+        &self,
+        provider: &CryptoProvider,
+        leaf: CertificateDer<'static>,
+    ) -> Result<(), CertificateError> {
         let key =
             PrivateKeyDer::from_pem_file(&self.key).map_err(|source| CertificateError::Pem {
                 path: self.key.clone(),
@@ -199,14 +208,27 @@ impl CertificateFiles {
                 source,
             }
         })?;
-        match signer.algorithm() {
-            found if found == self.kind.signature() => Ok(()),
-            found => Err(CertificateError::WrongKind {
+        let found = signer.algorithm();
+        if found != self.kind.signature() {
+            return Err(CertificateError::WrongKind {
                 path: self.key.clone(),
                 kind: self.kind,
                 found,
-            }),
+            });
         }
+        let pair = rustls::sign::CertifiedKey::new(vec![leaf], signer);
+        pair.keys_match().map_err(|source| match source {
+            rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => {
+                CertificateError::NotTheLeafsKey {
+                    key: self.key.clone(),
+                    cert: self.cert.clone(),
+                }
+            }
+            source => CertificateError::Unusable {
+                path: self.key.clone(),
+                source,
+            },
+        })
     }
 }
 
@@ -390,5 +412,17 @@ mod tests {
             .unwrap()
             .check()
             .unwrap();
+    }
+
+    #[test]
+    fn a_key_of_the_right_kind_but_another_leaf_is_refused_and_made_anew() {
+        let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let files = ensure(one.path(), KeyKind::Ecdsa).unwrap();
+        let other = ensure(two.path(), KeyKind::Ecdsa).unwrap();
+        std::fs::copy(&other.key, &files.key).unwrap();
+        let e = files.check().unwrap_err().to_string();
+        assert!(e.ends_with("cert.pem (their public keys differ)"), "{e}");
+        assert!(e.contains("key.pem: not the key of "), "{e}");
+        ensure(one.path(), KeyKind::Ecdsa).unwrap().check().unwrap();
     }
 }
