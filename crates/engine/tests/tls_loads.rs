@@ -10,7 +10,7 @@ use engine::{
 use rustls::ClientConfig;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use testserver::{Behavior, TestPki, TestServer, Tls, TlsFault};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
@@ -183,15 +183,17 @@ fn stalled_load(pki: &TestPki, tweak: impl Fn(&mut LoadConfig)) -> LoadResult {
     let checked = engine::check_settings(&c).unwrap();
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let load = s.spawn(|| engine::run_checked(&checked, &stop));
-        let until = Instant::now() + Duration::from_secs(60);
-        while !load.is_finished() && Instant::now() < until {
-            // Between polls only.
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let hung = !load.is_finished();
+        let (done, ended) = std::sync::mpsc::channel();
+        // The sender moves in: a load that panics drops it and ends the waits below.
+        let (checked, stop) = (&checked, &stop);
+        s.spawn(move || {
+            // Nobody left to receive only if the test already failed.
+            let _ = done.send(engine::run_checked(checked, stop));
+        });
+        let within = ended.recv_timeout(Duration::from_secs(60));
+        let hung = within.is_err();
         stop.store(true, Ordering::Relaxed);
-        let r = load.join().unwrap().unwrap();
+        let r = within.or_else(|_| ended.recv()).unwrap().unwrap();
         assert!(!hung, "still running after a minute: {:?}", r.requests);
         r
     })

@@ -1,15 +1,15 @@
 //! `shootout list | setup | start`: the catalog of contestants (`verify` is verify.rs).
 
 use super::catalog::Folders;
-use super::serve_tls::ServeTls;
+use super::serve_tls::{launch_serving, ServeTls};
 use super::{interrupt, WorkFailed};
 use anyhow::{bail, Context};
 use clap::Args;
 use shootout::contestant::catalog::{self, Catalog, Status};
-use shootout::contestant::certificates::{self, KeyKind};
+use shootout::contestant::certificates::KeyKind;
 use shootout::contestant::manifest::Contestant;
 use shootout::contestant::setup_all;
-use shootout::process::launch::{launch, launch_over_tls, LaunchSpec};
+use shootout::process::launch::LaunchSpec;
 use shootout::process::server::Server;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -191,24 +191,23 @@ pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Starts `c` in clear text, or over TLS serving the test certificate of `over_tls`
-/// (made if missing); the URL it answers on, with what a client must trust over TLS.
+/// Starts `c` as `spec` says (over TLS with the test certificate of `over_tls`); the URL
+/// it answers on, with what a client must trust over TLS.
 fn serve(
     c: &Contestant,
     spec: &LaunchSpec,
     over_tls: Option<KeyKind>,
     port: u16,
 ) -> anyhow::Result<(Server, String)> {
-    let Some(kind) = over_tls else {
-        return Ok((launch(c, spec)?, format!("http://127.0.0.1:{port}/")));
+    let (server, files) = launch_serving(c, spec, over_tls)?;
+    let url = match files {
+        None => format!("http://127.0.0.1:{port}/"),
+        Some(files) => format!(
+            "https://localhost:{port}/ ({} certificate; --cacert {})",
+            files.kind.word(),
+            files.ca.display()
+        ),
     };
-    let files = certificates::ensure(c.builds(), kind).context("certificate")?;
-    let server = launch_over_tls(c, spec, &files)?;
-    let url = format!(
-        "https://localhost:{port}/ ({} certificate; --cacert {})",
-        kind.word(),
-        files.ca.display()
-    );
     Ok((server, url))
 }
 

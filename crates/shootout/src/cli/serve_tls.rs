@@ -1,8 +1,12 @@
 //! `--tls [--certificate ecdsa|rsa]` of `verify` and `start`: serve a contestant over TLS
 //! with its `[tls]` command and one of the test certificates setup makes.
 
+use anyhow::Context;
 use clap::{Args, ValueEnum};
-use shootout::contestant::certificates::KeyKind;
+use shootout::contestant::certificates::{self, CertificateFiles, KeyKind};
+use shootout::contestant::manifest::Contestant;
+use shootout::process::launch::{launch, launch_over_tls, LaunchSpec};
+use shootout::process::server::Server;
 
 /// How a contestant is served: in clear text, or over TLS with a test certificate.
 #[derive(Debug, Args)]
@@ -29,6 +33,20 @@ impl ServeTls {
     pub fn over_tls(&self) -> Option<KeyKind> {
         (self.tls).then(|| self.certificate.map_or(KeyKind::default(), KeyKind::from))
     }
+}
+
+/// Starts `c` as `spec` says: in clear text, or over TLS serving the test certificate of
+/// `over_tls` (made if missing), which it returns with the server.
+pub fn launch_serving(
+    c: &Contestant,
+    spec: &LaunchSpec,
+    over_tls: Option<KeyKind>,
+) -> anyhow::Result<(Server, Option<CertificateFiles>)> {
+    let Some(kind) = over_tls else {
+        return Ok((launch(c, spec)?, None));
+    };
+    let files = certificates::ensure(c.builds(), kind).context("certificate")?;
+    Ok((launch_over_tls(c, spec, &files)?, Some(files)))
 }
 
 /// `--certificate`: the kind of the test certificate (and so of the handshake's

@@ -3,19 +3,19 @@
 
 use super::contestants::{select, Selection};
 use super::interrupt;
-use super::serve_tls::ServeTls;
+use super::serve_tls::{launch_serving, ServeTls};
 use anyhow::{bail, Context};
 use clap::Args;
 use engine::{Certificates, LoadSpec, Stop};
 use shootout::contestant::catalog::{self, Status};
-use shootout::contestant::certificates::{self, CertificateFiles, KeyKind};
+use shootout::contestant::certificates::{CertificateFiles, KeyKind};
 use shootout::contestant::manifest::Contestant;
 use shootout::contestant::setup;
 use shootout::contestant::verify::{self, Check, Plan};
 use shootout::model::endpoint::Endpoint;
 use shootout::model::VerifyLevel;
 use shootout::process::group_cpu;
-use shootout::process::launch::{launch, launch_over_tls, LaunchSpec};
+use shootout::process::launch::LaunchSpec;
 use shootout::process::server::Server;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -99,14 +99,7 @@ fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> a
         endpoints: &endpoints,
         parses_http: c.manifest.parses_http,
     };
-    let certificate = match over_tls {
-        Some(kind) => Some(certificates::ensure(c.builds(), kind).context("certificate")?),
-        None => None,
-    };
-    let mut server = match &certificate {
-        Some(files) => launch_over_tls(c, &spec, files)?,
-        None => launch(c, &spec)?,
-    };
+    let (mut server, certificate) = launch_serving(c, &spec, over_tls)?;
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
     let checks = match &certificate {
         Some(files) => verify::run_over_tls(addr, &plan, files).context("certificate")?,
