@@ -173,19 +173,21 @@ impl LoadFlags {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use clap::{CommandFactory, Parser};
 
+    /// `load`'s flags as the command has them (tls_flags' tests use them too).
     #[derive(Parser)]
-    struct Flags {
+    pub(crate) struct Flags {
         #[command(flatten)]
         load: LoadFlags,
         #[command(flatten)]
         tls: TlsFlags,
     }
 
-    fn spec(args: &[&str]) -> anyhow::Result<LoadSpec> {
+    /// The spec `shootout load ARGS` makes.
+    pub(crate) fn spec(args: &[&str]) -> anyhow::Result<LoadSpec> {
         let argv = std::iter::once("load").chain(args.iter().copied());
         let flags = Flags::try_parse_from(argv)?;
         flags.load.spec(&flags.tls)

@@ -187,23 +187,9 @@ pub fn in_flag_words(e: SpecError) -> anyhow::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::load_flags::LoadFlags;
-    use clap::{CommandFactory, Parser};
+    use crate::cli::load_flags::tests::{spec, Flags};
+    use clap::CommandFactory;
     use engine::LoadSpec;
-
-    #[derive(Parser)]
-    struct Flags {
-        #[command(flatten)]
-        load: LoadFlags,
-        #[command(flatten)]
-        tls: TlsFlags,
-    }
-
-    fn spec(args: &[&str]) -> anyhow::Result<LoadSpec> {
-        let argv = std::iter::once("load").chain(args.iter().copied());
-        let flags = Flags::try_parse_from(argv)?;
-        flags.load.spec(&flags.tls)
-    }
 
     fn error(args: &[&str]) -> String {
         format!("{:#}", spec(args).unwrap_err())
