@@ -310,22 +310,9 @@ fn run_pods(c: &Container, spec: &str, shards: usize, dir: &Path) -> serde_json:
 /// server that requires the certificate, and their results merge.
 #[test]
 fn a_client_key_travels_in_a_secret_the_job_references() {
-    let ca = tls_test_kit::Ca::new("test CA");
-    let (client, served) = (ca.issue(&["client.test"]), ca.issue(&["localhost"]));
-    let server = mtls::server(&served.cert, &served.key, &ca.pem);
     let dir = checkout::temp_folder("k8s-mtls");
-    let file = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path.display().to_string()
-    };
-    let (ca_file, cert, key) = (
-        file("ca.pem", &ca.pem),
-        file("client.pem", &client.cert),
-        file("client.key", &client.key),
-    );
-    let url = format!("https://localhost:{}/hello", server.addr().port());
-    let (manifest, yaml, steps) = manifest(&[
+    let m = mtls::Setup::new(dir.path());
+    let job = [
         "--shards",
         "2",
         "--start-in",
@@ -333,21 +320,13 @@ fn a_client_key_travels_in_a_secret_the_job_references() {
         "--name",
         "mtls",
         "--",
-        &url,
-        "--cacert",
-        &ca_file,
-        "--cert",
-        &cert,
-        "--key",
-        &key,
-        "-c",
-        "4",
-        "-n",
-        "200",
-    ]);
+        &m.url,
+    ];
+    let sent = ["-c", "4", "-n", "200"];
+    let (manifest, yaml, steps) = manifest(&[&job[..], &m.flags(), &sent].concat());
     assert!(yaml.starts_with("apiVersion: v1\nkind: Secret\n"), "{yaml}");
     let job_text = &yaml[yaml.find("\n---\n").expect("two documents")..];
-    mtls::holds_no_key(job_text, &client.key, "the Job");
+    mtls::holds_no_key(job_text, &m.client_key, "the Job");
     let secret = manifest.secret.expect("a Secret");
     assert_eq!(secret.metadata.name.as_deref(), Some("mtls"));
     let spec = &secret.string_data.as_ref().unwrap()[shootout::k8s::SPEC_KEY];

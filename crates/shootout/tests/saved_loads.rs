@@ -19,7 +19,6 @@ use std::path::Path;
 use std::process::Output;
 use tempfile::TempDir;
 use testserver::{Behavior, TestServer};
-use tls_test_kit::Ca;
 
 /// A folder of its own for one test, removed when the test ends (or fails).
 struct Root(TempDir);
@@ -284,29 +283,14 @@ fn out_writes_the_json_while_the_summary_prints_and_two_files_compare() {
 #[test]
 fn a_saved_load_keeps_its_client_certificate_but_never_its_key() {
     let root = Root::new("mtls");
-    let ca = Ca::new("test CA");
-    let client = ca.issue(&["client.test"]);
-    let served = ca.issue(&["localhost"]);
-    let server = mtls::server(&served.cert, &served.key, &ca.pem);
-    for (name, text) in [
-        ("ca.pem", &ca.pem),
-        ("client.pem", &client.cert),
-        ("client.key", &client.key),
-    ] {
-        std::fs::write(root.dir().join(name), text).unwrap();
-    }
-    let url = format!("https://localhost:{}/hello", server.addr().port());
-    let (ca_file, cert, key) = (
-        root.path("ca.pem"),
-        root.path("client.pem"),
-        root.path("client.key"),
-    );
-    let presented = ["--cacert", &ca_file, "--cert", &cert, "--key", &key];
+    let m = mtls::Setup::new(root.dir());
+    let (url, ca_file) = (&m.url, &m.ca_file);
+    let presented = m.flags();
     let save = ["--save", "--label", "mtls"];
-    let text = ok(load(root.dir(), &url, &[&presented[..], &save].concat()));
+    let text = ok(load(root.dir(), url, &[&presented[..], &save].concat()));
     assert!(text.contains("300 requests in"), "{text}");
     // Without the certificate the server refuses: the load above did present it.
-    let refused = load(root.dir(), &url, &["--cacert", &ca_file]);
+    let refused = load(root.dir(), url, &["--cacert", ca_file]);
     assert!(
         stderr(&refused).contains("certificate_required"),
         "{}",
@@ -316,7 +300,7 @@ fn a_saved_load_keeps_its_client_certificate_but_never_its_key() {
     let db = root.dir().join("results").join("shootout.db");
     let mut bytes = std::fs::read(&db).unwrap();
     bytes.extend(std::fs::read(db.with_extension("db-wal")).unwrap_or_default());
-    holds_no_key(&String::from_utf8_lossy(&bytes), &client.key, "the store");
+    holds_no_key(&String::from_utf8_lossy(&bytes), &m.client_key, "the store");
     let shown = ok(shootout(root.dir(), &["results", "mtls"]));
     assert!(shown.contains("\n  TLS 1.2-1.3, ALPN http/1.1, trusting --cacert (1 certificate)"));
     assert!(
@@ -327,14 +311,14 @@ fn a_saved_load_keeps_its_client_certificate_but_never_its_key() {
         "{shown}"
     );
     let exported = ok(shootout(root.dir(), &["export", "mtls"]));
-    holds_no_key(&exported, &client.key, "the export");
+    holds_no_key(&exported, &m.client_key, "the export");
     let v: Value = serde_json::from_str(&exported).unwrap();
     assert!(v["saved"]["spec"]["tls"]["client"].is_null(), "{exported}");
     assert!(v["saved"]["spec"]["tls"]["cacert"].is_string());
     let kept = v["saved"]["client_certificate"].as_str().unwrap();
     assert_eq!(
         mtls::der(kept),
-        mtls::der(&client.cert),
+        mtls::der(&m.client_cert),
         "the chain as presented"
     );
 }

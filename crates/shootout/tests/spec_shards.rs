@@ -183,38 +183,10 @@ fn a_spec_on_standard_input_is_the_same_load() {
 /// one, and no file name travels.
 #[test]
 fn a_client_certificate_reaches_both_local_shards_in_the_spec() {
-    let ca = tls_test_kit::Ca::new("test CA");
-    let (client, served) = (ca.issue(&["client.test"]), ca.issue(&["localhost"]));
-    let server = mtls::server(&served.cert, &served.key, &ca.pem);
     let dir = temp_dir("spec-mtls");
-    let file = |name: &str, text: &str| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.display().to_string()
-    };
-    let (ca_file, cert, key) = (
-        file("ca.pem", &ca.pem),
-        file("client.pem", &client.cert),
-        file("client.key", &client.key),
-    );
-    let url = format!("https://localhost:{}/hello", server.addr().port());
-    let out = shootout(&[
-        "load",
-        &url,
-        "--cacert",
-        &ca_file,
-        "--cert",
-        &cert,
-        "--key",
-        &key,
-        "--generators",
-        "local:2",
-        "-c",
-        "4",
-        "-n",
-        "200",
-        "--json",
-    ]);
+    let m = mtls::Setup::new(&dir);
+    let shards = ["--generators", "local:2", "-c", "4", "-n", "200", "--json"];
+    let out = shootout(&[&["load", &m.url][..], &m.flags(), &shards].concat());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");

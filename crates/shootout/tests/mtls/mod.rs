@@ -2,12 +2,58 @@
 //! requires one, and the check that a text holds no private key. Each test file uses part
 //! of it.
 
+use crate::tls_test_kit::Ca;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{RootCertStore, ServerConfig};
+use std::path::Path;
 use std::sync::Arc;
 use testserver::{Behavior, TestServer, Tls};
+
+/// What an mTLS load needs, made for one test: a test CA, a server for `localhost` that
+/// requires a client certificate it signed, and the CA, the client's certificate and its
+/// key written as files into the test's folder (what `--cacert`, `--cert`, `--key` read).
+pub struct Setup {
+    pub server: TestServer,
+    /// `https://localhost:PORT/hello`.
+    pub url: String,
+    pub ca_file: String,
+    pub cert_file: String,
+    pub key_file: String,
+    /// The client's certificate and key, as PEM text.
+    pub client_cert: String,
+    pub client_key: String,
+}
+
+impl Setup {
+    /// Made in `dir`, which the test removes.
+    pub fn new(dir: &Path) -> Setup {
+        let ca = Ca::new("test CA");
+        let (client, served) = (ca.issue(&["client.test"]), ca.issue(&["localhost"]));
+        let server = self::server(&served.cert, &served.key, &ca.pem);
+        let file = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path.display().to_string()
+        };
+        Setup {
+            url: format!("https://localhost:{}/hello", server.addr().port()),
+            server,
+            ca_file: file("ca.pem", &ca.pem),
+            cert_file: file("client.pem", &client.cert),
+            key_file: file("client.key", &client.key),
+            client_cert: client.cert,
+            client_key: client.key,
+        }
+    }
+
+    /// `--cacert CA --cert CERT --key KEY`.
+    pub fn flags(&self) -> [&str; 6] {
+        let (ca, cert, key) = (&self.ca_file, &self.cert_file, &self.key_file);
+        ["--cacert", ca, "--cert", cert, "--key", key]
+    }
+}
 
 /// A `Hello World` server on 127.0.0.1 serving `cert` with `key` (PEM) that requires a
 /// client certificate signed by the CA `client_ca` (PEM).
