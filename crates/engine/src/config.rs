@@ -171,6 +171,10 @@ pub struct LoadConfig {
     pub keepalive: bool,
     /// Send HTTP/1.0 requests (as `ab` and `webbench` do).
     pub http10: bool,
+    /// Speak HTTP/2: with prior knowledge over `http://` (h2c), by ALPN over `https://`.
+    pub http2: bool,
+    /// HTTP/2: requests in flight per connection, each on its own stream (h2load's `-m`).
+    pub streams: usize,
     pub io: IoChoice,
     /// Closed loop (the default), open loop on a schedule, or devices along stages.
     pub pace: Pace,
@@ -255,6 +259,8 @@ impl LoadConfig {
             pipeline: defaults::pipeline(),
             keepalive: defaults::keepalive(),
             http10: false,
+            http2: false,
+            streams: defaults::streams(),
             io: IoChoice::Auto,
             pace: Pace::Closed,
             shard: Shard::default(),
@@ -295,6 +301,9 @@ impl LoadConfig {
                 return invalid("devices need at least 1 request and a jitter in [0, 1)");
             }
         }
+        if self.http2 {
+            self.validate_http2()?;
+        }
         if self.shard.share(self.connections as u64) == 0 {
             return invalid("this shard would get no connections: use more -c or fewer shards");
         }
@@ -302,6 +311,34 @@ impl LoadConfig {
             Stop::After(d) if d.is_zero() => invalid("duration must be above zero"),
             Stop::Requests(0) => invalid("request count must be at least 1"),
             _ => Ok(()),
+        }
+    }
+}
+
+impl LoadConfig {
+    /// HTTP/2 settings that fit together: streams instead of a pipeline, kept connections.
+    fn validate_http2(&self) -> Result<(), ConfigError> {
+        let invalid = |s: &str| Err(ConfigError::Invalid(s.to_string()));
+        if self.streams == 0 || self.streams > 1024 {
+            return invalid("streams per connection (-m) must be between 1 and 1024");
+        }
+        if self.pipeline > 1 {
+            return invalid("HTTP/2 has streams, not a pipeline: use -m instead of --pipeline");
+        }
+        if self.http10 || !self.keepalive {
+            return invalid("HTTP/2 keeps its connections: drop --http10 and --no-keepalive");
+        }
+        if matches!(self.pace, Pace::Devices(_)) && self.streams != 1 {
+            return invalid("devices send one request at a time: -m must be 1");
+        }
+        Ok(())
+    }
+
+    /// Requests a connection holds at once: its streams over HTTP/2, its pipeline else.
+    pub fn depth(&self) -> usize {
+        match self.http2 {
+            true => self.streams.max(1),
+            false => self.pipeline.max(1),
         }
     }
 }

@@ -1,10 +1,12 @@
 //! One connection's request/response bookkeeping, shared by the epoll and io_uring loops.
 //!
-//! A connection carries up to `depth` pending requests. Their start times live in a ring
-//! owned by the loop (one slab for all connections), and the bytes still to write are a
-//! single count: every request is the same, so the unsent bytes are always the tail of
-//! the loop's shared request buffer.
+//! A connection carries up to `depth` pending requests. Their start times live in a slab
+//! owned by the loop, `depth` per connection. Over HTTP/1.1 they are a ring, and the bytes
+//! still to write are a single count: every request is the same, so the unsent bytes are
+//! always the tail of the loop's shared request buffer. Over HTTP/2 the connection's
+//! [`Session`] holds them (its streams answer in any order) and the frames to write.
 
+use crate::h2::Session;
 use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
@@ -50,6 +52,8 @@ pub struct Conn {
     connect_started: u64,
     /// Open loop: the slot is on the loop's list of connections with room.
     pub ready: bool,
+    /// An HTTP/2 load's connection state (None over HTTP/1.1): made once per slot.
+    h2: Option<Box<Session>>,
 }
 
 impl Default for Conn {
@@ -64,30 +68,50 @@ impl Default for Conn {
             unsent: 0,
             connect_started: 0,
             ready: false,
+            h2: None,
         }
     }
 }
 
 impl Conn {
+    /// A connection slot that speaks HTTP/2 through `session`.
+    pub fn http2(session: Session) -> Conn {
+        Conn {
+            h2: Some(Box::new(session)),
+            ..Conn::default()
+        }
+    }
+
+    /// True when the connection speaks HTTP/2.
+    pub fn speaks_h2(&self) -> bool {
+        self.h2.is_some()
+    }
+
     /// Requests pending on this connection.
     #[inline]
     pub fn pending(&self) -> u32 {
-        self.pending
+        match &self.h2 {
+            Some(h2) => h2.pending() as u32,
+            None => self.pending,
+        }
     }
 
     /// A new socket `fd` is connecting, begun at `now`; `head_request` is whether
     /// the requests are HEAD (their responses carry no body).
     pub fn connecting(&mut self, fd: RawFd, now: u64, head_request: bool) {
         self.parser.start(head_request);
+        if let Some(h2) = self.h2.as_mut() {
+            h2.connecting();
+        }
         self.fd = fd;
         self.state = State::Connecting;
         self.connect_started = now;
     }
 
     /// The connect finished at `now`.
-    pub fn connected(&mut self, now: u64, ledger: &mut Ledger) {
-        self.state = State::Open;
+    pub fn connected(&mut self, now: u64, req: &RequestBytes, ledger: &mut Ledger) {
         ledger.connected(self.connect_started, now);
+        self.handshake_done(req);
     }
 
     /// The connect finished at `now` and a TLS handshake begins.
@@ -96,9 +120,12 @@ impl Conn {
         ledger.connected(self.connect_started, now);
     }
 
-    /// The TLS handshake is done: requests may go.
-    pub fn handshake_done(&mut self) {
+    /// The TLS handshake is done (or a clear connection is up): requests may go.
+    pub fn handshake_done(&mut self, req: &RequestBytes) {
         self.state = State::Open;
+        if let Some(h2) = self.h2.as_mut() {
+            h2.opened(req);
+        }
     }
 
     /// Starts `n` requests at `now`: they are pending and their bytes unsent.
@@ -116,6 +143,9 @@ impl Conn {
     /// Starts one request stamped `stamp` (an open-loop request may be late).
     #[inline]
     pub fn start_stamped(&mut self, stamp: Stamp, times: &mut [Stamp], req: &RequestBytes) {
+        if let Some(h2) = self.h2.as_mut() {
+            return h2.start(stamp, times, req);
+        }
         let depth = times.len() as u32;
         times[((self.oldest + self.pending) % depth) as usize] = stamp;
         self.pending += 1;
@@ -125,7 +155,16 @@ impl Conn {
     /// True when the pipeline has room for another request.
     #[inline]
     pub fn has_room(&self, depth: usize) -> bool {
-        self.state == State::Open && (self.pending as usize) < depth
+        self.state == State::Open && self.room(depth) > 0
+    }
+
+    /// How many more requests may start now, of `depth`.
+    #[inline]
+    fn room(&self, depth: usize) -> usize {
+        match &self.h2 {
+            Some(h2) => h2.room(depth),
+            None => depth.saturating_sub(self.pending as usize),
+        }
     }
 
     /// Starts as many requests as the pipeline depth and the ledger allow.
@@ -137,7 +176,7 @@ impl Conn {
         req: &RequestBytes,
         ledger: &mut Ledger,
     ) {
-        let room = times.len() as u32 - self.pending;
+        let room = self.room(times.len()) as u32;
         if room > 0 {
             let n = ledger.take(room, now);
             self.start(n, now, times, req);
@@ -146,14 +185,20 @@ impl Conn {
 
     /// The bytes still to write (a tail of the shared request buffer).
     #[inline]
-    pub fn unsent<'r>(&self, req: &'r RequestBytes) -> &'r [u8] {
+    pub fn unsent<'r>(&'r self, req: &'r RequestBytes) -> &'r [u8] {
+        if let Some(h2) = &self.h2 {
+            return h2.unsent();
+        }
         let all = req.all();
         &all[all.len() - self.unsent as usize..]
     }
 
     /// `n` bytes of the unsent requests were written.
     #[inline]
-    pub fn wrote(&mut self, n: usize) {
+    pub fn wrote(&mut self, n: usize, req: &RequestBytes) {
+        if let Some(h2) = self.h2.as_mut() {
+            return h2.wrote(n, req);
+        }
         self.unsent -= (n as u32).min(self.unsent);
     }
 
@@ -167,6 +212,9 @@ impl Conn {
         req: &RequestBytes,
         ledger: &mut Ledger,
     ) -> Result<Verdict, Outcome> {
+        if let Some(h2) = self.h2.as_mut() {
+            return h2.receive(data, now, times, req, ledger);
+        }
         ledger.read(data.len(), now);
         while !data.is_empty() {
             if self.pending == 0 {
@@ -200,6 +248,11 @@ impl Conn {
     /// what was pending as read errors.
     pub fn eof(&mut self, now: u64, times: &mut [Stamp], req: &RequestBytes, ledger: &mut Ledger) {
         ledger.closed_by_server(now);
+        if self.h2.is_some() {
+            // HTTP/2 frames its responses: a close ends none; the fail that follows ends
+            // what was pending (and keeps what a GOAWAY returned for the next connection).
+            return;
+        }
         if self.pending == 0 {
             return;
         }
@@ -221,7 +274,7 @@ impl Conn {
         req: &RequestBytes,
         ledger: &mut Ledger,
     ) -> bool {
-        if self.pending > 0 && self.parser.ends_at_eof() {
+        if self.h2.is_none() && self.pending > 0 && self.parser.ends_at_eof() {
             ledger.closed_by_server(now);
             self.fail(Outcome::Tls, now, times, ledger);
             return true;
@@ -232,6 +285,9 @@ impl Conn {
 
     /// Ends every pending request with `outcome`.
     pub fn fail(&mut self, outcome: Outcome, now: u64, times: &mut [Stamp], ledger: &mut Ledger) {
+        if let Some(h2) = self.h2.as_mut() {
+            return h2.fail(outcome, now, times, ledger);
+        }
         while self.pending > 0 {
             let started = self.pop(times);
             ledger.error(started, now, outcome);
@@ -242,6 +298,9 @@ impl Conn {
     /// Fails the pending requests as timeouts if the oldest has waited too long.
     #[inline]
     pub fn expire(&mut self, now: u64, times: &mut [Stamp], ledger: &mut Ledger) -> bool {
+        if let Some(h2) = self.h2.as_mut() {
+            return h2.expire(now, times, ledger);
+        }
         let expired = self.pending > 0
             && now.saturating_sub(times[self.oldest as usize].sent) >= ledger.timeout();
         if expired {
@@ -255,12 +314,20 @@ impl Conn {
     /// only, so none would time out): the connection is to be given up as a timeout.
     pub fn handshake_overdue(&self, now: u64, timeout: u64) -> bool {
         self.state == State::Handshaking
-            && self.pending == 0
+            && self.pending() == 0
             && now.saturating_sub(self.connect_started) >= timeout
+    }
+
+    /// Over HTTP/2, a GOAWAY the client queued for the close, if it can go alone.
+    pub fn h2_goodbye(&self) -> Option<&[u8]> {
+        self.h2.as_ref().and_then(|h2| h2.goodbye())
     }
 
     /// The load stopped: pending requests are counted as in flight.
     pub fn abandon(&mut self, times: &mut [Stamp], ledger: &mut Ledger) {
+        if let Some(h2) = self.h2.as_mut() {
+            return h2.abandon(times, ledger);
+        }
         while self.pending > 0 {
             let started = self.pop(times);
             ledger.in_flight(started);
@@ -274,6 +341,7 @@ impl Conn {
             self.pending, 0,
             "pending requests must be resolved before close"
         );
+        // Over HTTP/2, requests a GOAWAY returned stay queued for the next connection.
         self.fd = -1;
         self.gen = self.gen.wrapping_add(1);
         self.state = State::Closed { retry_at };

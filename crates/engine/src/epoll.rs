@@ -246,7 +246,7 @@ impl EpollLoop {
                 }
                 return;
             }
-            self.slots.conns[slot].wrote(n as usize);
+            self.slots.conns[slot].wrote(n as usize, &self.slots.req);
             self.slots.ledger.wrote(n as usize, now);
         }
     }

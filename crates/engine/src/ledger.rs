@@ -1,5 +1,6 @@
 //! A loop's books: the clock, the measured window, the request budget, and the stats.
 
+use crate::h2::{H2Books, PeerSettings};
 use crate::outcome::{Counts, Outcome};
 use crate::stats::LoopStats;
 use crate::tls::{Failure, Negotiated};
@@ -83,6 +84,28 @@ impl Ledger {
     pub fn with_tls(mut self) -> Ledger {
         self.stats.tls = Some(Box::default());
         self
+    }
+
+    /// Books for an HTTP/2 load: streams, resets, GOAWAYs and errors are kept too.
+    pub fn with_h2(mut self) -> Ledger {
+        self.stats.h2 = Some(Box::default());
+        self
+    }
+
+    /// The HTTP/2 books, for an event at `now` while measuring (None otherwise).
+    #[inline]
+    pub fn h2(&mut self, now: u64) -> Option<&mut H2Books> {
+        match self.measuring(now) {
+            true => self.stats.h2.as_deref_mut(),
+            false => None,
+        }
+    }
+
+    /// What the server's SETTINGS said, kept from the loop's first (warm-up included).
+    pub fn h2_settings(&mut self, settings: PeerSettings) {
+        if let Some(books) = self.stats.h2.as_mut() {
+            books.settings.get_or_insert(settings);
+        }
     }
 
     /// The per-request timeout in nanoseconds.

@@ -13,8 +13,10 @@ mod devices;
 mod duration;
 mod epoll;
 mod event_loop;
+mod h2;
 mod hdr_log;
 mod histcodec;
+mod hpack;
 mod ledger;
 mod limits;
 mod live;
@@ -36,6 +38,7 @@ pub use config::{ConfigError, IoChoice, LoadConfig, Shard, ShardError, Stop, Tar
 pub use cpu::allowed_cpus;
 pub use devices::DeviceScript;
 pub use duration::{parse_duration, DurationError};
+pub use h2::{ErrorCode as H2ErrorCode, PeerSettings as H2Settings};
 pub use hdr_log::write_hdr_log;
 pub use histcodec::{decode_histogram, EncodedHistogram, HistogramError};
 pub use limits::raise_nofile;
@@ -48,9 +51,9 @@ pub use response::{
     ResponseParser, ResponseSink,
 };
 pub use result::{
-    Bytes, ConfigEcho, Connections, EncodedHistograms, Generator, Histograms, LoadResult,
-    Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary, WireError,
-    WireResult, SCHEMA,
+    Bytes, ConfigEcho, Connections, EncodedHistograms, Generator, H2Summary, Histograms,
+    LoadResult, Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary,
+    WireError, WireResult, SCHEMA,
 };
 pub use runner::{check, check_settings, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};
@@ -62,5 +65,11 @@ pub use spec::{
     default_devices, defaults, format_duration, parse_method, parse_url, Header, LoadSpec,
     SpecError, TlsSpec,
 };
+
+/// The parsers the fuzz targets drive (fuzz/): not an API.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::h2::{Frame as H2Frame, FrameReader as H2FrameReader, Violation as H2Violation};
+}
 pub use tls::handshake_error::HandshakeError;
 pub use tls::{Negotiated, Resume, TlsClient};

@@ -4,8 +4,8 @@
 use crate::histcodec::HistogramError;
 use crate::outcome::Counts;
 use crate::result::{
-    Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, ShardFigures, Spread, TlsSummary,
+    Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult, Percentiles,
+    RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary,
 };
 use crate::stats::Second;
 use hdrhistogram::Histogram;
@@ -51,6 +51,7 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
         rate: merge_rate(parts, duration_s),
         connect_us: Percentiles::of(&h.connect),
         tls: merge_tls(parts, &h.handshake),
+        h2: merge_h2(parts),
         thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
         status_codes: merged_status_codes(parts),
         connections: Connections {
@@ -78,6 +79,11 @@ fn shard_figures(parts: &[LoadResult]) -> Vec<ShardFigures> {
 }
 
 /// The parts' TLS summaries merged (None when no part was a TLS load).
+fn merge_h2(parts: &[LoadResult]) -> Option<H2Summary> {
+    let h2: Vec<&H2Summary> = parts.iter().filter_map(|p| p.h2.as_ref()).collect();
+    (!h2.is_empty()).then(|| H2Summary::merged(h2))
+}
+
 fn merge_tls(parts: &[LoadResult], handshake: &Histogram<u64>) -> Option<TlsSummary> {
     let tls: Vec<&TlsSummary> = parts.iter().filter_map(|p| p.tls.as_ref()).collect();
     (!tls.is_empty()).then(|| TlsSummary::merged(tls, handshake))

@@ -22,6 +22,11 @@ pub enum Outcome {
     /// TLS failed: the handshake (a rejected certificate too), an alert, a bad record, or a
     /// close without close_notify that cut a close-delimited body short.
     Tls,
+    /// HTTP/2: the server reset the request's stream (RST_STREAM).
+    Reset,
+    /// HTTP/2: the connection ended in a protocol error, the server's (a GOAWAY with an
+    /// error code) or one the client found (it sent GOAWAY).
+    H2,
 }
 
 /// Request counts by outcome. `total()` is their sum plus those still in flight.
@@ -38,6 +43,11 @@ pub struct Counts {
     /// Absent from results written before TLS.
     #[serde(default)]
     pub tls: u64,
+    /// Absent from results written before HTTP/2.
+    #[serde(default)]
+    pub reset: u64,
+    #[serde(default)]
+    pub h2: u64,
     /// Started but neither answered nor failed when the load stopped.
     pub in_flight: u64,
 }
@@ -55,6 +65,8 @@ impl Counts {
             Outcome::Write => &mut self.write,
             Outcome::Parse => &mut self.parse,
             Outcome::Tls => &mut self.tls,
+            Outcome::Reset => &mut self.reset,
+            Outcome::H2 => &mut self.h2,
         };
         *slot += 1;
     }
@@ -71,7 +83,8 @@ impl Counts {
 
     /// Requests that got no well-framed response (everything but ok, status and in-flight).
     pub fn errors(&self) -> u64 {
-        self.timeout + self.connect + self.read + self.write + self.parse + self.tls
+        let h1 = self.timeout + self.connect + self.read + self.write + self.parse;
+        h1 + self.tls + self.reset + self.h2
     }
 
     /// Adds another set of counts to this one.
@@ -84,6 +97,8 @@ impl Counts {
         self.write += other.write;
         self.parse += other.parse;
         self.tls += other.tls;
+        self.reset += other.reset;
+        self.h2 += other.h2;
         self.in_flight += other.in_flight;
     }
 }
@@ -91,7 +106,7 @@ impl Counts {
 impl Serialize for Counts {
     /// As JSON with `total` first, so readers need not add the classes up themselves.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Counts", 10)?;
+        let mut s = serializer.serialize_struct("Counts", 12)?;
         s.serialize_field("total", &self.total())?;
         s.serialize_field("ok", &self.ok)?;
         s.serialize_field("status", &self.status)?;
@@ -101,6 +116,8 @@ impl Serialize for Counts {
         s.serialize_field("write", &self.write)?;
         s.serialize_field("parse", &self.parse)?;
         s.serialize_field("tls", &self.tls)?;
+        s.serialize_field("reset", &self.reset)?;
+        s.serialize_field("h2", &self.h2)?;
         s.serialize_field("in_flight", &self.in_flight)?;
         s.end()
     }
@@ -122,14 +139,16 @@ mod tests {
             Outcome::Write,
             Outcome::Parse,
             Outcome::Tls,
+            Outcome::Reset,
+            Outcome::H2,
         ] {
             c.add(o);
         }
         c.in_flight = 3;
-        assert_eq!(c.total(), 11);
-        assert_eq!(c.errors(), 6);
+        assert_eq!(c.total(), 13);
+        assert_eq!(c.errors(), 8);
         let mut d = c;
         d.merge(&c);
-        assert_eq!(d.total(), 22);
+        assert_eq!(d.total(), 26);
     }
 }

@@ -1,6 +1,8 @@
-//! The request bytes, built once per loop and written from a shared buffer.
+//! The request bytes, built once per loop and written from a shared buffer; over HTTP/2,
+//! the request's header block (HPACK, once per connection, then indexed) and its body.
 
 use crate::config::LoadConfig;
+use crate::hpack::RequestBlock;
 use crate::spec::Header;
 
 /// One request's bytes repeated `pipeline` times, so that any number of requests up to
@@ -10,6 +12,9 @@ pub struct RequestBytes {
     buf: Vec<u8>,
     one: usize,
     head: bool,
+    /// An HTTP/2 load's header block (None over HTTP/1.1), and the body its DATA carries.
+    h2: Option<RequestBlock>,
+    body: Vec<u8>,
 }
 
 impl RequestBytes {
@@ -21,7 +26,21 @@ impl RequestBytes {
             buf: one.repeat(config.pipeline.max(1)),
             one: len,
             head: config.method.as_str().eq_ignore_ascii_case("HEAD"),
+            h2: config.http2.then(|| h2_block(config)),
+            body: config.body.clone(),
         }
+    }
+
+    /// The HTTP/2 header block (None over HTTP/1.1).
+    #[inline]
+    pub fn h2_block(&self) -> Option<&RequestBlock> {
+        self.h2.as_ref()
+    }
+
+    /// The request body (over HTTP/2, sent in DATA frames).
+    #[inline]
+    pub fn body(&self) -> &[u8] {
+        &self.body
     }
 
     /// The whole buffer: the pipeline depth's worth of requests.
@@ -40,6 +59,50 @@ impl RequestBytes {
     pub fn is_head(&self) -> bool {
         self.head
     }
+}
+
+/// Header fields HTTP/2 forbids (RFC 9113 section 8.2.2): HTTP/1.1's connection handling.
+const CONNECTION_SPECIFIC: [&str; 5] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "upgrade",
+];
+
+/// The HTTP/2 request's fields: pseudo-headers, then the load's headers as HTTP/2 allows
+/// them (Host becomes :authority), then content-length for a body.
+fn h2_block(config: &LoadConfig) -> RequestBlock {
+    let scheme = if config.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let t = &config.target;
+    let mut fields: Vec<(&[u8], &[u8])> = vec![
+        (b":method", config.method.as_str().as_bytes()),
+        (b":scheme", scheme.as_bytes()),
+        (b":path", t.path.as_bytes()),
+        (b":authority", t.host_header.as_bytes()),
+    ];
+    let allowed = |h: &&Header| {
+        let name = h.name.as_str();
+        name != "host"
+            && !CONNECTION_SPECIFIC.contains(&name)
+            && (name != "te" || h.value.as_bytes().eq_ignore_ascii_case(b"trailers"))
+    };
+    for h in config.headers.iter().filter(allowed) {
+        fields.push((h.name.as_str().as_bytes(), h.value.as_bytes()));
+    }
+    let length = config.body.len().to_string();
+    let has_length = config
+        .headers
+        .iter()
+        .any(|h| h.name == http::header::CONTENT_LENGTH);
+    if !config.body.is_empty() && !has_length {
+        fields.push((b"content-length", length.as_bytes()));
+    }
+    RequestBlock::new(&fields)
 }
 
 fn encode(config: &LoadConfig) -> Vec<u8> {

@@ -3,6 +3,7 @@
 //! Each event loop owns one `LoopStats` and never shares it while running; the runner
 //! merges them at the end, so the request path takes no lock.
 
+use crate::h2::H2Books;
 use crate::outcome::{Counts, Outcome};
 use crate::tls::{Failure, Failures, Negotiated};
 use hdrhistogram::Histogram;
@@ -102,6 +103,8 @@ pub struct LoopStats {
     pub seconds: Vec<Second>,
     /// A TLS load's handshakes and failures (None in clear text: no histogram to carry).
     pub tls: Option<Box<TlsStats>>,
+    /// An HTTP/2 load's books beside its requests (None over HTTP/1.1).
+    pub h2: Option<Box<H2Books>>,
     /// CPU time of the loop's thread while measuring, in seconds.
     pub user_seconds: f64,
     pub sys_seconds: f64,
@@ -127,6 +130,7 @@ impl Default for LoopStats {
             waited: 0,
             seconds: Vec::new(),
             tls: None,
+            h2: None,
             user_seconds: 0.0,
             sys_seconds: 0.0,
             ended_ns: 0,
@@ -203,6 +207,9 @@ impl LoopStats {
         }
         if let Some(theirs) = &other.tls {
             self.tls.get_or_insert_with(Default::default).merge(theirs);
+        }
+        if let Some(theirs) = &other.h2 {
+            self.h2.get_or_insert_with(Default::default).merge(theirs);
         }
         self.user_seconds += other.user_seconds;
         self.sys_seconds += other.sys_seconds;

@@ -163,7 +163,7 @@ impl UringLoop {
             return;
         }
         if self.slots.tls.is_none() {
-            self.slots.conns[slot].wrote(res as usize);
+            self.slots.conns[slot].wrote(res as usize, &self.slots.req);
             self.slots.ledger.wrote(res as usize, now);
         }
         self.send(slot, now);

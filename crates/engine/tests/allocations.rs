@@ -264,6 +264,7 @@ fn neither_a_request_nor_a_connection_allocates() {
                 config: pki.client_config().unwrap(),
                 server_name: TestPki::server_name(),
                 resume: Resume::Tickets,
+                http2: false,
             });
         };
         assert_rustls_allocations_only(&format!("{io:?}, keep-alive over TLS"), over_tls, tls);

@@ -731,6 +731,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
             config: pki().client_config().expect("a client config"),
             server_name: TestPki::server_name(),
             resume: Resume::Tickets,
+            http2: false,
         });
     }
     c.connections = load.connections;

@@ -38,6 +38,7 @@ fn load(
         config,
         server_name: TestPki::server_name(),
         resume: Resume::Tickets,
+        http2: false,
     });
     tweak(&mut c);
     engine::run(&c, &AtomicBool::new(false)).unwrap()
@@ -178,6 +179,7 @@ fn stalled_load(pki: &TestPki, tweak: impl Fn(&mut LoadConfig)) -> LoadResult {
         config: pki.client_config().unwrap(),
         server_name: TestPki::server_name(),
         resume: Resume::Tickets,
+        http2: false,
     });
     tweak(&mut c);
     let checked = engine::check_settings(&c).unwrap();

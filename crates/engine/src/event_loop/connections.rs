@@ -24,6 +24,11 @@ pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
         // The slot waits for the schedule's next due request to open a connection.
         return s.free(slot);
     }
+    if s.conns[slot].pending() > 0 {
+        // Requests a GOAWAY returned (HTTP/2) go on the new connection, whatever the
+        // schedule or budget says: they started already.
+        return dial(d, slot, now);
+    }
     let open_loop = s.pacer.is_some() || s.fleet.is_some();
     let (conn, times, req, ledger) = s.parts(slot);
     if open_loop {
@@ -137,6 +142,7 @@ pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
     let fd = d.slots().conns[slot].fd;
     if fd >= 0 {
         d.slots().tls_goodbye(slot, fd);
+        d.slots().h2_goodbye(slot, fd);
         d.release(slot, fd);
     }
     d.slots().tls_end(slot);

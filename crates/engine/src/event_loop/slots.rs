@@ -4,6 +4,7 @@
 use super::{LoopSpec, READ_BUFFER};
 use crate::conn::{Conn, State};
 use crate::devices::{Fleet, Next};
+use crate::h2::Session;
 use crate::ledger::{Ledger, Stamp};
 use crate::request::RequestBytes;
 use crate::schedule::Pacer;
@@ -39,17 +40,25 @@ impl Slots {
     /// Slots for the loop `spec` describes; no socket is opened yet.
     pub fn new(spec: &LoopSpec) -> Slots {
         let c = spec.config;
-        let depth = c.pipeline.max(1);
+        let depth = c.depth();
         let timeout = c.timeout.as_nanos() as u64;
         let req = RequestBytes::new(c);
         let mut ledger = Ledger::new(spec.measure_start, spec.end, spec.budget, timeout);
         if c.tls.is_some() {
             ledger = ledger.with_tls();
         }
+        if c.http2 {
+            ledger = ledger.with_h2();
+        }
         let tls = (c.tls.as_ref())
             .map(|client| TlsLayer::new(client, spec.connections, req.all().len(), READ_BUFFER));
         Slots {
-            conns: (0..spec.connections).map(|_| Conn::default()).collect(),
+            conns: (0..spec.connections)
+                .map(|_| match c.http2 {
+                    true => Conn::http2(Session::new(depth, &req)),
+                    false => Conn::default(),
+                })
+                .collect(),
             times: vec![Stamp::default(); spec.connections * depth],
             depth,
             pacer: spec.pacer.clone(),
@@ -109,8 +118,8 @@ impl Slots {
             self.conns[slot].handshaking(now, &mut self.ledger);
             return tls.start(slot, now);
         }
-        let (conn, _, _, ledger) = self.parts(slot);
-        conn.connected(now, ledger);
+        let (conn, _, req, ledger) = self.parts(slot);
+        conn.connected(now, req, ledger);
         if self.keepalive {
             self.refill(slot, now);
         }

@@ -37,7 +37,7 @@ impl Slots {
         let conn = &mut self.conns[slot];
         if conn.state == State::Open && session.out.pending().len() < MAX_PLAINTEXT {
             let taken = session.encrypt(conn.unsent(&self.req), pools)?;
-            conn.wrote(taken);
+            conn.wrote(taken, &self.req);
             // A TLS load counts its HTTP bytes, as a clear one does (not the records').
             self.ledger.wrote(taken, now);
         }
@@ -100,7 +100,9 @@ impl Slots {
             Ok(Verdict::Keep) => {}
         }
         if pumped.open && !was_open {
-            self.handshake_done(slot, now);
+            if let Err(failed) = self.handshake_done(slot, now) {
+                return failed;
+            }
         }
         match pumped.peer_closed {
             true => Arrival::PeerClosed,
@@ -108,12 +110,16 @@ impl Slots {
         }
     }
 
-    /// `slot`'s handshake finished at `now`: it is recorded, and requests may go.
-    fn handshake_done(&mut self, slot: usize, now: u64) {
+    /// `slot`'s handshake finished at `now`: it is recorded, and requests may go; an
+    /// HTTP/2 load whose server did not choose h2 by ALPN fails.
+    fn handshake_done(&mut self, slot: usize, now: u64) -> Result<(), Arrival> {
         let Some((session, _)) = self.tls.as_mut().and_then(|t| t.session(slot)) else {
-            return;
+            return Ok(());
         };
         session.open = true;
+        if self.conns[slot].speaks_h2() && session.state().alpn_protocol() != Some(b"h2") {
+            return Err(Arrival::Failed(Failure::NoH2));
+        }
         if self.ledger.wants_negotiated() {
             if let Some(negotiated) = Negotiated::of(session.state()) {
                 self.ledger.negotiated(negotiated);
@@ -121,10 +127,11 @@ impl Slots {
         }
         self.ledger
             .handshake(session.started, now, session.resumed());
-        self.conns[slot].handshake_done();
+        self.conns[slot].handshake_done(&self.req);
         if self.keepalive {
             self.refill(slot, now);
         }
+        Ok(())
     }
 
     /// `slot`'s connection on `fd` is about to close: over TLS, close_notify goes first
@@ -137,6 +144,16 @@ impl Slots {
         let n = session.close_notify(&mut record);
         if n > 0 {
             socket::send_now(fd, &record[..n]);
+        }
+    }
+
+    /// `slot`'s clear HTTP/2 connection on `fd` is about to close: a GOAWAY the client
+    /// queued (it found the server broke HTTP/2) goes first if it can go alone.
+    pub fn h2_goodbye(&mut self, slot: usize, fd: RawFd) {
+        if self.tls.is_none() {
+            if let Some(goaway) = self.conns[slot].h2_goodbye() {
+                socket::send_now(fd, goaway);
+            }
         }
     }
 

@@ -15,7 +15,11 @@ pub struct ConfigEcho {
     pub timeout_s: f64,
     pub pipeline: usize,
     pub keepalive: bool,
+    /// "1.0", "1.1", or "2" (h2c over http://, h2 over https://).
     pub http_version: String,
+    /// HTTP/2: streams in flight per connection (`-m`); absent over HTTP/1.1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<usize>,
     /// "I/N" for one shard of a split load, "merged N" after `shootout merge`.
     #[serde(default)]
     pub shard: String,

@@ -4,6 +4,7 @@
 //! histograms decoded, or it is an error.
 
 mod figures;
+mod h2;
 mod second;
 mod shard_figures;
 mod summary;
@@ -11,6 +12,7 @@ mod tls;
 mod wire;
 
 pub use figures::{Bytes, ConfigEcho, Connections, Generator, RateSummary};
+pub use h2::H2Summary;
 pub use second::{per_second, SecondSummary};
 pub use shard_figures::ShardFigures;
 pub use summary::{Percentiles, Spread};
@@ -48,6 +50,8 @@ pub struct LoadResult {
     pub connect_us: Percentiles,
     /// A TLS load's handshakes and failures (None in clear text).
     pub tls: Option<TlsSummary>,
+    /// An HTTP/2 load's streams, resets, GOAWAYs and errors (None over HTTP/1.1).
+    pub h2: Option<H2Summary>,
     /// Responses per second of each loop in each full second (wrk's Req/Sec).
     pub thread_rps: Spread,
     pub status_codes: BTreeMap<String, u64>,

@@ -4,8 +4,8 @@
 //! docs/schema/shootout.load-1.schema.json.
 
 use super::{
-    Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles, RateSummary,
-    SecondSummary, ShardFigures, Spread, TlsSummary,
+    Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult, Percentiles,
+    RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary,
 };
 use crate::histcodec::{EncodedHistogram, HistogramError};
 use crate::outcome::Counts;
@@ -48,6 +48,9 @@ pub struct WireResult {
     /// Only in a TLS load's result (and absent from results written before TLS).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<TlsSummary>,
+    /// Only in an HTTP/2 load's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub h2: Option<H2Summary>,
     pub thread_rps: Spread,
     pub status_codes: BTreeMap<String, u64>,
     pub connections: Connections,
@@ -98,6 +101,7 @@ impl From<LoadResult> for WireResult {
             rate: r.rate,
             connect_us: r.connect_us,
             tls: r.tls,
+            h2: r.h2,
             thread_rps: r.thread_rps,
             status_codes: r.status_codes,
             connections: r.connections,
@@ -139,6 +143,7 @@ impl TryFrom<WireResult> for LoadResult {
             rate: w.rate,
             connect_us: w.connect_us,
             tls: w.tls,
+            h2: w.h2,
             thread_rps: w.thread_rps,
             status_codes: w.status_codes,
             connections: w.connections,

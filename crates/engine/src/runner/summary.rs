@@ -5,8 +5,8 @@ use super::Io;
 use crate::config::{LoadConfig, Stop};
 use crate::cpu;
 use crate::result::{
-    self, Bytes, ConfigEcho, Connections, Generator, Histograms, LoadResult, Percentiles,
-    RateSummary, TlsSummary,
+    self, Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult,
+    Percentiles, RateSummary, TlsSummary,
 };
 use crate::schedule::Pacer;
 use crate::stats::LoopStats;
@@ -30,6 +30,7 @@ pub(super) fn summarise(
     let rate = rate_summary(config, &all, measure_start, duration_s);
     let mut warnings = warnings(&all, &generator, config);
     let tls = all.tls.take();
+    let h2 = all.h2.take();
     if let Some(r) = rate
         .as_ref()
         .filter(|r| r.achieved_rps < 0.99 * r.target_rps)
@@ -59,6 +60,7 @@ pub(super) fn summarise(
         rate,
         connect_us: Percentiles::of(&all.connect),
         tls: tls.as_deref().map(TlsSummary::of),
+        h2: h2.as_deref().map(H2Summary::of),
         thread_rps: result::thread_rps(loops, duration_s),
         status_codes: result::status_codes(&all),
         connections: Connections {
@@ -123,7 +125,13 @@ fn echo(config: &LoadConfig) -> ConfigEcho {
         timeout_s: config.timeout.as_secs_f64(),
         pipeline: config.pipeline,
         keepalive: config.keepalive,
-        http_version: if config.http10 { "1.0" } else { "1.1" }.to_string(),
+        http_version: match (config.http2, config.http10) {
+            (true, _) => "2",
+            (false, true) => "1.0",
+            (false, false) => "1.1",
+        }
+        .to_string(),
+        streams: config.http2.then_some(config.streams),
         shard: if config.shard.count > 1 {
             format!("{}/{}", config.shard.index + 1, config.shard.count)
         } else {

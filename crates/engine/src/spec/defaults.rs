@@ -31,6 +31,11 @@ pub fn pipeline() -> usize {
     1
 }
 
+/// HTTP/2 streams per connection: one, as h2load's `-m` default.
+pub fn streams() -> usize {
+    1
+}
+
 pub fn method() -> Method {
     Method::GET
 }

@@ -55,6 +55,8 @@ pub enum SpecError {
     Tls(rustls::Error),
     #[error("cacert: {0}")]
     Verifier(rustls::client::VerifierBuilderError),
+    #[error("ALPN {0:?} for an HTTP/2 load: it must offer h2 (--alpn h2, or leave it out)")]
+    Http2Alpn(String),
     #[error("TLS setting {0} given for an http:// URL: TLS needs https://")]
     TlsWithoutHttps(&'static str),
     /// The resolved load did not check out (a host that does not resolve).

@@ -79,6 +79,13 @@ pub struct LoadSpec {
     /// HTTP/1.0 requests (as ab and webbench send).
     #[serde(default)]
     pub http10: bool,
+    /// HTTP/2: with prior knowledge over `http://` (h2c, `--h2c`), by ALPN over
+    /// `https://` (`--http2`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub http2: bool,
+    /// HTTP/2 streams in flight per connection (h2load's `-m`).
+    #[serde(default = "defaults::streams", skip_serializing_if = "is_one")]
+    pub streams: usize,
     #[serde(with = "pace_text", default = "closed")]
     pub pace: Pace,
     #[serde(default)]
@@ -93,6 +100,10 @@ pub struct LoadSpec {
     /// `http://`.
     #[serde(default, skip_serializing_if = "TlsSpec::is_default")]
     pub tls: TlsSpec,
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 fn closed() -> Pace {
@@ -116,6 +127,8 @@ impl LoadSpec {
             pipeline: defaults::pipeline(),
             keepalive: defaults::keepalive(),
             http10: false,
+            http2: false,
+            streams: defaults::streams(),
             pace: Pace::Closed,
             io: IoChoice::default(),
             shard: Shard::default(),

@@ -56,6 +56,8 @@ impl LoadSpec {
             pipeline: self.pipeline,
             keepalive: self.keepalive,
             http10: self.http10,
+            http2: self.http2,
+            streams: self.streams,
             io: self.io,
             pace: self.pace.clone(),
             shard: self.shard,
@@ -68,7 +70,7 @@ impl LoadSpec {
     /// `http://`, none, and TLS settings there are a mistake worth saying.
     fn tls_client(&self) -> Result<Option<TlsClient>, SpecError> {
         if self.url.scheme() == "https" {
-            return TlsClient::of(&self.tls, &self.url).map(Some);
+            return TlsClient::of(&self.tls, &self.url, self.http2).map(Some);
         }
         match self.tls.first_set() {
             Some(setting) => Err(SpecError::TlsWithoutHttps(setting)),

@@ -14,6 +14,8 @@ pub struct TlsClient {
     /// Sent as SNI and checked against the certificate.
     pub server_name: ServerName<'static>,
     pub resume: Resume,
+    /// The load speaks HTTP/2: the server must choose h2 by ALPN.
+    pub http2: bool,
 }
 
 /// How a new connection resumes an earlier session (`--tls-resume`).

@@ -6,7 +6,7 @@ use super::insecure::AcceptAnyCertificate;
 use super::roots;
 use super::verified_chain::RememberedChain;
 use super::{Resume, TlsClient};
-use crate::spec::tls::{Certificates, ClientIdentity, TlsSpec};
+use crate::spec::tls::{Alpn, Certificates, ClientIdentity, TlsSpec};
 use crate::spec::SpecError;
 use rustls::client::danger::ServerCertVerifier;
 use rustls::client::{Resumption, Tls12Resumption, WantsClientCert, WebPkiServerVerifier};
@@ -17,17 +17,45 @@ use std::sync::Arc;
 use url::{Host, Url};
 
 impl TlsClient {
-    /// The TLS client of an `https://` load of `url`, every setting of `spec` checked.
-    pub fn of(spec: &TlsSpec, url: &Url) -> Result<TlsClient, SpecError> {
+    /// The TLS client of an `https://` load of `url`, every setting of `spec` checked;
+    /// `http2`: the load speaks HTTP/2, so ALPN offers h2 (only h2 unless told otherwise).
+    pub fn of(spec: &TlsSpec, url: &Url, http2: bool) -> Result<TlsClient, SpecError> {
         Ok(TlsClient {
-            config: Arc::new(client_config(spec)?),
+            config: Arc::new(client_config(spec, &alpn(spec, http2)?)?),
             server_name: server_name(spec, url)?,
             resume: spec.resume,
+            http2,
         })
+    }
+
+    /// The ALPN protocol the server must choose, if it chooses one: what the load speaks.
+    pub fn expected_alpn(&self) -> &'static str {
+        match self.http2 {
+            true => Alpn::H2,
+            false => Alpn::HTTP_1_1,
+        }
     }
 }
 
-fn client_config(spec: &TlsSpec) -> Result<ClientConfig, SpecError> {
+/// The protocols ALPN offers: the spec's, except that an HTTP/2 load left at the default
+/// offers h2, and one that does not offer h2 is a mistake.
+fn alpn(spec: &TlsSpec, http2: bool) -> Result<Vec<Alpn>, SpecError> {
+    if !http2 {
+        return Ok(spec.alpn.clone());
+    }
+    if spec.alpn == crate::spec::defaults::alpn() {
+        return Ok(vec![Alpn::h2()]);
+    }
+    match spec.alpn.iter().any(|a| a.as_str() == Alpn::H2) {
+        true => Ok(spec.alpn.clone()),
+        false => {
+            let names: Vec<&str> = spec.alpn.iter().map(Alpn::as_str).collect();
+            Err(SpecError::Http2Alpn(names.join(",")))
+        }
+    }
+}
+
+fn client_config(spec: &TlsSpec, alpn: &[Alpn]) -> Result<ClientConfig, SpecError> {
     let provider = Arc::new(provider(spec)?);
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&spec.version.rustls())
@@ -43,7 +71,7 @@ fn client_config(spec: &TlsSpec) -> Result<ClientConfig, SpecError> {
         Some(identity) => with_identity(builder, identity)?,
         None => builder.with_no_client_auth(),
     };
-    config.alpn_protocols = spec.alpn.iter().map(|p| p.as_str().into()).collect();
+    config.alpn_protocols = alpn.iter().map(|p| p.as_str().into()).collect();
     config.resumption = resumption(spec.resume);
     Ok(config)
 }

@@ -34,6 +34,8 @@ pub enum Failure {
     HandshakeTimeout,
     /// Anything else rustls reports.
     Other,
+    /// An HTTP/2 load's server did not choose h2 by ALPN.
+    NoH2,
 }
 
 /// What was wrong with a rejected certificate.
@@ -113,7 +115,7 @@ const CERTIFICATE: [&str; 9] = [
     "other",
 ];
 /// The other reasons, in [`Failure`] order after `Certificate`.
-const OTHER: [&str; 10] = [
+const OTHER: [&str; 11] = [
     "bad_record",
     "decrypt_error",
     "unexpected_message",
@@ -124,6 +126,7 @@ const OTHER: [&str; 10] = [
     "closed_in_handshake",
     "handshake_timeout",
     "other",
+    "no_h2",
 ];
 const SLOTS: usize = ALERTS + CERTIFICATE.len() + OTHER.len();
 
@@ -177,6 +180,7 @@ fn slot(failure: Failure) -> usize {
         Failure::ClosedInHandshake => other(7),
         Failure::HandshakeTimeout => other(8),
         Failure::Other => other(9),
+        Failure::NoH2 => other(10),
     }
 }
 

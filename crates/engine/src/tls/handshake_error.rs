@@ -20,8 +20,13 @@ pub enum HandshakeError {
     TimedOut(Duration),
     #[error("the server closed the connection during the TLS handshake")]
     Closed,
-    #[error("the server chose ALPN {0:?}; the load speaks HTTP/1.1 only (--alpn http/1.1)")]
-    Alpn(String),
+    #[error("the server chose ALPN {chosen:?}; the load speaks {expected} (--alpn {expected})")]
+    Alpn {
+        chosen: String,
+        expected: &'static str,
+    },
+    #[error("the server chose no ALPN protocol: it does not offer HTTP/2 over TLS (h2)")]
+    NoH2,
     #[error("TLS handshake failed: {0}")]
     Tls(rustls::Error),
     #[error("TLS handshake failed: {0}")]

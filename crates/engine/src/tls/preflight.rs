@@ -40,10 +40,14 @@ pub(crate) fn handshake(
         conn.complete_io(&mut stream)
             .map_err(|e| HandshakeError::of_io(e, timeout))?;
     }
-    if let Some(chosen) = conn.alpn_protocol() {
-        if chosen != crate::spec::tls::Alpn::HTTP_1_1.as_bytes() {
-            return Err(HandshakeError::Alpn(String::from_utf8_lossy(chosen).into()));
+    let expected = tls.expected_alpn();
+    match conn.alpn_protocol() {
+        Some(chosen) if chosen != expected.as_bytes() => {
+            let chosen = String::from_utf8_lossy(chosen).into();
+            return Err(HandshakeError::Alpn { chosen, expected });
         }
+        None if tls.http2 => return Err(HandshakeError::NoH2),
+        _ => {}
     }
     if conn.protocol_version() == Some(ProtocolVersion::TLSv1_3) {
         settle(&mut conn, &mut stream, SETTLE.min(timeout))?;

@@ -61,6 +61,17 @@ pub struct LoadFlags {
     /// Send HTTP/1.0 requests (as ab and webbench do)
     #[arg(long = "http1.0")]
     http10: bool,
+    /// HTTP/2 in clear text with prior knowledge, for an http:// URL (as h2load and
+    /// curl --http2-prior-knowledge)
+    #[arg(long, conflicts_with = "http2")]
+    h2c: bool,
+    /// HTTP/2 over TLS, chosen by ALPN, for an https:// URL
+    #[arg(long)]
+    http2: bool,
+    /// HTTP/2: requests in flight per connection, each on its own stream (h2load's -m;
+    /// here -m is the method) [default: 1]
+    #[arg(long, visible_alias = "max-concurrent-streams", value_name = "N")]
+    streams: Option<usize>,
     /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
     /// latency counts from each request's intended send time
     #[arg(long, value_name = "RATE")]
@@ -139,6 +150,7 @@ impl LoadFlags {
         set(&mut spec.pipeline, self.pipeline);
         spec.keepalive &= !self.no_keepalive;
         spec.http10 |= self.http10;
+        self.apply_http2(spec)?;
         if let Some(io) = self.io {
             spec.io = match io {
                 IoArg::Uring => IoChoice::Uring,
@@ -146,6 +158,21 @@ impl LoadFlags {
             };
         }
         self.apply_pace(spec)
+    }
+
+    /// `--h2c` (http://) or `--http2` (https://), and `--streams`.
+    fn apply_http2(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+        let https = spec.url.scheme() == "https";
+        match (self.h2c, self.http2, https) {
+            (true, _, true) => bail!("--h2c is HTTP/2 in clear text: for https:// use --http2"),
+            (_, true, false) => bail!("--http2 is HTTP/2 over TLS: for http:// use --h2c"),
+            _ => spec.http2 |= self.h2c || self.http2,
+        }
+        set(&mut spec.streams, self.streams);
+        if spec.streams != 1 && !spec.http2 {
+            bail!("--streams is for HTTP/2: add --h2c (http://) or --http2 (https://)");
+        }
+        Ok(())
     }
 
     /// `--rate` or `--devices` and the device script's flags, over the scenario's pace.
@@ -219,6 +246,18 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn http2_flags_match_the_scheme_and_streams_need_them() {
+        let h2c = spec(&["http://a/", "--h2c", "--streams", "10"]).unwrap();
+        assert!(h2c.http2);
+        assert_eq!(h2c.streams, 10);
+        assert!(spec(&["https://a/", "--http2"]).unwrap().http2);
+        let e = |args: &[&str]| spec(args).unwrap_err().to_string();
+        assert!(e(&["https://a/", "--h2c"]).starts_with("--h2c is HTTP/2 in clear text"));
+        assert!(e(&["http://a/", "--http2"]).starts_with("--http2 is HTTP/2 over TLS"));
+        assert!(e(&["http://a/", "--streams", "4"]).starts_with("--streams is for HTTP/2"));
+    }
+
+    #[test]
     fn bad_request_parts_are_named() {
         let e = |args: &[&str]| spec(args).unwrap_err().to_string();
         assert_eq!(
@@ -250,6 +289,7 @@ pub(crate) mod tests {
         said("--timeout", engine::format_duration(d.timeout));
         said("--method", d.method.to_string());
         said("--pipeline", d.pipeline.to_string());
+        said("--streams", d.streams.to_string());
         said("--warmup", engine::format_duration(d.warmup));
         said("--device-requests", script.requests.to_string());
         said("--think", engine::format_duration(script.think));

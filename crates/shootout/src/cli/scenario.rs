@@ -36,6 +36,10 @@ pub struct Scenario {
     pub warmup: Option<String>,
     pub rate: Option<String>,
     pub devices: Option<Devices>,
+    /// HTTP/2: h2c for an http:// URL, by ALPN for https://.
+    pub http2: Option<bool>,
+    /// HTTP/2 streams per connection.
+    pub streams: Option<usize>,
     /// The `[tls]` table.
     pub tls: Option<TlsFlags>,
 }
@@ -58,6 +62,8 @@ impl Scenario {
             tls.apply(&mut spec.tls, Source::Scenario(dir))?;
         }
         set(&mut spec.connections, self.connections);
+        set(&mut spec.http2, self.http2);
+        set(&mut spec.streams, self.streams);
         spec.threads = self.threads.or(spec.threads);
         if let Some(d) = duration("duration", self.duration)? {
             spec.stop = Some(Stop::After(d));

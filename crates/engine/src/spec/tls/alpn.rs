@@ -9,11 +9,17 @@ use serde::{Deserialize, Serialize};
 pub struct Alpn(String);
 
 impl Alpn {
-    /// HTTP/1.1's name, the only protocol the engine speaks.
+    /// HTTP/1.1's name.
     pub const HTTP_1_1: &'static str = "http/1.1";
+    /// HTTP/2's name (over TLS).
+    pub const H2: &'static str = "h2";
 
     pub fn http_1_1() -> Alpn {
         Alpn(Alpn::HTTP_1_1.to_string())
+    }
+
+    pub fn h2() -> Alpn {
+        Alpn(Alpn::H2.to_string())
     }
 
     pub fn parse(name: &str) -> Result<Alpn, SpecError> {
