@@ -109,7 +109,7 @@ def ensure_shootout():
 class Nginx:
     """A private nginx on 127.0.0.1:port (see scripts/nginx-bench)."""
 
-    def __init__(self, port, cpu=None, access_log=None, workers=1, tls=None):
+    def __init__(self, port, cpu=None, access_log=None, workers=1, tls=None, http2=False):
         self.port = port
         scheme = "https" if tls else "http"
         self.url = f"{scheme}://127.0.0.1:{port}/hello"
@@ -122,6 +122,8 @@ class Nginx:
             args += ["--access-log", access_log]
         if workers != 1:
             args += ["--workers", str(workers)]
+        if http2:
+            args += ["--http2"]
         self.command = ["scripts/nginx-bench", "start"] + args
         r = subprocess.run([os.path.join(REPO, "scripts", "nginx-bench"), "start"] + args,
                            capture_output=True, text=True, timeout=30)

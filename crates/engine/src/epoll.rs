@@ -2,7 +2,7 @@
 //! writes straight after a response (no EPOLLOUT round trip unless a write is partial).
 
 use crate::conn::{State, Verdict};
-use crate::event_loop::{self as el, Arrival, Driver, LoopSpec, Slots, READ_BUFFER};
+use crate::event_loop::{self as el, Arrival, Driver, Gather, LoopSpec, Slots, READ_BUFFER};
 use crate::ledger::Clock;
 use crate::outcome::Outcome;
 use crate::socket::{self, check};
@@ -50,24 +50,9 @@ impl Driver for EpollLoop {
         &mut self.slots
     }
 
-    fn poll(&mut self, ns: u64, clock: &Clock) {
-        // Nanosecond timeouts (epoll_pwait2): an open-loop schedule needs finer wakeups
-        // than epoll_wait's milliseconds.
-        let ts = libc::timespec {
-            tv_sec: (ns / 1_000_000_000) as libc::time_t,
-            tv_nsec: (ns % 1_000_000_000) as libc::c_long,
-        };
-        // SAFETY: `events` is valid for EVENTS entries and `ts` lives across the call.
-        let n = unsafe {
-            libc::epoll_pwait2(
-                self.epfd,
-                self.events.as_mut_ptr(),
-                EVENTS as i32,
-                &ts,
-                std::ptr::null(),
-            )
-        };
-        for i in 0..n.max(0) as usize {
+    fn poll(&mut self, ns: u64, gather: Gather, clock: &Clock) {
+        let n = self.gathered(ns, gather);
+        for i in 0..n {
             let (bits, data) = (self.events[i].events, self.events[i].u64);
             self.event((data >> 32) as usize, data as u32, bits, clock);
         }
@@ -101,6 +86,48 @@ impl Driver for EpollLoop {
 }
 
 impl EpollLoop {
+    /// Waits up to `ns` for events into `events`; how many. epoll has no wait for "several
+    /// events or a while" (io_uring's min_wait): when fewer than `gather` asks are ready,
+    /// the loop sleeps for its wait and takes what came meanwhile too, once.
+    fn gathered(&mut self, ns: u64, gather: Gather) -> usize {
+        let wait_ns = gather.min_wait_us as u64 * 1_000;
+        if gather.completions < 2 || ns <= wait_ns {
+            return self.wait_events(0, ns);
+        }
+        let ready = self.wait_events(0, 0);
+        if ready >= gather.completions {
+            return ready;
+        }
+        std::thread::sleep(std::time::Duration::from_nanos(wait_ns));
+        let all = ready + self.wait_events(ready, 0);
+        match all {
+            0 => self.wait_events(0, ns - wait_ns),
+            _ => all,
+        }
+    }
+
+    /// Waits up to `ns` for events into `events[from..]`; how many came.
+    fn wait_events(&mut self, from: usize, ns: u64) -> usize {
+        // Nanosecond timeouts (epoll_pwait2): an open-loop schedule needs finer wakeups
+        // than epoll_wait's milliseconds.
+        let ts = libc::timespec {
+            tv_sec: (ns / 1_000_000_000) as libc::time_t,
+            tv_nsec: (ns % 1_000_000_000) as libc::c_long,
+        };
+        let room = &mut self.events[from..];
+        // SAFETY: `room` is valid for its length and `ts` lives across the call.
+        let n = unsafe {
+            libc::epoll_pwait2(
+                self.epfd,
+                room.as_mut_ptr(),
+                room.len() as i32,
+                &ts,
+                std::ptr::null(),
+            )
+        };
+        n.max(0) as usize
+    }
+
     fn event(&mut self, slot: usize, gen: u32, bits: u32, clock: &Clock) {
         let Some(conn) = self.slots.conns.get(slot) else {
             return;

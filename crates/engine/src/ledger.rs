@@ -1,5 +1,6 @@
 //! A loop's books: the clock, the measured window, the request budget, and the stats.
 
+use crate::event_loop::Gather;
 use crate::h2::{H2Books, PeerSettings};
 use crate::outcome::{Counts, Outcome};
 use crate::stats::LoopStats;
@@ -56,6 +57,11 @@ pub struct Ledger {
     /// Measured requests this loop may still start (request-count loads).
     budget: Option<u64>,
     timeout: u64,
+    /// Requests started and not yet ended (warm-up included): what the loop waits on.
+    in_flight: u64,
+    /// A moving average of response times (raw, from the send), for how long the loop
+    /// may let completions gather (event_loop/gather.rs).
+    recent_ns: u64,
 }
 
 /// Seconds of per-second series the books hold before the series grows: an hour, a few
@@ -77,7 +83,15 @@ impl Ledger {
             end,
             budget,
             timeout,
+            in_flight: 0,
+            recent_ns: 0,
         }
+    }
+
+    /// How long the loop may let completions gather now.
+    #[inline]
+    pub fn gather(&self) -> Gather {
+        Gather::of(self.in_flight, self.recent_ns)
     }
 
     /// Books for a TLS load: handshakes and TLS failures are kept too.
@@ -151,6 +165,7 @@ impl Ledger {
             }
             _ => wanted,
         };
+        self.in_flight += n as u64;
         if n > 0 && now >= self.measure_start {
             let second = self.second(now);
             self.stats.second(second).sent += n as u64;
@@ -173,6 +188,9 @@ impl Ledger {
     #[inline]
     pub fn response(&mut self, started: Stamp, now: u64, status: u16) {
         self.responses_seen += 1;
+        self.ended();
+        let raw_ns = now.saturating_sub(started.sent);
+        self.recent_ns = self.recent_ns - self.recent_ns / 16 + raw_ns / 16;
         if started.intended >= self.measure_start {
             let second = self.second(now);
             let corrected = now.saturating_sub(started.intended);
@@ -184,6 +202,7 @@ impl Ledger {
     /// The request stamped `started` ended at `now` with an error.
     #[inline]
     pub fn error(&mut self, started: Stamp, now: u64, outcome: Outcome) {
+        self.ended();
         if started.intended >= self.measure_start {
             let second = self.second(now);
             self.stats.record_error(outcome, second);
@@ -192,9 +211,16 @@ impl Ledger {
 
     /// The request stamped `started` was still pending when the load stopped.
     pub fn in_flight(&mut self, started: Stamp) {
+        self.ended();
         if started.intended >= self.measure_start {
             self.stats.counts.in_flight += 1;
         }
+    }
+
+    /// A request ended (answered, failed, or left in flight at the stop).
+    #[inline]
+    fn ended(&mut self) {
+        self.in_flight = self.in_flight.saturating_sub(1);
     }
 
     /// An open-loop request due at `due` started at `now`; counts it if it is late, as

@@ -272,4 +272,22 @@ mod tests {
         let clear = crate::result::wire_tests::written_before_tls();
         assert!(merge(&[clear]).unwrap().tls.is_none());
     }
+
+    #[test]
+    fn h2_summaries_merge_by_code() {
+        use crate::result::wire_tests::{h2_part, written_before_tls};
+        let mut a = written_before_tls();
+        a.h2 = Some(h2_part(2, "REFUSED_STREAM"));
+        let mut b = written_before_tls();
+        b.h2 = Some(h2_part(5, "CANCEL"));
+        let h2 = merge(&[a, b]).unwrap().h2.unwrap();
+        assert_eq!((h2.retried, h2.pings), (7, 6));
+        assert_eq!(h2.resets["REFUSED_STREAM"] + h2.resets["CANCEL"], 2);
+        assert_eq!(
+            (h2.goaways["NO_ERROR"], h2.errors["PROTOCOL_ERROR"]),
+            (2, 2)
+        );
+        assert!(h2.settings.is_some() && h2.first_error.is_some());
+        assert!(merge(&[written_before_tls()]).unwrap().h2.is_none());
+    }
 }

@@ -3,7 +3,7 @@
 
 use crate::buf_ring::BufRing;
 use crate::conn::{State, Verdict};
-use crate::event_loop::{self as el, Arrival, Driver, LoopSpec, Slots};
+use crate::event_loop::{self as el, Arrival, Driver, Gather, LoopSpec, Slots};
 use crate::ledger::Clock;
 use crate::outcome::Outcome;
 use crate::socket::{self, SockAddr};
@@ -48,6 +48,7 @@ pub fn run(spec: &LoopSpec) -> io::Result<LoopStats> {
         io: vec![ConnIo::default(); slots.conns.len()],
         rearm: Vec::new(),
         submits: 1,
+        min_wait: ring.params().is_feature_min_timeout(),
         ring,
         bufs,
         slots,
@@ -77,6 +78,9 @@ struct UringLoop {
     rearm: Vec<usize>,
     /// How many times the queue was handed to the kernel.
     submits: u64,
+    /// The kernel honours a wait's min_wait (IORING_FEAT_MIN_TIMEOUT): without it, a
+    /// wait for several completions could sleep until the timeout.
+    min_wait: bool,
 }
 
 #[inline]
@@ -85,16 +89,20 @@ fn user_data(slot: usize, gen: u32, op: u64) -> u64 {
 }
 
 impl UringLoop {
-    /// Submits what is queued and waits up to `ns` for at least one completion.
-    fn wait(&mut self, ns: u64) {
+    /// Submits what is queued and waits up to `ns` for completions: as many as `gather`
+    /// says for up to its wait, then for at least one (the kernel's min_wait, 6.12+).
+    fn wait(&mut self, ns: u64, gather: Gather) {
         let ts = types::Timespec::new()
             .sec(ns / 1_000_000_000)
             .nsec((ns % 1_000_000_000) as u32);
-        let args = types::SubmitArgs::new().timespec(&ts);
+        let args = types::SubmitArgs::new()
+            .timespec(&ts)
+            .min_wait_usec(gather.min_wait_us);
         self.submits += 1;
         // ETIME (nothing completed in time), EINTR and EBUSY (completions to reap
         // first) all mean: go on and look at the completion queue.
-        let _ = self.ring.submitter().submit_with_args(1, &args);
+        let want = if self.min_wait { gather.completions } else { 1 };
+        let _ = self.ring.submitter().submit_with_args(want, &args);
     }
 
     /// Handles every completion, then gives the kernel back the buffers and receives.
@@ -314,8 +322,8 @@ impl Driver for UringLoop {
         &mut self.slots
     }
 
-    fn poll(&mut self, ns: u64, clock: &Clock) {
-        self.wait(ns);
+    fn poll(&mut self, ns: u64, gather: Gather, clock: &Clock) {
+        self.wait(ns, gather);
         self.reap(clock);
     }
 

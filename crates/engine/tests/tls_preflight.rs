@@ -169,13 +169,45 @@ fn a_server_that_picks_another_protocol_by_alpn_is_refused() {
     let e = preflight(&spec, addr).unwrap();
     assert!(
         e.ends_with(
-            ": the server chose ALPN \"h2\"; the load speaks HTTP/1.1 only (--alpn http/1.1)"
+            ": the server chose ALPN \"h2\"; the load speaks HTTP/1.1 (--alpn http/1.1, or \
+             --http2 to load it over HTTP/2)"
         ),
         "{e}"
     );
+    spec.http2 = true;
+    assert_eq!(
+        preflight(&spec, addr),
+        None,
+        "an HTTP/2 load gets the h2 it offers"
+    );
+    spec.http2 = false;
     // No ALPN at all, as wrk: the server speaks what it defaults to.
     spec.tls.alpn.clear();
     assert_eq!(preflight(&spec, addr), None);
+}
+
+#[test]
+fn an_http2_load_needs_a_server_that_chooses_h2() {
+    let ca = Ca::new("test CA");
+    let server = ca.issue(&["localhost"]);
+    let mut setup = ServerSetup::new(&server);
+    setup.alpn = vec!["http/1.1"];
+    let addr = setup.start();
+    let mut spec = load("localhost", addr, &ca);
+    spec.http2 = true;
+    spec.tls.alpn = Alpn::parse_list("h2,http/1.1").unwrap();
+    let e = preflight(&spec, addr).unwrap();
+    assert!(
+        e.ends_with(": the server chose ALPN \"http/1.1\"; the load speaks HTTP/2 (--alpn h2, or drop --http2)"),
+        "{e}"
+    );
+    let no_alpn = ServerSetup::new(&server).start();
+    let e = preflight(&load("localhost", no_alpn, &ca), no_alpn);
+    assert_eq!(e, None, "an HTTP/1.1 load of a server without ALPN");
+    let mut h2 = load("localhost", no_alpn, &ca);
+    h2.http2 = true;
+    let e = preflight(&h2, no_alpn).unwrap();
+    assert!(e.ends_with("it does not offer HTTP/2 over TLS (h2)"), "{e}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use super::connections::{close, dial, expire_and_reconnect, open};
 use super::results::{finish, publish};
-use super::{LoopSpec, Slots};
+use super::{Gather, LoopSpec, Slots};
 use crate::cpu::CpuTime;
 use crate::devices::Fleet;
 use crate::ledger::Clock;
@@ -17,8 +17,9 @@ use std::os::fd::RawFd;
 pub trait Driver {
     /// The loop's connections and books.
     fn slots(&mut self) -> &mut Slots;
-    /// Waits up to `ns` for I/O and handles what happened.
-    fn poll(&mut self, ns: u64, clock: &Clock);
+    /// Waits up to `ns` for I/O (letting completions gather as `gather` says, where the
+    /// loop kind can) and handles what happened.
+    fn poll(&mut self, ns: u64, gather: Gather, clock: &Clock);
     /// Starts connecting `fd`, already recorded in `slot`; Ok(true) if connected at once.
     fn connect(&mut self, slot: usize, fd: RawFd) -> io::Result<bool>;
     /// The connect of `slot` finished: start its requests.
@@ -51,7 +52,8 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         if let Some(t) = d.slots().fleet.as_ref().and_then(Fleet::next_timer) {
             wake = wake.min(t);
         }
-        d.poll(wake.saturating_sub(now), &clock);
+        let gather = d.slots().ledger.gather();
+        d.poll(wake.saturating_sub(now), gather, &clock);
         now = clock.now();
         starved = dispatch(d, now);
         tend_devices(d, now);

@@ -5,6 +5,7 @@
 
 mod connections;
 mod drive;
+mod gather;
 mod loop_spec;
 mod results;
 mod slots;
@@ -12,6 +13,7 @@ mod wire;
 
 pub use connections::{close_and_reopen, connect_failed, peer_closed, tls_eof, tls_failed};
 pub use drive::{drive, Driver};
+pub use gather::Gather;
 pub use loop_spec::LoopSpec;
 pub use slots::Slots;
 pub use wire::Arrival;

@@ -32,6 +32,19 @@ pub(crate) fn written_before_tls() -> LoadResult {
     serde_json::from_value(wire).unwrap()
 }
 
+/// An HTTP/2 summary with `retried` requests and a reset of `code`.
+pub(crate) fn h2_part(retried: u64, code: &str) -> H2Summary {
+    H2Summary {
+        settings: Some(crate::h2::PeerSettings::default()),
+        retried,
+        resets: [(code.to_string(), 1)].into(),
+        goaways: [("NO_ERROR".to_string(), 1)].into(),
+        errors: [("PROTOCOL_ERROR".to_string(), 1)].into(),
+        first_error: Some("the server's preface is not SETTINGS".into()),
+        pings: 3,
+    }
+}
+
 /// A result written by hand, then given samples and every optional part.
 fn sample() -> LoadResult {
     let mut r = written_before_tls();
@@ -59,6 +72,7 @@ fn sample() -> LoadResult {
         handshake_us: Percentiles::of(&r.histograms.handshake),
         failures: [("alert:handshake_failure".to_string(), 2)].into(),
     });
+    r.h2 = Some(h2_part(2, "REFUSED_STREAM"));
     r.requests.tls = 2;
     r
 }

@@ -20,7 +20,7 @@ pub enum HandshakeError {
     TimedOut(Duration),
     #[error("the server closed the connection during the TLS handshake")]
     Closed,
-    #[error("the server chose ALPN {chosen:?}; the load speaks {expected} (--alpn {expected})")]
+    #[error("the server chose ALPN {chosen:?}; {}", alpn_hint(expected))]
     Alpn {
         chosen: String,
         expected: &'static str,
@@ -31,6 +31,14 @@ pub enum HandshakeError {
     Tls(rustls::Error),
     #[error("TLS handshake failed: {0}")]
     Io(io::Error),
+}
+
+/// What to do when the server chose another protocol than the load's `expected` one.
+fn alpn_hint(expected: &str) -> &'static str {
+    match expected {
+        "h2" => "the load speaks HTTP/2 (--alpn h2, or drop --http2)",
+        _ => "the load speaks HTTP/1.1 (--alpn http/1.1, or --http2 to load it over HTTP/2)",
+    }
 }
 
 impl HandshakeError {

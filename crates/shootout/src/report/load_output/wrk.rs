@@ -2,14 +2,16 @@
 
 use crate::units::{self, bytes, grouped, metric, micros};
 use engine::{
-    format_duration, CheckedLoad, IoChoice, LoadResult, LoadSpec, Pace, Shard, Stop, TlsSummary,
+    format_duration, CheckedLoad, H2Summary, IoChoice, LoadResult, LoadSpec, Pace, Shard, Stop,
+    TlsSummary,
 };
 
 /// The lines printed before the load starts.
 pub fn print_header(load: &CheckedLoad) {
     let c = load.config();
     println!("Running {} @ {}", what(&c.stop), c.target.url);
-    let mode = mode(c.keepalive, c.pipeline, &c.pace, c.shard);
+    let streams = c.http2.then_some(c.streams);
+    let mode = mode(c.keepalive, c.pipeline, streams, &c.pace, c.shard);
     println!(
         "  {} threads and {} connections at most ({mode}, {})",
         c.threads,
@@ -24,7 +26,14 @@ pub fn print_header(load: &CheckedLoad) {
 /// they were decided where it ran. An `https://` load's TLS settings on a line of their own.
 pub fn spec_header(spec: &LoadSpec) -> String {
     let run = spec.ends().map_or("a load".into(), |stop| what(&stop));
-    let mode = mode(spec.keepalive, spec.pipeline, &spec.pace, spec.shard);
+    let streams = spec.http2.then_some(spec.streams);
+    let mode = mode(
+        spec.keepalive,
+        spec.pipeline,
+        streams,
+        &spec.pace,
+        spec.shard,
+    );
     let first = format!(
         "{}, {} connections at most ({mode})",
         spec.method, spec.connections
@@ -71,12 +80,21 @@ fn what(stop: &Stop) -> String {
     }
 }
 
-/// How connections send: `keep-alive, open loop`, a device script, and the shard.
-fn mode(keepalive: bool, pipeline: usize, pace: &Pace, shard: Shard) -> String {
-    let mut mode = match (keepalive, pipeline) {
-        (false, _) => "a new connection per request".to_string(),
-        (true, 1) => "keep-alive".to_string(),
-        (true, p) => format!("keep-alive, pipeline {p}"),
+/// How connections send: `keep-alive, open loop`, HTTP/2 streams, a device script, and
+/// the shard.
+fn mode(
+    keepalive: bool,
+    pipeline: usize,
+    http2_streams: Option<usize>,
+    pace: &Pace,
+    shard: Shard,
+) -> String {
+    let mut mode = match (keepalive, pipeline, http2_streams) {
+        (_, _, Some(1)) => "HTTP/2, 1 stream each".to_string(),
+        (_, _, Some(m)) => format!("HTTP/2, {m} streams each"),
+        (false, _, None) => "a new connection per request".to_string(),
+        (true, 1, None) => "keep-alive".to_string(),
+        (true, p, None) => format!("keep-alive, pipeline {p}"),
     };
     if pace.schedule().is_some() {
         mode.push_str(", open loop");
@@ -128,6 +146,9 @@ pub fn print(r: &LoadResult) {
     }
     if let Some(tls) = &r.tls {
         print_handshakes(tls);
+    }
+    if let Some(h2) = &r.h2 {
+        print_h2(h2);
     }
     let done = r.requests.ok + r.requests.status;
     println!(
@@ -239,18 +260,58 @@ fn print_errors(r: &LoadResult) {
         println!("  Non-2xx or 3xx responses: {}", q.status);
     }
     if q.errors() > 0 {
-        // A clear-text load's line stays as it was: tls only where there is some.
-        let tls = match q.tls {
-            0 => String::new(),
-            n => format!(", tls {n}"),
-        };
+        // An HTTP/1.1 clear-text load's line stays as it was: tls, reset and h2 only
+        // where there are some.
+        let more: String = [("tls", q.tls), ("reset", q.reset), ("h2", q.h2)]
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| format!(", {name} {n}"))
+            .collect();
         println!(
-            "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}{tls}",
+            "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}{more}",
             q.connect, q.read, q.write, q.timeout, q.parse
         );
     }
     if q.in_flight > 0 {
         println!("  In flight at the stop: {}", q.in_flight);
+    }
+}
+
+/// `HTTP/2: server allows 128 streams, window 65,536, frames 16,777,215`, then what went
+/// wrong, when something did: retries, resets, GOAWAYs and errors by code.
+fn print_h2(h2: &H2Summary) {
+    if let Some(s) = &h2.settings {
+        let streams = match s.max_concurrent_streams {
+            Some(n) => format!("{} streams", grouped(n as f64)),
+            None => "unlimited streams".to_string(),
+        };
+        println!(
+            "  HTTP/2: the server allows {streams}, window {}, frames up to {}",
+            grouped(s.initial_window_size as f64),
+            grouped(s.max_frame_size as f64)
+        );
+    }
+    let by_code = |counts: &std::collections::BTreeMap<String, u64>| -> String {
+        let parts: Vec<String> = counts.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        parts.join(", ")
+    };
+    if h2.retried > 0 {
+        println!("  Retried after GOAWAY: {}", h2.retried);
+    }
+    for (what, counts) in [
+        ("Streams reset by the server", &h2.resets),
+        ("GOAWAY from the server", &h2.goaways),
+        ("HTTP/2 errors (client's GOAWAY)", &h2.errors),
+    ] {
+        if !counts.is_empty() {
+            println!("  {what}: {}", by_code(counts));
+        }
+    }
+    if let Some(first) = &h2.first_error {
+        println!("  First HTTP/2 error: {first}");
+    }
+    if h2.pings > 0 {
+        println!("  PINGs answered: {}", h2.pings);
     }
 }
 
