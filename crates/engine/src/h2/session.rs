@@ -269,6 +269,12 @@ impl Session {
         ledger: &mut Ledger,
     ) -> Result<Verdict, Outcome> {
         ledger.read(data.len(), now);
+        if !self.settled && data.starts_with(b"HTTP/") {
+            // An HTTP/1.x server answers the preface with an error response: name it as
+            // what it is, not as the frame its first octets would make.
+            let v = Violation::protocol("the server answered in HTTP/1.x: it does not speak h2c");
+            return Err(self.violated(v, now, ledger));
+        }
         let mut reader = std::mem::take(&mut self.reader);
         let mut closing = false;
         let read = reader.feed(data, |header, payload| {
