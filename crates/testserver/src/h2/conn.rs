@@ -132,6 +132,10 @@ impl Conn<'_> {
         }
         write::settings(&mut self.out, &self.behavior.settings());
         loop {
+            // Frames first: the read that brought the preface may have brought more.
+            if let Err(code) = self.take_frames() {
+                return self.fail(code);
+            }
             if let Some(ending) = self.behavior.ending(self.answered) {
                 return self.end(ending);
             }
@@ -141,12 +145,8 @@ impl Conn<'_> {
                 return self.close();
             }
             match self.fill()? {
-                Fill::Data => {}
+                Fill::Data | Fill::Idle => {}
                 Fill::Eof | Fill::Stopped => return Ok(()),
-                Fill::Idle => continue,
-            }
-            if let Err(code) = self.take_frames() {
-                return self.fail(code);
             }
         }
     }
