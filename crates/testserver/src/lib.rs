@@ -1,4 +1,4 @@
-//! The test kit's server: a small HTTP/1.1 server for shootout's tests, which answers
+//! The test kit's server: a small HTTP/1.1 (and HTTP/2) server for shootout's tests, which answers
 //! hello, slowly, closing, or misbehaving in one of many ways, each a [`Behavior`] value.
 //!
 //! In-process: [`TestServer::start`] listens on 127.0.0.1 port 0; point the load generator
@@ -15,8 +15,8 @@
 //!
 //! Over HTTP/2: [`TestServer::start_h2`] (clear text, prior knowledge) and
 //! [`TestServer::start_h2_tls`] (ALPN `h2`) serve an [`H2Behavior`]: hello on raw frames,
-//! or a server that breaks the protocol in one of many ways (see the `h2` module), with
-//! counters of what it did besides answering ([`TestServer::resets`], ...).
+//! or a server that breaks the protocol in one of many ways, with counters of what it did
+//! besides answering ([`TestServer::resets`], ...); `h2:NAME` on the command line.
 //!
 //! It is thread-per-connection and std-only (plus `libc` for the RST, rustls and rcgen for
 //! TLS, an HPACK decoder for HTTP/2 requests), to stay obviously correct rather than fast.

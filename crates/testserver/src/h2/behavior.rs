@@ -23,7 +23,8 @@ pub enum H2Behavior {
     /// Answers the client's preface with an HTTP/1.1 400 (no SETTINGS frame), then closes.
     BadPreface,
     /// Answers N streams per connection, then one whose DATA frame is one octet longer
-    /// than the client's SETTINGS_MAX_FRAME_SIZE.
+    /// than the client's SETTINGS_MAX_FRAME_SIZE (unless that is already the largest a
+    /// frame header can say, 2^24 - 1).
     OversizedFrameAfter(u32),
     /// SETTINGS_INITIAL_WINDOW_SIZE 0 and never a WINDOW_UPDATE: no request body can be
     /// sent (requests without one are answered).

@@ -10,6 +10,8 @@ pub(crate) const HEAD_LEN: usize = 9;
 /// The largest payload either side may send until the other's SETTINGS_MAX_FRAME_SIZE
 /// says more; this server never says more.
 pub(crate) const DEFAULT_MAX_FRAME: u32 = 16_384;
+/// The largest payload a frame header can announce, and a client can allow.
+pub(crate) const LARGEST_FRAME: u32 = (1 << 24) - 1;
 
 /// END_STREAM on DATA and HEADERS; ACK on SETTINGS and PING (the same bit).
 pub(crate) const END_STREAM: u8 = 0x1;

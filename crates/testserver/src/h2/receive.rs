@@ -90,7 +90,8 @@ impl Conn<'_> {
             self.complete(id);
             return Ok(());
         }
-        if id % 2 == 0 || id <= self.last_stream {
+        // Client streams are odd, each above the last (RFC 9113 §5.1.1).
+        if id.is_multiple_of(2) || id <= self.last_stream {
             return Err(ErrorCode::Protocol);
         }
         self.last_stream = id;

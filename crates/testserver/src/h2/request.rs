@@ -13,7 +13,7 @@ pub(crate) struct Fields(Decoder<'static>);
 
 /// What the server needs to know about one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RequestHead {
+pub(crate) struct Request {
     /// HEAD: the response carries no body.
     pub head: bool,
 }
@@ -28,14 +28,14 @@ impl Fields {
     /// Decodes one whole header block (HEADERS and its CONTINUATIONs); a block that is no
     /// valid HPACK is a connection error (COMPRESSION_ERROR, RFC 9113 §4.3). Every block is
     /// decoded, even one the server then ignores, to keep the table in step.
-    pub(crate) fn decode(&mut self, block: &[u8]) -> Result<RequestHead, ErrorCode> {
+    pub(crate) fn decode(&mut self, block: &[u8]) -> Result<Request, ErrorCode> {
         let mut head = false;
         self.0
             .decode_with_cb(block, |name, value| {
                 head |= &*name == b":method" && &*value == b"HEAD";
             })
             .map_err(|_| ErrorCode::Compression)?;
-        Ok(RequestHead { head })
+        Ok(Request { head })
     }
 }
 
@@ -50,12 +50,12 @@ mod tests {
         let first = b"\x82\x86\x84\x41\x0fwww.example.com";
         let second = b"\x82\x86\x84\xbe\x58\x08no-cache";
         for block in [&first[..], &second[..]] {
-            assert_eq!(fields.decode(block), Ok(RequestHead { head: false }));
+            assert_eq!(fields.decode(block), Ok(Request { head: false }));
         }
         // `:method HEAD` as a literal with a static name (index 2).
         assert_eq!(
             fields.decode(b"\x02\x04HEAD\x84"),
-            Ok(RequestHead { head: true })
+            Ok(Request { head: true })
         );
     }
 

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::error_code::ErrorCode;
+use super::frame::LARGEST_FRAME;
 use super::response::Block;
 use super::settings::{INITIAL_WINDOW_SIZE, MAX_CONCURRENT_STREAMS};
 use super::{H2Behavior, RstCode};
@@ -99,8 +100,10 @@ impl H2Behavior {
         let (status, octets, one_frame) = match self {
             H2Behavior::Status(code) => (*code, BODY.to_vec(), false),
             H2Behavior::Body(len) => (200, vec![FILL; *len], false),
+            // A client that allows the largest frame a header can announce gets that.
             H2Behavior::OversizedFrameAfter(n) if after(n) => {
-                (200, vec![FILL; max_frame as usize + 1], true)
+                let len = max_frame.saturating_add(1).min(LARGEST_FRAME);
+                (200, vec![FILL; len as usize], true)
             }
             _ => (200, BODY.to_vec(), false),
         };

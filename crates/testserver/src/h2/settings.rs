@@ -1,7 +1,7 @@
 //! SETTINGS (RFC 9113 §6.5): what the client's say that the server's sending obeys.
 
 use super::error_code::ErrorCode;
-use super::frame::DEFAULT_MAX_FRAME;
+use super::frame::{DEFAULT_MAX_FRAME, LARGEST_FRAME};
 
 /// Setting identifiers this server sends or reads.
 pub(crate) const MAX_CONCURRENT_STREAMS: u16 = 0x3;
@@ -12,8 +12,6 @@ const MAX_FRAME_SIZE: u16 = 0x5;
 pub(crate) const DEFAULT_WINDOW: u32 = 65_535;
 /// The largest a window may grow (RFC 9113 §6.9.1).
 pub(crate) const MAX_WINDOW: i64 = (1 << 31) - 1;
-/// The largest SETTINGS_MAX_FRAME_SIZE allowed.
-const MAX_MAX_FRAME: u32 = (1 << 24) - 1;
 
 /// The client's settings that bind what the server sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +46,7 @@ impl PeerSettings {
                     return Err(ErrorCode::FlowControl)
                 }
                 INITIAL_WINDOW_SIZE => self.initial_window = value,
-                MAX_FRAME_SIZE if !(DEFAULT_MAX_FRAME..=MAX_MAX_FRAME).contains(&value) => {
+                MAX_FRAME_SIZE if !(DEFAULT_MAX_FRAME..=LARGEST_FRAME).contains(&value) => {
                     return Err(ErrorCode::Protocol)
                 }
                 MAX_FRAME_SIZE => self.max_frame = value,
