@@ -64,6 +64,10 @@ pub enum BehaviorError {
     NoUnit(String),
     #[error("pause-after needs `N,DURATION`, e.g. pause-after:100,1s")]
     PauseAfter,
+    #[error("`{0}` is no HTTP/2 behavior: those are named h2:NAME, e.g. h2:hello")]
+    NotH2(String),
+    #[error("rst-every needs `K,CODE` with CODE refused or internal, e.g. h2:rst-every:3,refused")]
+    RstEvery,
 }
 
 impl FromStr for Behavior {
@@ -142,7 +146,7 @@ impl fmt::Display for Behavior {
 
 /// A duration in the largest of `s`, `ms`, `us` that says it exactly (as `parse_duration`
 /// reads it; below a microsecond is not kept).
-struct Shown(Duration);
+pub(crate) struct Shown(pub(crate) Duration);
 
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -158,13 +162,13 @@ impl fmt::Display for Shown {
 }
 
 /// Parses a number argument, naming it in the error.
-fn parse_num<T: FromStr>(s: &str) -> Result<T, BehaviorError> {
+pub(crate) fn parse_num<T: FromStr>(s: &str) -> Result<T, BehaviorError> {
     s.parse()
         .map_err(|_| BehaviorError::NotANumber(s.to_string()))
 }
 
 /// Parses `250us`, `20ms` or `2s`.
-fn parse_duration(s: &str) -> Result<Duration, BehaviorError> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, BehaviorError> {
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (digits, unit) = s.split_at(split);
     let n: u64 = parse_num(digits)?;

@@ -1,20 +1,18 @@
 //! One connection's thread: read requests, answer them in order, close as the behavior says.
 
 use nix::sys::socket::{setsockopt, sockopt};
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, Read};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use crate::reply::{self, After};
 use crate::request::{self, Request};
-use crate::transport::Transport;
+use crate::transport::{retryable, Transport};
 use crate::{Behavior, Shared};
 
 /// How often a blocked read or write wakes up to look at the stop flag.
 const POLL: Duration = Duration::from_millis(50);
-/// How long a closing connection waits for the client's FIN, so unread data does not cause RST.
-const LINGER: Duration = Duration::from_millis(250);
 
 /// What became of an attempt to read more bytes.
 enum Fill {
@@ -43,6 +41,7 @@ enum Action {
 struct Conn<'a> {
     stream: Transport,
     shared: &'a Shared,
+    behavior: &'a Behavior,
     buf: Vec<u8>,
     /// The request whose body is still being skipped.
     pending: Option<Request>,
@@ -54,14 +53,16 @@ struct Conn<'a> {
     last_active: Instant,
 }
 
-/// Serves the `index`-th accepted connection (from 0) until it closes or the server stops.
-pub(crate) fn serve(tcp: TcpStream, index: u64, shared: &Shared) {
+/// Serves the `index`-th accepted connection (from 0) as `behavior` says, until it closes
+/// or the server stops.
+pub(crate) fn serve(tcp: TcpStream, index: u64, shared: &Shared, behavior: &Behavior) {
     let Ok(Some(stream)) = Transport::accept(tcp, index, shared) else {
         return;
     };
     let mut conn = Conn {
         stream,
         shared,
+        behavior,
         buf: Vec::new(),
         pending: None,
         body_left: 0,
@@ -78,7 +79,7 @@ pub(crate) fn serve(tcp: TcpStream, index: u64, shared: &Shared) {
 impl Conn<'_> {
     /// Timeouts let the thread notice the stop flag; NODELAY sends each part at once.
     fn setup(&self) -> io::Result<()> {
-        let poll = match self.shared.behavior {
+        let poll = match *self.behavior {
             Behavior::CloseIdle(idle) => idle.clamp(Duration::from_millis(1), POLL),
             _ => POLL,
         };
@@ -151,7 +152,7 @@ impl Conn<'_> {
             }
             Action::Close => return Ok(After::Close),
         }
-        let delay = match self.shared.behavior {
+        let delay = match *self.behavior {
             Behavior::Delay(delay) => delay,
             Behavior::PauseAfter { after, pause } => self.shared.pause_left(after, pause),
             _ => Duration::ZERO,
@@ -159,14 +160,14 @@ impl Conn<'_> {
         if !delay.is_zero() && !self.sleep(delay) {
             return Ok(After::Close);
         }
-        let reply = reply::build(&self.shared.behavior, req);
+        let reply = reply::build(self.behavior, req);
         for part in &reply.parts {
             self.write_all(part)?;
         }
         self.shared.responses.fetch_add(1, Relaxed);
         self.answered += 1;
         self.last_active = Instant::now();
-        Ok(match self.shared.behavior {
+        Ok(match *self.behavior {
             Behavior::CloseAfterResponses(n) if self.answered >= n => After::Close,
             _ => reply.after,
         })
@@ -174,7 +175,7 @@ impl Conn<'_> {
 
     /// Whether this request gets an answer at all.
     fn action(&self) -> Action {
-        match self.shared.behavior {
+        match *self.behavior {
             Behavior::NeverAnswer => Action::Stall,
             Behavior::StallAfter(limit) if !self.shared.claim_answer(limit) => Action::Stall,
             // Only reached with N = 0: close before answering anything.
@@ -190,7 +191,7 @@ impl Conn<'_> {
             if self.shared.stopped() {
                 return Ok(Fill::Stopped);
             }
-            if let Behavior::CloseIdle(idle) = self.shared.behavior {
+            if let Behavior::CloseIdle(idle) = *self.behavior {
                 if self.last_active.elapsed() >= idle {
                     return Ok(Fill::Idle);
                 }
@@ -209,25 +210,9 @@ impl Conn<'_> {
     }
 
     /// Writes all of `bytes`, giving up only on error or stop.
-    fn write_all(&mut self, mut bytes: &[u8]) -> io::Result<()> {
-        while !bytes.is_empty() {
-            if self.shared.stopped() {
-                return Err(ErrorKind::Interrupted.into());
-            }
-            match self.stream.write(bytes) {
-                Ok(0) => return Err(ErrorKind::WriteZero.into()),
-                Ok(n) => bytes = &bytes[n..],
-                Err(e) if retryable(&e) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        // Over TLS, the part's record goes out now, as a clear part would.
-        loop {
-            match self.stream.flush() {
-                Err(e) if retryable(&e) && !self.shared.stopped() => {}
-                done => return done,
-            }
-        }
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let shared = self.shared;
+        self.stream.send_all(bytes, || shared.stopped())
     }
 
     /// Sleeps in short slices; false if the server stopped meanwhile.
@@ -245,21 +230,10 @@ impl Conn<'_> {
         true
     }
 
-    /// Sends FIN, then reads until the client closes too (bounded), so the close stays a
-    /// clean FIN: closing with unread bytes in the socket would make the kernel send RST.
+    /// Sends FIN and waits (bounded) for the client's, so the close stays a clean FIN.
     fn close(&mut self) -> io::Result<()> {
-        self.stream.shutdown_write()?;
-        let end = Instant::now() + LINGER;
-        let mut sink = [0u8; 4096];
-        while Instant::now() < end && !self.shared.stopped() {
-            match self.stream.read(&mut sink) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) if retryable(&e) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
+        let shared = self.shared;
+        self.stream.close_draining(|| shared.stopped())
     }
 
     /// Aborts the connection: SO_LINGER of zero makes the close send RST.
@@ -271,12 +245,4 @@ impl Conn<'_> {
         setsockopt(self.stream.tcp(), sockopt::Linger, &linger)?;
         Ok(()) // the caller drops the stream, which closes it
     }
-}
-
-/// Timeouts and interrupts: try again.
-fn retryable(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
-    )
 }

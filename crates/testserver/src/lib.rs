@@ -1,4 +1,4 @@
-//! The test kit's server: a small HTTP/1.1 server for shootout's tests, which answers
+//! The test kit's server: a small HTTP/1.1 (and HTTP/2) server for shootout's tests, which answers
 //! hello, slowly, closing, or misbehaving in one of many ways, each a [`Behavior`] value.
 //!
 //! In-process: [`TestServer::start`] listens on 127.0.0.1 port 0; point the load generator
@@ -13,11 +13,17 @@
 //! refuses after the first connections, an alert or an oversized record in place of an
 //! answer, a close without close_notify).
 //!
+//! Over HTTP/2: [`TestServer::start_h2`] (clear text, prior knowledge) and
+//! [`TestServer::start_h2_tls`] (ALPN `h2`) serve an [`H2Behavior`]: hello on raw frames,
+//! or a server that breaks the protocol in one of many ways, with counters of what it did
+//! besides answering ([`TestServer::resets`], ...); `h2:NAME` on the command line.
+//!
 //! It is thread-per-connection and std-only (plus `libc` for the RST, rustls and rcgen for
-//! TLS), to stay obviously correct rather than fast.
+//! TLS, an HPACK decoder for HTTP/2 requests), to stay obviously correct rather than fast.
 
 mod behavior;
 mod conn;
+mod h2;
 mod pki;
 mod reply;
 mod request;
@@ -25,6 +31,7 @@ mod tls;
 mod transport;
 
 pub use behavior::{Behavior, BehaviorError};
+pub use h2::{H2Behavior, RstCode};
 pub use pki::{Leaf, PkiError, TestPki, OTHER_NAME, SERVER_NAME};
 pub use tls::{Oversized, Tls, TlsFault};
 
@@ -46,15 +53,34 @@ pub struct TestServer {
     acceptor: Option<JoinHandle<()>>,
 }
 
+/// What the server speaks, and how it behaves.
+pub(crate) enum Serves {
+    Http1(Behavior),
+    H2(H2Behavior),
+}
+
+impl Serves {
+    /// The protocol a TLS handshake offers by ALPN: only `h2` for HTTP/2 (a client that
+    /// offers no ALPN still gets through); none for HTTP/1.1, as before ALPN existed.
+    fn alpn(&self) -> Option<&'static [u8]> {
+        match self {
+            Serves::Http1(_) => None,
+            Serves::H2(_) => Some(b"h2"),
+        }
+    }
+}
+
 /// State shared by the accept thread, the connection threads and the handle.
 pub(crate) struct Shared {
-    behavior: Behavior,
+    serves: Serves,
     /// Serve over TLS (None: clear text).
     tls: Option<Tls>,
     stop: AtomicBool,
     requests: AtomicU64,
     responses: AtomicU64,
     connections: AtomicU64,
+    /// What HTTP/2 connections did besides answering.
+    h2: h2::Counters,
     /// Answers granted so far, for `StallAfter` and `PauseAfter`.
     granted: AtomicU64,
     /// When the `PauseAfter` pause began.
@@ -118,15 +144,45 @@ impl TestServer {
         behavior: Behavior,
         tls: Option<Tls>,
     ) -> io::Result<TestServer> {
+        Self::launch(addr, Serves::Http1(behavior), tls)
+    }
+
+    /// Starts an HTTP/2 server (clear text, prior knowledge) on 127.0.0.1 with an
+    /// ephemeral port.
+    pub fn start_h2(behavior: H2Behavior) -> io::Result<TestServer> {
+        Self::bind_h2(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), behavior, None)
+    }
+
+    /// Starts an HTTP/2 server over TLS (ALPN `h2`) on 127.0.0.1 with an ephemeral port;
+    /// the faults of `tls` that act before the handshake ends apply, those sent in place
+    /// of an answer ([`TlsFault::AlertAfter`], [`TlsFault::OversizedRecordAfter`]) do not.
+    pub fn start_h2_tls(behavior: H2Behavior, tls: Tls) -> io::Result<TestServer> {
+        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, 0));
+        Self::bind_h2(addr, behavior, Some(tls))
+    }
+
+    /// Starts an HTTP/2 server on the given address, over TLS when `tls` is given.
+    pub fn bind_h2(
+        addr: SocketAddr,
+        behavior: H2Behavior,
+        tls: Option<Tls>,
+    ) -> io::Result<TestServer> {
+        Self::launch(addr, Serves::H2(behavior), tls)
+    }
+
+    /// Listens on `addr` and starts the accept thread.
+    fn launch(addr: SocketAddr, serves: Serves, tls: Option<Tls>) -> io::Result<TestServer> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
+        let alpn = serves.alpn();
         let shared = Arc::new(Shared {
-            behavior,
-            tls: tls.map(Tls::ready),
+            serves,
+            tls: tls.map(|tls| tls.ready(alpn)),
             stop: AtomicBool::new(false),
             requests: AtomicU64::new(0),
             responses: AtomicU64::new(0),
             connections: AtomicU64::new(0),
+            h2: h2::Counters::default(),
             granted: AtomicU64::new(0),
             paused_at: std::sync::OnceLock::new(),
             workers: Mutex::new(Vec::new()),
@@ -158,14 +214,43 @@ impl TestServer {
         format!("{scheme}://{}{slash}{path}", self.addr)
     }
 
-    /// Complete request heads read (bodies per Content-Length skipped), answered or not.
+    /// Complete request heads read (bodies per Content-Length skipped), answered or not;
+    /// over HTTP/2, streams opened by a HEADERS frame and taken on (not those refused
+    /// beyond MAX_CONCURRENT_STREAMS nor those ignored past a GOAWAY).
     pub fn requests(&self) -> u64 {
         self.shared.requests.load(Relaxed)
     }
 
-    /// Responses whose bytes were all written (for the broken ones: all the bytes meant).
+    /// Responses whose bytes were all written (for the broken ones: all the bytes meant);
+    /// over HTTP/2, a stream's HEADERS and DATA up to END_STREAM (not its RST_STREAM).
     pub fn responses(&self) -> u64 {
         self.shared.responses.load(Relaxed)
+    }
+
+    /// HTTP/2 streams the server reset (RST_STREAM sent), whatever the code.
+    pub fn resets(&self) -> u64 {
+        self.shared.h2.resets.load(Relaxed)
+    }
+
+    /// Of [`TestServer::resets`], those with REFUSED_STREAM: beyond the server's
+    /// MAX_CONCURRENT_STREAMS, or refused on purpose.
+    pub fn refused(&self) -> u64 {
+        self.shared.h2.refused.load(Relaxed)
+    }
+
+    /// HTTP/2 GOAWAY frames sent, whatever the code (a broken client gets one too).
+    pub fn goaways(&self) -> u64 {
+        self.shared.h2.goaways.load(Relaxed)
+    }
+
+    /// HTTP/2 PINGs the server sent (not its acks of the client's).
+    pub fn pings(&self) -> u64 {
+        self.shared.h2.pings.load(Relaxed)
+    }
+
+    /// Acks of the server's PINGs received.
+    pub fn ping_acks(&self) -> u64 {
+        self.shared.h2.ping_acks.load(Relaxed)
     }
 
     /// Connections accepted.
@@ -220,7 +305,10 @@ fn spawn_worker(stream: TcpStream, shared: &Arc<Shared>) {
     let for_thread = Arc::clone(shared);
     let spawned = thread::Builder::new()
         .name("testserver-conn".into())
-        .spawn(move || conn::serve(stream, index, &for_thread));
+        .spawn(move || match &for_thread.serves {
+            Serves::Http1(behavior) => conn::serve(stream, index, &for_thread, behavior),
+            Serves::H2(behavior) => h2::serve(stream, index, &for_thread, behavior),
+        });
     // If no thread can be had, the stream was dropped with the closure: the client sees a close.
     if let Ok(handle) = spawned {
         let mut workers = shared.workers_lock();

@@ -1,27 +1,41 @@
-//! `shootout-testserver BEHAVIOR [--port P]`: serves one behavior until Ctrl-C, for manual checks.
+//! `shootout-testserver BEHAVIOR [--tls] [--port P]`: serves one behavior until Ctrl-C, for
+//! manual checks.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 
-use testserver::{Behavior, BehaviorError, TestServer};
+use testserver::{Behavior, BehaviorError, H2Behavior, TestPki, TestServer, Tls};
 
-const USAGE: &str = "usage: shootout-testserver BEHAVIOR [--port P]
+const USAGE: &str = "usage: shootout-testserver BEHAVIOR [--tls] [--port P]
 behaviors: hello, delay:20ms, status:503, malformed-status-line, long-content-length,
   short-content-length, reset-mid-response, invalid-chunk-size, chunked, chunked-bare-lf,
   chunk-size-trailing-space, huge-headers:40000, never-answer, close-after:3, close-idle:50ms, interim, connection-close,
-  http10-close-delimited, stall-after:100, pause-after:100,1s";
+  http10-close-delimited, stall-after:100, pause-after:100,1s
+HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:body:100000,
+  h2:bad-preface, h2:oversized-frame-after:3, h2:zero-window, h2:window-stops-after:100000,
+  h2:goaway-after:100, h2:rst-every:3,refused, h2:rst-every:3,internal, h2:hpack-garbage-after:3,
+  h2:max-concurrent:1, h2:ping-flood:3, h2:protocol-error-after:3, h2:no-status, h2:close-after:3
+--tls: a certificate for localhost from a test CA made at start and kept nowhere (for
+  clients that do not verify, such as h2load)";
+
+/// A behavior of either protocol.
+enum Serve {
+    Http1(Behavior),
+    H2(H2Behavior),
+}
 
 /// What the command line asks for.
 enum Command {
     Serve {
-        behavior: Behavior,
+        serve: Serve,
+        tls: bool,
         port: u16,
     },
     /// `-h`, `--help`: print the usage and succeed.
     Usage,
 }
 
-/// A command line that is not `BEHAVIOR [--port P]`.
+/// A command line that is not `BEHAVIOR [--tls] [--port P]`.
 #[derive(Debug, thiserror::Error)]
 enum ArgsError {
     #[error("--port needs a value")]
@@ -37,8 +51,8 @@ enum ArgsError {
 }
 
 fn main() -> ExitCode {
-    let (behavior, port) = match parse_args(std::env::args().skip(1)) {
-        Ok(Command::Serve { behavior, port }) => (behavior, port),
+    let (serve, tls, port) = match parse_args(std::env::args().skip(1)) {
+        Ok(Command::Serve { serve, tls, port }) => (serve, tls, port),
         Ok(Command::Usage) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -48,7 +62,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = match TestServer::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)), behavior) {
+    let tls = match tls.then(test_tls).transpose() {
+        Ok(tls) => tls,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let started = match serve {
+        Serve::Http1(behavior) => TestServer::bind_tls(addr, behavior, tls),
+        Serve::H2(behavior) => TestServer::bind_h2(addr, behavior, tls),
+    };
+    let server = match started {
         Ok(server) => server,
         Err(e) => {
             eprintln!("cannot listen on port {port}: {e}");
@@ -62,21 +88,31 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads `BEHAVIOR [--port P]`.
+/// A TLS side with a fresh test certificate.
+fn test_tls() -> Result<Tls, testserver::PkiError> {
+    Ok(Tls::new(TestPki::new()?.server_config()?))
+}
+
+/// Reads `BEHAVIOR [--tls] [--port P]`.
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, ArgsError> {
-    let mut behavior = None;
+    let mut serve = None;
+    let mut tls = false;
     let mut port = 0;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(Command::Usage),
+            "--tls" => tls = true,
             "--port" => {
                 let value = args.next().ok_or(ArgsError::NoPort)?;
                 port = value.parse().map_err(|_| ArgsError::BadPort(value))?;
             }
-            _ if behavior.is_none() => behavior = Some(arg.parse()?),
+            _ if serve.is_none() && arg.starts_with("h2:") => {
+                serve = Some(Serve::H2(arg.parse()?));
+            }
+            _ if serve.is_none() => serve = Some(Serve::Http1(arg.parse()?)),
             _ => return Err(ArgsError::Unexpected(arg)),
         }
     }
-    let behavior = behavior.ok_or(ArgsError::NoBehavior)?;
-    Ok(Command::Serve { behavior, port })
+    let serve = serve.ok_or(ArgsError::NoBehavior)?;
+    Ok(Command::Serve { serve, tls, port })
 }

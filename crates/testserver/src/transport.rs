@@ -1,12 +1,16 @@
 //! A connection's bytes: straight on the socket, or through rustls.
 
-use std::io::{self, Read, Write};
+use std::io::{self, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
+use std::time::{Duration, Instant};
 
 use rustls::{ServerConnection, StreamOwned};
 
 use crate::tls::{answer_garbage, stall, Instead, TlsFault};
 use crate::Shared;
+
+/// How long a closing connection waits for the client's FIN, so unread data does not cause RST.
+const LINGER: Duration = Duration::from_millis(250);
 
 /// One accepted connection's byte stream.
 pub(crate) enum Transport {
@@ -96,6 +100,59 @@ impl Transport {
         }
         self.tcp().shutdown(Shutdown::Write)
     }
+}
+
+impl Transport {
+    /// Writes all of `bytes` and sends them (over TLS, as records now), retrying the
+    /// socket's timeouts; gives up only on error or when `stopped` says so.
+    pub(crate) fn send_all(
+        &mut self,
+        mut bytes: &[u8],
+        stopped: impl Fn() -> bool,
+    ) -> io::Result<()> {
+        while !bytes.is_empty() {
+            if stopped() {
+                return Err(ErrorKind::Interrupted.into());
+            }
+            match self.write(bytes) {
+                Ok(0) => return Err(ErrorKind::WriteZero.into()),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if retryable(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        loop {
+            match self.flush() {
+                Err(e) if retryable(&e) && !stopped() => {}
+                done => return done,
+            }
+        }
+    }
+
+    /// Sends FIN, then reads until the client closes too (bounded), so the close stays a
+    /// clean FIN: closing with unread bytes in the socket would make the kernel send RST.
+    pub(crate) fn close_draining(&mut self, stopped: impl Fn() -> bool) -> io::Result<()> {
+        self.shutdown_write()?;
+        let end = Instant::now() + LINGER;
+        let mut sink = [0u8; 4096];
+        while Instant::now() < end && !stopped() {
+            match self.read(&mut sink) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if retryable(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Timeouts and interrupts: try again.
+pub(crate) fn retryable(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+    )
 }
 
 impl Read for Transport {

@@ -43,10 +43,17 @@ impl Tls {
     }
 
     /// The server as it starts: a fault that seals records by hand needs the connection's
-    /// keys, which rustls gives only to a configuration that allows it.
-    pub(crate) fn ready(mut self) -> Tls {
+    /// keys, which rustls gives only to a configuration that allows it; an HTTP/2 server
+    /// offers `h2` by ALPN (the certificate it switches to as well).
+    pub(crate) fn ready(mut self, alpn: Option<&[u8]>) -> Tls {
         if self.instead().is_some() {
             Arc::make_mut(&mut self.config).enable_secret_extraction = true;
+        }
+        if let Some(alpn) = alpn {
+            offer(&mut self.config, alpn);
+            if let Some(TlsFault::SwitchCertificate { then, .. }) = &mut self.fault {
+                offer(then, alpn);
+            }
         }
         self
     }
@@ -69,6 +76,11 @@ impl Tls {
             _ => None,
         }
     }
+}
+
+/// Makes `config` offer `alpn` alone.
+fn offer(config: &mut Arc<ServerConfig>, alpn: &[u8]) {
+    Arc::make_mut(config).alpn_protocols = vec![alpn.to_vec()];
 }
 
 /// How a TLS server misbehaves.
