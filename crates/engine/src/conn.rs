@@ -100,9 +100,6 @@ impl Conn {
     /// the requests are HEAD (their responses carry no body).
     pub fn connecting(&mut self, fd: RawFd, now: u64, head_request: bool) {
         self.parser.start(head_request);
-        if let Some(h2) = self.h2.as_mut() {
-            h2.connecting();
-        }
         self.fd = fd;
         self.state = State::Connecting;
         self.connect_started = now;
@@ -342,6 +339,9 @@ impl Conn {
             "pending requests must be resolved before close"
         );
         // Over HTTP/2, requests a GOAWAY returned stay queued for the next connection.
+        if let Some(h2) = self.h2.as_mut() {
+            h2.closed();
+        }
         self.fd = -1;
         self.gen = self.gen.wrapping_add(1);
         self.state = State::Closed { retry_at };

@@ -42,7 +42,8 @@ pub struct H2Books {
     pub settings: Option<PeerSettings>,
     /// Streams opened.
     pub streams: u64,
-    /// Requests sent again on a new connection because a GOAWAY left them unprocessed.
+    /// Requests sent again because the server did not process them: left above a GOAWAY
+    /// (on a new connection), or refused once with REFUSED_STREAM (on the same one).
     pub retried: u64,
     /// RST_STREAM frames the server sent, by code (their requests are `reset`).
     pub resets: CodeCounts,

@@ -116,8 +116,9 @@ impl Session {
         limit.saturating_sub(self.pending())
     }
 
-    /// A new socket: the last connection's state goes; queued requests stay (a retry).
-    pub fn connecting(&mut self) {
+    /// The connection closed: its state goes (a request started before the next one is
+    /// up waits in the queue, not on a stream of the old one); queued requests stay.
+    pub fn closed(&mut self) {
         self.reader.reset();
         self.decoder.reset();
         self.out.clear();
@@ -487,10 +488,23 @@ impl Session {
         let Some(place) = self.stream_of(stream)? else {
             return Ok(());
         };
+        // REFUSED_STREAM says the server did nothing with it (RFC 9113 section 8.7): sent
+        // again once, on this connection, as the server's limit allows. Refused twice,
+        // or reset for any other reason, the request ends as `reset`.
+        let again = code == ErrorCode::REFUSED_STREAM
+            && !self.streams.get_mut(place).retry
+            && self.going_away.is_none();
         if let Some(books) = at.ledger.h2(at.now) {
             books.resets.add(code);
+            books.retried += u64::from(again);
         }
-        self.end_stream(place, Outcome::Reset, at);
+        match again {
+            true => {
+                self.streams.requeue(place);
+                self.count_bodies(at.req);
+            }
+            false => self.end_stream(place, Outcome::Reset, at),
+        }
         Ok(())
     }
 

@@ -112,6 +112,16 @@ impl Streams {
         self.taken[place] = false;
     }
 
+    /// The open stream at `place` was refused: queued again, marked as retried.
+    pub fn requeue(&mut self, place: usize) {
+        self.places[place] = Stream {
+            retry: true,
+            ..Stream::default()
+        };
+        self.open -= 1;
+        self.queue.push_back(place);
+    }
+
     /// Open streams above `last` were not processed (GOAWAY): queued again, marked as
     /// retried; how many.
     pub fn requeue_above(&mut self, last: u32) -> u64 {

@@ -12,10 +12,12 @@ pub struct H2Summary {
     /// What the server's first SETTINGS said (of the first loop, or shard, that got one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<PeerSettings>,
-    /// Requests sent again on a new connection because a GOAWAY left them unprocessed
-    /// (counted once, by how they ended on the new one).
+    /// Requests sent again because the server did not process them: left above a GOAWAY
+    /// (sent on a new connection), or refused once with REFUSED_STREAM (sent again on the
+    /// same one). Each is counted once, by how it ended in the end.
     pub retried: u64,
-    /// RST_STREAM frames the server sent, by error code (their requests are `reset`).
+    /// RST_STREAM frames the server sent, by error code (their requests are `reset`, but
+    /// for a first REFUSED_STREAM, whose request is sent again).
     #[serde(default)]
     pub resets: BTreeMap<String, u64>,
     /// GOAWAY frames the server sent, by error code.
