@@ -1,7 +1,7 @@
 /*
  * Hello-world server on libh2o (the "C h2o" of the 2017 article), in the
- * style of h2o's examples/libh2o/simple.c, evloop flavour, HTTP/1.1 only.
- * usage: server PORT THREADS [CERT KEY]
+ * style of h2o's examples/libh2o/simple.c, evloop flavour.
+ * usage: server PORT THREADS [CERT KEY | h2c]
  *
  *   GET /hello -> 200 "Hello World"
  *   GET /app   -> 200 with 1024 bytes after 95-105 ms
@@ -12,8 +12,13 @@
  *
  * Given a certificate and its key (PEM), the same server over TLS, h2o's own
  * (its OpenSSL sockets): one SSL_CTX for every loop, TLS 1.2 and 1.3, ALPN
- * http/1.1, OpenSSL's server defaults for resumption (session cache and
- * tickets on).
+ * h2 and http/1.1 (h2o serves HTTP/2 when the client picks h2), OpenSSL's
+ * server defaults for resumption (session cache and tickets on).
+ *
+ * Given h2c, cleartext HTTP/2 with prior knowledge: every connection goes to
+ * h2o_http2_accept, which expects the client's connection preface first (no
+ * Upgrade from HTTP/1.1; an HTTP/1.1 request is refused). In clear text
+ * without it, HTTP/1.1 only (h2o's upgrade to HTTP/2 off).
  */
 #define H2O_USE_LIBUV 0 /* h2o's own event loop (epoll), not libuv */
 
@@ -31,6 +36,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include "h2o.h"
+#include "h2o/http2.h"
 
 #define WAIT_MIN 95 /* ms, /app waits WAIT_MIN..WAIT_MAX */
 #define WAIT_MAX 105
@@ -56,6 +62,7 @@ struct delayed {
 
 static h2o_globalconf_t config;
 static SSL_CTX *tls; /* NULL: clear text */
+static int h2c;      /* in clear text: HTTP/2 with prior knowledge instead of HTTP/1.1 */
 static char app_body[1024];
 
 static void respond(h2o_req_t *req, const char *body, size_t len)
@@ -107,7 +114,11 @@ static void on_accept(h2o_socket_t *listener, const char *err)
         return;
     if ((sock = h2o_evloop_socket_accept(listener)) == NULL)
         return;
-    h2o_accept(&((struct worker *)listener->data)->accept_ctx, sock);
+    struct worker *w = listener->data;
+    if (h2c)
+        h2o_http2_accept(&w->accept_ctx, sock, *h2o_get_timestamp(&w->ctx, NULL, NULL));
+    else
+        h2o_accept(&w->accept_ctx, sock);
 }
 
 static void *run_loop(void *arg)
@@ -129,8 +140,13 @@ static void *run_loop(void *arg)
     return NULL;
 }
 
-/* HTTP/1.1 only: the one protocol offered by ALPN (the list ends with an empty entry) */
-static const h2o_iovec_t alpn_protocols[] = {{H2O_STRLIT("http/1.1")}, {NULL, 0}};
+/*
+ * The protocols offered by ALPN, HTTP/2 first (the list ends with an empty entry):
+ * h2o_accept's handshake callback hands a connection that picked h2 to its
+ * HTTP/2 side (h2o_http2_alpn_protocols holds h2), any other to HTTP/1.1.
+ * h2o's own h2o_alpn_protocols would offer the drafts h2-14 and h2-16 too.
+ */
+static const h2o_iovec_t alpn_protocols[] = {{H2O_STRLIT("h2")}, {H2O_STRLIT("http/1.1")}, {NULL, 0}};
 
 static SSL_CTX *tls_context(const char *cert, const char *key)
 {
@@ -169,8 +185,9 @@ static void register_handler(h2o_hostconf_t *host, const char *path, int (*on_re
 
 int main(int argc, char **argv)
 {
-    if ((argc != 3 && argc != 5) || atoi(argv[1]) <= 0 || atoi(argv[2]) <= 0) {
-        fprintf(stderr, "usage: %s PORT THREADS [CERT KEY]\n", argv[0]);
+    h2c = argc == 4 && strcmp(argv[3], "h2c") == 0;
+    if ((argc != 3 && argc != 5 && !h2c) || atoi(argv[1]) <= 0 || atoi(argv[2]) <= 0) {
+        fprintf(stderr, "usage: %s PORT THREADS [CERT KEY | h2c]\n", argv[0]);
         return 2;
     }
     tls = argc == 5 ? tls_context(argv[3], argv[4]) : NULL;
@@ -179,7 +196,7 @@ int main(int argc, char **argv)
     memset(app_body, 'x', sizeof app_body);
 
     h2o_config_init(&config);
-    config.http1.upgrade_to_http2 = 0; /* HTTP/1.1 only */
+    config.http1.upgrade_to_http2 = 0; /* HTTP/1.1 only: HTTP/2 is asked for by h2c or ALPN */
     h2o_hostconf_t *host = h2o_config_register_host(&config, h2o_iovec_init(H2O_STRLIT("default")), 65535);
     register_handler(host, "/hello", on_hello);
     register_handler(host, "/app", on_app);
@@ -198,7 +215,7 @@ int main(int argc, char **argv)
             return 1;
         }
     printf("h2o %s on 127.0.0.1:%s, %d event loops%s\n", H2O_VERSION, argv[1], threads,
-           tls ? ", TLS" : "");
+           tls ? ", TLS (ALPN h2, http/1.1)" : h2c ? ", h2c (prior knowledge)" : "");
     fflush(stdout);
     for (int i = 0; i < threads; i++)
         pthread_join(workers[i].thread, NULL);

@@ -5,7 +5,11 @@
 //
 // Parallelism comes from GOMAXPROCS (set by the manifest's start.env).
 // With -cert and -key it serves the same over TLS (ListenAndServeTLS: crypto/tls's
-// defaults, TLS 1.2 and 1.3, session tickets on, ALPN h2 and http/1.1).
+// defaults, TLS 1.2 and 1.3, session tickets on, ALPN h2 and http/1.1: net/http's own
+// HTTP/2 for a client that picks h2).
+// With -h2c it serves the same over cleartext HTTP/2 with prior knowledge, and HTTP/2
+// only (net/http's Server.Protocols, Go 1.24 on: no Upgrade, no module beyond the
+// standard library).
 package main
 
 import (
@@ -45,6 +49,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:8080", "address to listen on")
 	cert := flag.String("cert", "", "certificate (PEM): serve TLS")
 	key := flag.String("key", "", "its private key (PEM)")
+	h2c := flag.Bool("h2c", false, "serve cleartext HTTP/2 with prior knowledge instead of HTTP/1.1")
 	flag.Parse()
 
 	mux := http.NewServeMux()
@@ -52,6 +57,10 @@ func main() {
 	mux.HandleFunc("GET /app", app)
 
 	srv := &http.Server{Addr: *listen, Handler: mux}
+	if *h2c {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
 	if *cert != "" {
 		log.Fatal(srv.ListenAndServeTLS(*cert, *key))
 	}

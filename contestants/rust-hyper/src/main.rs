@@ -1,12 +1,15 @@
-//! rust-hyper: the shootout hello/app server on hyper 1.x (HTTP/1.1 server) and tokio.
+//! rust-hyper: the shootout hello/app server on hyper 1.x and tokio.
 //!
 //! GET /hello -> 200 "Hello World" (11 bytes)
 //! GET /app   -> tokio::time::sleep for 100 ms ±5% (uniform), then 200 with 1024 bytes
 //!
-//! Usage: server --listen 127.0.0.1:PORT --threads N [--cert CERT --key KEY]
-//! (N = tokio worker threads). With a certificate and its key (PEM), the same server over
-//! TLS: tokio-rustls on rustls's defaults (aws-lc-rs, TLS 1.2 and 1.3), ALPN http/1.1,
-//! stateless session tickets (rustls's ticketer) besides its in-memory session cache.
+//! Usage: server --listen 127.0.0.1:PORT --threads N [--cert CERT --key KEY | --h2c]
+//! (N = tokio worker threads). HTTP/1.1 (hyper's http1 server). With a certificate and its
+//! key (PEM), the same server over TLS: tokio-rustls on rustls's defaults (aws-lc-rs, TLS
+//! 1.2 and 1.3), ALPN h2 and http/1.1 (hyper's http2 server for a client that picks h2, its
+//! http1 server for any other), stateless session tickets (rustls's ticketer) besides its
+//! in-memory session cache. With --h2c, cleartext HTTP/2 with prior knowledge: hyper's
+//! http2 server on every connection (HTTP/2 only on the port).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -17,10 +20,10 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
-use hyper::server::conn::http1;
+use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::{TcpSocket, TcpStream};
@@ -71,9 +74,10 @@ fn main() {
         .unwrap_or(1)
         .max(1);
 
-    let tls = match (arg(&args, "--cert"), arg(&args, "--key")) {
-        (Some(cert), Some(key)) => Some(acceptor(&cert, &key)),
-        _ => None,
+    let serving = match (arg(&args, "--cert"), arg(&args, "--key")) {
+        (Some(cert), Some(key)) => Serving::Tls(acceptor(&cert, &key)),
+        _ if args.iter().any(|a| a == "--h2c") => Serving::H2c,
+        _ => Serving::Http1,
     };
 
     tokio::runtime::Builder::new_multi_thread()
@@ -81,11 +85,21 @@ fn main() {
         .enable_all()
         .build()
         .expect("tokio runtime")
-        .block_on(serve(listen, tls));
+        .block_on(serve(listen, serving));
 }
 
-/// The TLS side: the certificate chain and key from PEM files, HTTP/1.1 by ALPN, and
-/// session tickets.
+/// How every connection is served.
+#[derive(Clone)]
+enum Serving {
+    Http1,
+    /// HTTP/2 with prior knowledge, in clear text.
+    H2c,
+    /// TLS, then HTTP/2 or HTTP/1.1 as ALPN picked.
+    Tls(TlsAcceptor),
+}
+
+/// The TLS side: the certificate chain and key from PEM files, HTTP/2 and HTTP/1.1 by
+/// ALPN, and session tickets.
 fn acceptor(cert: &str, key: &str) -> TlsAcceptor {
     let chain: Vec<CertificateDer> = CertificateDer::pem_file_iter(cert)
         .and_then(|certs| certs.collect())
@@ -95,31 +109,48 @@ fn acceptor(cert: &str, key: &str) -> TlsAcceptor {
         .with_no_client_auth()
         .with_single_cert(chain, key)
         .expect("the certificate and its key");
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     config.ticketer = rustls::crypto::aws_lc_rs::Ticketer::new().expect("a ticketer");
     TlsAcceptor::from(Arc::new(config))
 }
 
-/// Serves one connection, over TLS when `tls` is given.
-async fn connection(stream: TcpStream, tls: Option<TlsAcceptor>) {
-    let http = http1::Builder::new();
-    match tls {
-        None => {
-            let _ = http
-                .serve_connection(TokioIo::new(stream), service_fn(handle))
-                .await;
-        }
-        Some(tls) => {
-            if let Ok(stream) = tls.accept(stream).await {
-                let _ = http
-                    .serve_connection(TokioIo::new(stream), service_fn(handle))
-                    .await;
+/// Serves one connection as `serving` says.
+async fn connection(stream: TcpStream, serving: Serving) {
+    match serving {
+        Serving::Http1 => serve_http1(TokioIo::new(stream)).await,
+        Serving::H2c => serve_http2(TokioIo::new(stream)).await,
+        Serving::Tls(tls) => {
+            let Ok(stream) = tls.accept(stream).await else {
+                return;
+            };
+            let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2".as_slice());
+            match h2 {
+                true => serve_http2(TokioIo::new(stream)).await,
+                false => serve_http1(TokioIo::new(stream)).await,
             }
         }
     }
 }
 
-async fn serve(listen: SocketAddr, tls: Option<TlsAcceptor>) {
+async fn serve_http1<I>(io: I)
+where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin,
+{
+    let _ = http1::Builder::new()
+        .serve_connection(io, service_fn(handle))
+        .await;
+}
+
+async fn serve_http2<I>(io: I)
+where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin,
+{
+    let _ = http2::Builder::new(TokioExecutor::new())
+        .serve_connection(io, service_fn(handle))
+        .await;
+}
+
+async fn serve(listen: SocketAddr, serving: Serving) {
     // TcpListener::bind would listen with a backlog of 128 (std's value, which mio 1.x
     // copies); a burst of connections beyond it gets SYNs dropped and retried after 1 s.
     // 1024 is the backlog tokio used before.
@@ -142,6 +173,6 @@ async fn serve(listen: SocketAddr, tls: Option<TlsAcceptor>) {
             }
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, tls.clone()));
+        tokio::spawn(connection(stream, serving.clone()));
     }
 }

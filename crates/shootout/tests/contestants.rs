@@ -59,40 +59,59 @@ fn every_manifest_reads_and_blocked_rows_say_why() {
     }
 }
 
-/// `list` says which contestants serve TLS (a `[tls]` table): a column, a JSON field.
+/// The contestants that serve HTTP/2 both ways: cleartext with prior knowledge (`[h2c]`)
+/// and over TLS by ALPN (`alpn` of `[tls]` offers `h2`).
+const HTTP2: [&str; 6] = [
+    "nginx-static",
+    "c-h2o",
+    "go-nethttp",
+    "node-http",
+    "rust-hyper",
+    "java-netty",
+];
+
+/// `list` says which contestants serve TLS (a `[tls]` table) and HTTP/2 (h2c, h2): a
+/// column each, JSON fields.
 #[test]
-fn list_says_which_contestants_serve_tls() {
+fn list_says_which_contestants_serve_tls_and_http2() {
     let out = shootout(&["list", "--json"]);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let tls = |name: &str| {
+    let field = |name: &str, field: &str| {
         let row = rows.iter().find(|r| r["name"] == name).unwrap();
-        row["tls"].as_bool().unwrap()
+        row[field].as_bool().unwrap()
     };
-    assert!(tls("c-epoll-tls") && tls("nginx-static"));
-    assert!(!tls("c-epoll"));
+    assert!(field("c-epoll-tls", "tls") && field("nginx-static", "tls"));
+    assert!(!field("c-epoll", "tls"));
+    for name in HTTP2 {
+        assert!(field(name, "h2c") && field(name, "h2"), "{name}");
+    }
+    assert!(!field("c-epoll-tls", "h2c") && !field("c-epoll-tls", "h2"));
     let out = shootout(&["list"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    let header = lines.next().unwrap();
-    let column = header.find(" tls ").expect("a tls column") + 1;
-    let cell = |name: &str| {
+    let header = text.lines().next().unwrap();
+    let cell = |name: &str, column: &str, width: usize| {
+        let at = header.find(&format!(" {column} ")).expect("the column") + 1;
         let row = text
             .lines()
             .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap();
-        row.get(column..column + 4)
+        row.get(at..at + width)
             .unwrap_or_default()
             .trim()
             .to_string()
     };
-    assert_eq!(cell("nginx-static"), "yes", "{text}");
-    assert_eq!(cell("python-gunicorn-gevent"), "no", "{text}");
+    assert_eq!(cell("nginx-static", "tls", 4), "yes", "{text}");
+    assert_eq!(cell("python-gunicorn-gevent", "tls", 4), "no", "{text}");
+    assert_eq!(cell("nginx-static", "http2", 6), "h2c,h2", "{text}");
+    assert_eq!(cell("c-epoll-tls", "http2", 6), "no", "{text}");
 }
 
 /// The quick contestants pass `verify`, and those with `[tls]` `verify --tls` with each
-/// kind of certificate (the chain, what they negotiate, the HTTP checks on TLS).
+/// kind of certificate (the chain, what they negotiate, the HTTP checks on TLS); those
+/// that serve HTTP/2 answer h2load over h2c and over TLS by ALPN (here, after their
+/// set-up: the HTTP/2 checks of `verify` are to come).
 #[test]
-fn quick_contestants_set_up_and_speak_http_in_clear_text_and_over_tls() {
+fn quick_contestants_set_up_and_speak_http_in_clear_text_over_tls_and_over_http2() {
     let catalog = Catalog::gather(Some(&root()), &[], &root().join("target")).unwrap();
     for name in QUICK {
         let setup = shootout(&["setup", name]);
@@ -115,7 +134,68 @@ fn quick_contestants_set_up_and_speak_http_in_clear_text_and_over_tls() {
                 verify_over_tls(c, kind);
             }
         }
+        if c.manifest.serves_h2c() {
+            h2load(name, Http2::Cleartext);
+        }
+        if c.manifest.serves_h2() {
+            h2load(name, Http2::OverTls);
+        }
     }
+}
+
+/// How a contestant is loaded over HTTP/2.
+#[derive(Debug, Clone, Copy)]
+enum Http2 {
+    /// `start --h2c`, `http://`: prior knowledge.
+    Cleartext,
+    /// `start --tls`, `https://`: h2 by ALPN (h2load does not check the certificate).
+    OverTls,
+}
+
+/// Starts `name` with `shootout start` serving HTTP/2 as `how` says, and loads its
+/// /hello with `h2load -n 200 -c 2 -m 10`: every request succeeds, over the protocol
+/// asked for (h2load says which it negotiated).
+fn h2load(name: &str, how: Http2) {
+    let (flag, scheme, protocol) = match how {
+        Http2::Cleartext => ("--h2c", "http", "h2c"),
+        Http2::OverTls => ("--tls", "https", "h2"),
+    };
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
+        .args(["start", name, "--port", &port.to_string(), flag])
+        .env("SHOOTOUT_ROOT", root())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    checkout::wait_for("the server to listen", checkout::PATIENCE, || {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("{name}: shootout start {flag} exited first: {status}");
+        }
+        std::net::TcpStream::connect(addr).ok()
+    });
+    let url = format!("{scheme}://127.0.0.1:{port}/hello");
+    // -T: a server that stops answering ends the load, not the test run.
+    let load = Command::new("h2load")
+        .args(["-n", "200", "-c", "2", "-m", "10", "-T", "60", &url])
+        .output()
+        .expect("h2load runs (scripts/install-test-deps installs nghttp2-client)");
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = checkout::wait_for_exit("shootout start to stop on Ctrl-C", &mut child);
+    let text = String::from_utf8_lossy(&load.stdout);
+    assert!(
+        text.contains("200 succeeded, 0 failed, 0 errored"),
+        "{name} {flag}:\n{text}{}",
+        String::from_utf8_lossy(&load.stderr)
+    );
+    let negotiated = format!("Application protocol: {protocol}\n");
+    assert!(text.contains(&negotiated), "{name} {flag}:\n{text}");
+    assert!(status.success(), "{name} {flag}: {status}");
+}
+
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
 }
 
 /// `shootout verify NAME --tls --certificate KIND` for `c`: starts it with its `[tls]`
@@ -191,7 +271,7 @@ fn verify_tls_checks_a_contestant_over_tls_and_refuses_one_without_tls() {
 
 /// `start --tls` serves HTTPS with the test certificate it names (a load trusting only
 /// that CA gets its answers), and stops on Ctrl-C; `start` of a contestant without
-/// `[tls]` is one line, exit 2.
+/// `[tls]` (`--tls`) or without `[h2c]` (`--h2c`) is one line, exit 2.
 #[test]
 fn start_tls_serves_https_with_the_test_certificate() {
     let setup = shootout(&["setup", "c-epoll-tls"]);
@@ -200,12 +280,7 @@ fn start_tls_serves_https_with_the_test_certificate() {
         "{}",
         String::from_utf8_lossy(&setup.stderr)
     );
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-        .to_string();
+    let port = free_port().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
         .args([
             "start",
@@ -245,6 +320,11 @@ fn start_tls_serves_https_with_the_test_certificate() {
         &shootout(&["start", "c-epoll", "--port", &port, "--tls"]),
         "error: c-epoll: serves no TLS (its contestant.toml has no [tls] table): start it \
          without --tls",
+    );
+    assert_one_line_error(
+        &shootout(&["start", "c-epoll-tls", "--port", &port, "--h2c"]),
+        "error: c-epoll-tls: serves no h2c (its contestant.toml has no [h2c] table): start \
+         it without --h2c",
     );
 }
 
@@ -297,11 +377,7 @@ fn start_runs_until_interrupted_and_leaves_no_process() {
     assert!(checkout::shootout(root, &["setup", "good"])
         .status
         .success());
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_shootout"))
         .args(["start", "good", "--port", &port.to_string(), "--cpus", "0"])
         .env("SHOOTOUT_ROOT", root)

@@ -7,9 +7,9 @@ use anyhow::{bail, Context};
 use clap::Args;
 use shootout::contestant::catalog::{self, Catalog, Status};
 use shootout::contestant::certificates::KeyKind;
-use shootout::contestant::manifest::Contestant;
+use shootout::contestant::manifest::{Contestant, Manifest};
 use shootout::contestant::setup_all;
-use shootout::process::launch::LaunchSpec;
+use shootout::process::launch::{launch_h2c, LaunchSpec};
 use shootout::process::server::Server;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -49,6 +49,10 @@ pub struct StartArgs {
     cpus: Option<Vec<usize>>,
     #[command(flatten)]
     serve: ServeTls,
+    /// Cleartext HTTP/2 with prior knowledge: start with the contestant's [h2c] command
+    /// (over TLS, HTTP/2 is --tls: its [tls] command offers h2 by ALPN where it serves it)
+    #[arg(long, conflicts_with = "tls")]
+    h2c: bool,
     #[command(flatten)]
     folders: Folders,
 }
@@ -65,8 +69,8 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         .map(|c| c.manifest.framework.chars().count())
         .fold("framework".len(), usize::max);
     println!(
-        "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} reason / note",
-        "contestant", "status", "language", "framework", "endpoints", "tls"
+        "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} {:<6} reason / note",
+        "contestant", "status", "language", "framework", "endpoints", "tls", "http2"
     );
     for c in &cat.contestants {
         let s = catalog::status(c);
@@ -77,7 +81,7 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             s.reason()
         };
         println!(
-            "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} {why}",
+            "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} {:<6} {why}",
             m.name,
             s.word(),
             m.language,
@@ -89,13 +93,25 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             match m.tls.is_some() {
                 true => "yes",
                 false => "no",
-            }
+            },
+            http2(m),
         );
     }
     for (name, e) in &cat.broken {
         println!("{name:<24} {:<12} {e}", "broken");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The http2 column: how it serves HTTP/2, cleartext with prior knowledge (`h2c`, an
+/// `[h2c]` table) and over TLS by ALPN (`h2`, its `[tls]` offers it).
+fn http2(m: &Manifest) -> &'static str {
+    match (m.serves_h2c(), m.serves_h2()) {
+        (true, true) => "h2c,h2",
+        (true, false) => "h2c",
+        (false, true) => "h2",
+        (false, false) => "no",
+    }
 }
 
 /// One contestant as `shootout list --json` shows it.
@@ -120,6 +136,10 @@ struct ListedManifest<'a> {
     parses_http: bool,
     /// Whether it serves HTTPS too (a `[tls]` table): `shootout verify NAME --tls`.
     tls: bool,
+    /// Whether it serves cleartext HTTP/2 with prior knowledge (an `[h2c]` table).
+    h2c: bool,
+    /// Whether it serves HTTP/2 over TLS (its `[tls]` offers `h2` by ALPN).
+    h2: bool,
     note: &'a str,
 }
 
@@ -140,6 +160,8 @@ fn listing(cat: &Catalog) -> Vec<Listed<'_>> {
                 articles: &m.articles,
                 parses_http: m.parses_http,
                 tls: m.tls.is_some(),
+                h2c: m.serves_h2c(),
+                h2: m.serves_h2(),
                 note: &m.note,
             }),
         });
@@ -191,20 +213,35 @@ pub fn setup(which: Selection) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Starts `c` as `spec` says (over TLS with the test certificate of `over_tls`); the URL
-/// it answers on, with what a client must trust over TLS.
+/// Starts `c` as `spec` says (over TLS with the test certificate of `over_tls`, or with
+/// its `[h2c]` command); the URL it answers on, with what a client must trust over TLS.
 fn serve(
     c: &Contestant,
     spec: &LaunchSpec,
     over_tls: Option<KeyKind>,
-    port: u16,
+    h2c: bool,
 ) -> anyhow::Result<(Server, String)> {
+    if h2c {
+        let server = launch_h2c(c, spec)?;
+        let url = format!(
+            "http://127.0.0.1:{}/ (HTTP/2 with prior knowledge: h2load, curl \
+             --http2-prior-knowledge)",
+            server.port
+        );
+        return Ok((server, url));
+    }
     let (server, files) = launch_serving(c, spec, over_tls)?;
+    let port = server.port;
+    let alpn = match &c.manifest.tls {
+        Some(tls) => tls.alpn.iter().map(|a| a.name()).collect::<Vec<_>>(),
+        None => Vec::new(),
+    };
     let url = match files {
         None => format!("http://127.0.0.1:{port}/"),
         Some(files) => format!(
-            "https://localhost:{port}/ ({} certificate; --cacert {})",
+            "https://localhost:{port}/ ({} certificate; ALPN {}; --cacert {})",
             files.kind.word(),
+            alpn.join(", "),
             files.ca.display()
         ),
     };
@@ -225,13 +262,16 @@ pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
     if args.serve.tls && c.manifest.tls.is_none() {
         bail!("{name}: serves no TLS (its contestant.toml has no [tls] table): start it without --tls");
     }
+    if args.h2c && c.manifest.h2c.is_none() {
+        bail!("{name}: serves no h2c (its contestant.toml has no [h2c] table): start it without --h2c");
+    }
     interrupt::install();
     let spec = LaunchSpec {
         port: Some(args.port),
         threads: args.threads,
         cpus: args.cpus.as_deref(),
     };
-    let (mut server, url) = serve(c, &spec, args.serve.over_tls(), args.port)
+    let (mut server, url) = serve(c, &spec, args.serve.over_tls(), args.h2c)
         .map_err(WorkFailed)
         .context(name.to_string())?;
     println!(

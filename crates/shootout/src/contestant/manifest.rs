@@ -1,6 +1,7 @@
 //! `contestant.toml`: what a contestant is and how to install, build and start it
 //! (docs/manifest.md is the reference).
 
+use crate::contestant::alpn::{self, Alpn, AlpnProblem};
 use crate::contestant::certificates::{self, CertificateFiles};
 use crate::contestant::running::RunningServer;
 use crate::model::VerifyLevel;
@@ -42,6 +43,9 @@ pub struct Manifest {
     /// How it serves HTTPS instead; None: it does not serve TLS.
     #[serde(default)]
     pub tls: Option<Tls>,
+    /// How it serves cleartext HTTP/2 instead; None: it does not serve h2c.
+    #[serde(default)]
+    pub h2c: Option<H2c>,
 }
 
 fn yes() -> bool {
@@ -89,17 +93,46 @@ pub struct Tls {
     pub command: String,
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// The protocols the command offers by ALPN: HTTP/1.1 always, and HTTP/2 when it lists
+    /// `h2` (a client that offers only `http/1.1` still gets HTTP/1.1).
+    #[serde(default = "Alpn::http11_only")]
+    pub alpn: Vec<Alpn>,
 }
 
 impl Tls {
     /// The placeholders it must use: a server given no certificate cannot serve one.
     const NEEDS: [&'static str; 2] = ["{cert}", "{key}"];
 
-    /// The first placeholder it needs that neither its command nor its env uses.
-    fn unused(&self) -> Option<&'static str> {
-        let uses = |p: &str| self.command.contains(p) || self.env.values().any(|v| v.contains(p));
-        Self::NEEDS.into_iter().find(|p| !uses(p))
+    /// True when a client offering `h2` by ALPN gets HTTP/2.
+    pub fn offers_h2(&self) -> bool {
+        self.alpn.contains(&Alpn::H2)
     }
+}
+
+/// How to start the server serving cleartext HTTP/2 on `{port}` with prior knowledge
+/// (RFC 9113 section 3.3: the client's first bytes are the connection preface; Upgrade
+/// from HTTP/1.1 is deprecated and not asked for): the same answers as [`Start`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct H2c {
+    pub command: String,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+}
+
+impl H2c {
+    /// The placeholders it must use: a server not told its port cannot listen on it.
+    const NEEDS: [&'static str; 1] = ["{port}"];
+}
+
+/// The first of `needs` that neither `command` nor `env` uses.
+fn unused(
+    command: &str,
+    env: &BTreeMap<String, String>,
+    needs: &[&'static str],
+) -> Option<&'static str> {
+    let uses = |p: &str| command.contains(p) || env.values().any(|v| v.contains(p));
+    needs.iter().copied().find(|p| !uses(p))
 }
 
 /// A manifest with where it lives.
@@ -129,13 +162,37 @@ pub enum Origin {
     Inline,
 }
 
+/// Which of its commands a contestant is started with, and so what it serves.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Serving<'a> {
+    /// `[start]`: HTTP/1.1 in clear text.
+    #[default]
+    Start,
+    /// `[h2c]`: HTTP/2 in clear text, with prior knowledge.
+    H2c,
+    /// `[tls]`: HTTPS serving this certificate (`{cert}`, `{key}`); HTTP/2 too where its
+    /// `alpn` offers it.
+    Tls(&'a CertificateFiles),
+}
+
+impl Serving<'_> {
+    /// The manifest table whose command it is.
+    pub fn table(&self) -> &'static str {
+        match self {
+            Serving::Start => "start",
+            Serving::H2c => "h2c",
+            Serving::Tls(_) => "tls",
+        }
+    }
+}
+
 /// Values for the placeholders of commands.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Placeholders<'a> {
     pub port: u16,
     pub threads: usize,
-    /// `{cert}` and `{key}`: the certificate a server started over TLS serves.
-    pub certificate: Option<&'a CertificateFiles>,
+    /// Which command is filled in; over TLS, the certificate `{cert}` and `{key}` name.
+    pub serving: Serving<'a>,
 }
 
 /// A manifest that cannot be used, named by its file.
@@ -149,11 +206,14 @@ pub enum ManifestError {
         name: String,
         folder: String,
     },
-    #[error("{}: [tls]: neither its command nor its env uses {placeholder}", path.display())]
-    TlsPlaceholder {
+    #[error("{}: [{table}]: neither its command nor its env uses {placeholder}", path.display())]
+    Placeholder {
         path: PathBuf,
+        table: &'static str,
         placeholder: &'static str,
     },
+    #[error("{}: [tls]: {problem}", path.display())]
+    Alpn { path: PathBuf, problem: AlpnProblem },
     #[error("{}: {source}", path.display())]
     Folder {
         path: PathBuf,
@@ -162,6 +222,41 @@ pub enum ManifestError {
 }
 
 impl Manifest {
+    /// The first mistake of its `[tls]` and `[h2c]` tables that parsing lets through: a
+    /// placeholder their command needs and does not use, an `alpn` list that cannot be.
+    fn check(&self, path: &Path) -> Result<(), ManifestError> {
+        let placeholder = |table, placeholder| ManifestError::Placeholder {
+            path: path.to_path_buf(),
+            table,
+            placeholder,
+        };
+        if let Some(tls) = &self.tls {
+            if let Some(p) = unused(&tls.command, &tls.env, &Tls::NEEDS) {
+                return Err(placeholder("tls", p));
+            }
+            if let Some(problem) = alpn::problem(&tls.alpn) {
+                let path = path.to_path_buf();
+                return Err(ManifestError::Alpn { path, problem });
+            }
+        }
+        if let Some(h2c) = &self.h2c {
+            if let Some(p) = unused(&h2c.command, &h2c.env, &H2c::NEEDS) {
+                return Err(placeholder("h2c", p));
+            }
+        }
+        Ok(())
+    }
+
+    /// True when it serves HTTP/2 over TLS: its `[tls]` offers `h2` by ALPN.
+    pub fn serves_h2(&self) -> bool {
+        self.tls.as_ref().is_some_and(Tls::offers_h2)
+    }
+
+    /// True when it serves cleartext HTTP/2 with prior knowledge (an `[h2c]` table).
+    pub fn serves_h2c(&self) -> bool {
+        self.h2c.is_some()
+    }
+
     /// A contestant that serves TLS needs `openssl` for its certificates: required like
     /// the commands and packages it names itself, so that setup installs it.
     fn require_openssl(&mut self) {
@@ -182,9 +277,7 @@ impl Contestant {
     pub fn load(dir: &Path, build_root: &Path) -> Result<Contestant, ManifestError> {
         let path = dir.join("contestant.toml");
         let mut manifest: Manifest = crate::toml_file::read(&path)?;
-        if let Some(placeholder) = manifest.tls.as_ref().and_then(Tls::unused) {
-            return Err(ManifestError::TlsPlaceholder { path, placeholder });
-        }
+        manifest.check(&path)?;
         manifest.require_openssl();
         let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if manifest.name != folder {
@@ -226,25 +319,22 @@ impl Contestant {
             .replace("{threads}", &p.threads.to_string())
             .replace("{dir}", &self.dir.to_string_lossy())
             .replace("{build}", &self.build.to_string_lossy());
-        match p.certificate {
-            None => filled,
-            Some(c) => filled
+        match p.serving {
+            Serving::Start | Serving::H2c => filled,
+            Serving::Tls(c) => filled
                 .replace("{cert}", &c.cert.to_string_lossy())
                 .replace("{key}", &c.key.to_string_lossy()),
         }
     }
 
-    /// The command and env that start it: [`Start`]'s, or [`Tls`]'s when given a
-    /// certificate (None when it has no `[tls]`).
-    pub fn command(
-        &self,
-        certificate: Option<&CertificateFiles>,
-    ) -> Option<(&str, &BTreeMap<String, String>)> {
-        let start = &self.manifest.start;
-        match (certificate, &self.manifest.tls) {
-            (None, _) => Some((&start.command, &start.env)),
-            (Some(_), Some(tls)) => Some((&tls.command, &tls.env)),
-            (Some(_), None) => None,
+    /// The command and env that start it serving as `serving` asks: [`Start`]'s, [`H2c`]'s
+    /// or [`Tls`]'s (None when its manifest has no such table).
+    pub fn command(&self, serving: Serving) -> Option<(&str, &BTreeMap<String, String>)> {
+        let m = &self.manifest;
+        match serving {
+            Serving::Start => Some((&m.start.command, &m.start.env)),
+            Serving::H2c => m.h2c.as_ref().map(|h| (h.command.as_str(), &h.env)),
+            Serving::Tls(_) => m.tls.as_ref().map(|t| (t.command.as_str(), &t.env)),
         }
     }
 
@@ -259,13 +349,13 @@ impl Contestant {
 mod tests {
     use super::*;
 
-    /// A contestant folder `dir/tlsy` whose manifest ends with `tls` (a `[tls]` table).
-    fn load(dir: &Path, tls: &str) -> Result<Contestant, ManifestError> {
+    /// A contestant folder `dir/tlsy` whose manifest ends with `tables` (`[tls]`, `[h2c]`).
+    fn load(dir: &Path, tables: &str) -> Result<Contestant, ManifestError> {
         let folder = dir.join("tlsy");
         std::fs::create_dir_all(&folder).unwrap();
         let toml = format!(
             "name = \"tlsy\"\nlanguage = \"C\"\nframework = \"x\"\nversion = \"1\"\n\
-             [requires]\ncommands = [\"gcc\"]\n[start]\ncommand = \"exec server {{port}}\"\n{tls}"
+             [requires]\ncommands = [\"gcc\"]\n[start]\ncommand = \"exec server {{port}}\"\n{tables}"
         );
         std::fs::write(folder.join("contestant.toml"), toml).unwrap();
         Contestant::load(&folder, &dir.join("builds"))
@@ -286,13 +376,16 @@ mod tests {
         let p = Placeholders {
             port: 8443,
             threads: 2,
-            certificate: Some(&files),
+            serving: Serving::Tls(&files),
         };
-        let (command, env) = c.command(Some(&files)).unwrap();
+        let (command, env) = c.command(p.serving).unwrap();
         let cert = files.cert.display();
         assert_eq!(c.fill(command, p), format!("exec server 8443 {cert}"));
         assert_eq!(c.fill(&env["KEY"], p), files.key.display().to_string());
-        assert_eq!(c.command(None).unwrap().0, "exec server {port}");
+        assert_eq!(c.command(Serving::Start).unwrap().0, "exec server {port}");
+        // No alpn: HTTP/1.1 alone, as before HTTP/2.
+        assert_eq!(c.manifest.tls.as_ref().unwrap().alpn, [Alpn::Http11]);
+        assert!(!c.manifest.serves_h2() && !c.manifest.serves_h2c());
     }
 
     #[test]
@@ -302,7 +395,8 @@ mod tests {
         assert!(c.manifest.tls.is_none());
         assert_eq!(c.manifest.requires.commands, ["gcc"]);
         let files = CertificateFiles::of(c.builds(), certificates::KeyKind::Rsa);
-        assert!(c.command(Some(&files)).is_none());
+        assert!(c.command(Serving::Tls(&files)).is_none());
+        assert!(c.command(Serving::H2c).is_none());
     }
 
     #[test]
@@ -320,5 +414,79 @@ mod tests {
         );
         let e = load(dir.path(), "[tls]\ncommand = \"x\"\nenvs = {}\n").unwrap_err();
         assert!(e.to_string().contains("unknown field `envs`"), "{e}");
+    }
+
+    #[test]
+    fn h2c_and_tls_alpn_h2_are_read_and_h2c_starts_its_own_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = load(
+            dir.path(),
+            "[tls]\ncommand = \"exec server {port} {cert} {key}\"\nalpn = [\"h2\", \"http/1.1\"]\n\
+             [h2c]\ncommand = \"exec server --h2c\"\nenv = { PORT = \"{port}\" }\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.manifest.tls.as_ref().unwrap().alpn,
+            [Alpn::H2, Alpn::Http11]
+        );
+        assert!(c.manifest.serves_h2() && c.manifest.serves_h2c());
+        let p = Placeholders {
+            port: 8080,
+            serving: Serving::H2c,
+            ..Placeholders::default()
+        };
+        let (command, env) = c.command(p.serving).unwrap();
+        assert_eq!(c.fill(command, p), "exec server --h2c");
+        assert_eq!(c.fill(&env["PORT"], p), "8080");
+        assert_eq!(p.serving.table(), "h2c");
+    }
+
+    #[test]
+    fn an_h2c_command_without_port_is_refused_in_one_line_naming_file_and_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = load(dir.path(), "[h2c]\ncommand = \"exec server --h2c\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("tlsy/contestant.toml: [h2c]: neither its command nor its env uses {port}"),
+            "{e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{e}");
+        let e = load(
+            dir.path(),
+            "[h2c]\ncommand = \"x {port}\"\nalpn = [\"h2\"]\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown field `alpn`"), "{e}");
+    }
+
+    #[test]
+    fn an_alpn_list_without_http11_or_with_an_unknown_protocol_is_refused_in_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let tls = |alpn: &str| {
+            let table =
+                format!("[tls]\ncommand = \"x {{port}} {{cert}} {{key}}\"\nalpn = {alpn}\n");
+            load(dir.path(), &table).unwrap_err().to_string()
+        };
+        let e = tls("[\"h2\"]");
+        assert!(
+            e.ends_with(
+                "tlsy/contestant.toml: [tls]: alpn must offer \"http/1.1\": the [tls] command \
+                 serves HTTP/1.1 over TLS too"
+            ),
+            "{e}"
+        );
+        let e = tls("[\"http/1.1\", \"http/1.1\"]");
+        assert!(e.ends_with("[tls]: alpn offers \"http/1.1\" twice"), "{e}");
+        let e = tls("[\"h3\", \"http/1.1\"]");
+        assert!(
+            e.contains("tlsy/contestant.toml: line 11, column 9: "),
+            "{e}"
+        );
+        assert!(
+            e.contains("unknown variant `h3`, expected `h2` or `http/1.1`"),
+            "{e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{e}");
     }
 }

@@ -2,6 +2,7 @@
 //! (`contestant.toml`), found in a catalog, installed and built, and checked for HTTP.
 //! A contestant already running elsewhere is given by its URL (`running`).
 
+pub mod alpn;
 pub mod catalog;
 pub mod certificates;
 pub mod locations;

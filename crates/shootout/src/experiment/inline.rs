@@ -205,6 +205,7 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
         verify: f.verify,
         // An inline contestant serves clear text only, for now.
         tls: None,
+        h2c: None,
     }
 }
 

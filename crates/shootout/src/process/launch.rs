@@ -3,7 +3,7 @@
 //! failing fast if it exits, within one start timeout.
 
 use crate::contestant::certificates::CertificateFiles;
-use crate::contestant::manifest::{Contestant, Placeholders};
+use crate::contestant::manifest::{Contestant, Placeholders, Serving};
 use crate::process::server::{free_port, Server, ServerError};
 use std::time::Duration;
 
@@ -35,7 +35,13 @@ pub enum LaunchError {
 /// Starts `c` as `spec` says and waits until it answers; its output goes to
 /// `server.log` in its build folder.
 pub fn launch(c: &Contestant, spec: &LaunchSpec) -> Result<Server, LaunchError> {
-    start(c, spec, None)
+    start(c, spec, Serving::Start)
+}
+
+/// Starts `c` serving cleartext HTTP/2 with prior knowledge (its manifest's `[h2c]`), as
+/// `spec` says, and waits until it accepts connections; its output goes to `server.log`.
+pub fn launch_h2c(c: &Contestant, spec: &LaunchSpec) -> Result<Server, LaunchError> {
+    start(c, spec, Serving::H2c)
 }
 
 /// Starts `c` serving HTTPS with `certificate` (its manifest's `[tls]`), as `spec` says,
@@ -45,14 +51,10 @@ pub fn launch_over_tls(
     spec: &LaunchSpec,
     certificate: &CertificateFiles,
 ) -> Result<Server, LaunchError> {
-    start(c, spec, Some(certificate))
+    start(c, spec, Serving::Tls(certificate))
 }
 
-fn start(
-    c: &Contestant,
-    spec: &LaunchSpec,
-    certificate: Option<&CertificateFiles>,
-) -> Result<Server, LaunchError> {
+fn start(c: &Contestant, spec: &LaunchSpec, serving: Serving) -> Result<Server, LaunchError> {
     let port = match spec.port {
         Some(p) => p,
         None => free_port().map_err(LaunchError::Start)?,
@@ -61,7 +63,7 @@ fn start(
     let p = Placeholders {
         port,
         threads: spec.threads,
-        certificate,
+        serving,
     };
     let mut server = Server::start(c, p, spec.cpus, &log).map_err(LaunchError::Start)?;
     server

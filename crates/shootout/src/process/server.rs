@@ -40,8 +40,9 @@ pub enum ServerError {
         timeout: Duration,
         log: PathBuf,
     },
-    #[error("it does not serve TLS: its manifest has no [tls]")]
-    NoTls,
+    /// Asked to serve as a table of its manifest says (`tls`, `h2c`) that it has not.
+    #[error("it does not serve {table}: its manifest has no [{table}]")]
+    NotServed { table: &'static str },
     #[error("no free port: {0}")]
     NoFreePort(io::Error),
 }
@@ -59,8 +60,8 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `c` on `p.port` with `p.threads`, over TLS with `p.certificate` when given,
-    /// pinned to `cpus` if given; output goes to `log`.
+    /// Starts `c` on `p.port` with `p.threads`, with the command of `p.serving` (over TLS:
+    /// serving its certificate), pinned to `cpus` if given; output goes to `log`.
     ///
     /// Call it from a thread that lives as long as the server: the parent-death signal
     /// fires when the thread that forked the server ends, not the process. shootout
@@ -71,7 +72,8 @@ impl Server {
         cpus: Option<&[usize]>,
         log: &Path,
     ) -> Result<Server, ServerError> {
-        let (command, env) = c.command(p.certificate).ok_or(ServerError::NoTls)?;
+        let table = p.serving.table();
+        let (command, env) = (c.command(p.serving)).ok_or(ServerError::NotServed { table })?;
         // Servers inherit the open-file limit: give them the hard limit, as the generator has.
         let _ = engine::raise_nofile();
         let log_error = |source| ServerError::Log {

@@ -30,6 +30,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -48,19 +49,22 @@ import java.util.concurrent.TimeUnit;
  *
  * GET /hello -> "Hello World"; GET /app -> 1024 bytes after 95-105 ms, the delay
  * being a timer on the connection's own event loop (ctx.executor().schedule),
- * so the loop never blocks. Usage: NettyServer PORT THREADS [CERT KEY] (THREADS = worker
- * event loops). Given a certificate and its key (PEM), the same server over TLS: Netty's
- * SslHandler on the JDK's own TLS (SslProvider.JDK), TLS 1.2 and 1.3, ALPN http/1.1, the
- * JDK's session cache and (TLS 1.3) stateless tickets.
+ * so the loop never blocks. Usage: NettyServer PORT THREADS [CERT KEY | h2c] (THREADS =
+ * worker event loops). Given a certificate and its key (PEM), the same server over TLS:
+ * Netty's SslHandler on the JDK's own TLS (SslProvider.JDK), TLS 1.2 and 1.3, ALPN h2 and
+ * http/1.1 (HTTP/2 by {@link Http2Handler} for a client that picks h2, the HTTP/1.1 codec
+ * for any other), the JDK's session cache and (TLS 1.3) stateless tickets. Given h2c, the
+ * same over cleartext HTTP/2 with prior knowledge ({@link Http2Handler} on every
+ * connection: HTTP/2 only on the port).
  */
 public final class NettyServer {
 
-    private static final byte[] HELLO = "Hello World".getBytes();
-    private static final byte[] APP = new byte[1024];
-    private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain");
-    private static final AsciiString SERVER = AsciiString.cached("netty");
-    private static final AsciiString HELLO_LEN = AsciiString.cached(Integer.toString(HELLO.length));
-    private static final AsciiString APP_LEN = AsciiString.cached(Integer.toString(APP.length));
+    static final byte[] HELLO = "Hello World".getBytes();
+    static final byte[] APP = new byte[1024];
+    static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain");
+    static final AsciiString SERVER = AsciiString.cached("netty");
+    static final AsciiString HELLO_LEN = AsciiString.cached(Integer.toString(HELLO.length));
+    static final AsciiString APP_LEN = AsciiString.cached(Integer.toString(APP.length));
 
     static {
         Arrays.fill(APP, (byte) 'x');
@@ -69,10 +73,16 @@ public final class NettyServer {
     /** The Date header, refreshed once a second by a timer on the boss loop. */
     private static volatile AsciiString date = new AsciiString(DateFormatter.format(new Date()));
 
+    /** The Date header's value now. */
+    static AsciiString date() {
+        return date;
+    }
+
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
         SslContext tls = args.length > 3 ? tls(new File(args[2]), new File(args[3])) : null;
+        boolean h2c = args.length == 3 && args[2].equals("h2c");
 
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
@@ -91,14 +101,18 @@ public final class NettyServer {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             if (tls != null) {
-                                ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                                ch.pipeline().addLast(tls.newHandler(ch.alloc()), new Negotiated());
+                            } else if (h2c) {
+                                Http2Handler.addTo(ch.pipeline());
+                            } else {
+                                ch.pipeline().addLast(new HttpServerCodec(), new Handler());
                             }
-                            ch.pipeline().addLast(new HttpServerCodec(), new Handler());
                         }
                     });
             Channel ch = b.bind("127.0.0.1", port).sync().channel();
             System.err.println("java-netty listening on 127.0.0.1:" + port + " with " + threads
-                    + " event loop(s), transport " + (epoll ? "epoll" : "nio") + (tls != null ? ", TLS (JDK)" : ""));
+                    + " event loop(s), transport " + (epoll ? "epoll" : "nio")
+                    + (tls != null ? ", TLS (JDK), ALPN h2 and http/1.1" : h2c ? ", h2c (prior knowledge)" : ""));
             ch.closeFuture().sync();
         } finally {
             boss.shutdownGracefully();
@@ -106,7 +120,7 @@ public final class NettyServer {
         }
     }
 
-    /** The server's TLS: the JDK's provider, TLS 1.2 and 1.3, HTTP/1.1 by ALPN. */
+    /** The server's TLS: the JDK's provider, TLS 1.2 and 1.3, HTTP/2 and HTTP/1.1 by ALPN. */
     private static SslContext tls(File cert, File key) throws Exception {
         return SslContextBuilder.forServer(cert, key)
                 .sslProvider(SslProvider.JDK)
@@ -115,8 +129,28 @@ public final class NettyServer {
                         ApplicationProtocolConfig.Protocol.ALPN,
                         ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                         ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_2,
                         ApplicationProtocolNames.HTTP_1_1))
                 .build();
+    }
+
+    /**
+     * Once the handshake is done, the codec of the protocol ALPN picked: HTTP/2, or HTTP/1.1
+     * (also for a client that offered no ALPN at all).
+     */
+    static final class Negotiated extends ApplicationProtocolNegotiationHandler {
+        Negotiated() {
+            super(ApplicationProtocolNames.HTTP_1_1);
+        }
+
+        @Override
+        protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+            if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+                Http2Handler.addTo(ctx.pipeline());
+            } else {
+                ctx.pipeline().addLast(new HttpServerCodec(), new Handler());
+            }
+        }
     }
 
     /**
@@ -206,7 +240,7 @@ public final class NettyServer {
             FullHttpResponse resp = new DefaultFullHttpResponse(version, status, content, false);
             resp.headers()
                     .set(HttpHeaderNames.SERVER, SERVER)
-                    .set(HttpHeaderNames.DATE, date)
+                    .set(HttpHeaderNames.DATE, date())
                     .set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN)
                     .set(HttpHeaderNames.CONTENT_LENGTH,
                             body == HELLO ? HELLO_LEN : body == APP ? APP_LEN : Integer.toString(content.readableBytes()));
