@@ -1,5 +1,6 @@
 //! `shootout verify`: start contestants, check that they speak HTTP (in clear text, or
-//! over TLS with `--tls`: the chain and what they negotiate first), stop them.
+//! over TLS with `--tls`: the chain and what they negotiate first; HTTP/2 with
+//! `--http2`), stop them.
 
 use super::contestants::{select, Selection};
 use super::interrupt;
@@ -15,7 +16,7 @@ use shootout::contestant::verify::{self, Check, Plan};
 use shootout::model::endpoint::Endpoint;
 use shootout::model::VerifyLevel;
 use shootout::process::group_cpu;
-use shootout::process::launch::LaunchSpec;
+use shootout::process::launch::{launch_h2c, LaunchSpec};
 use shootout::process::server::Server;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -43,6 +44,11 @@ pub struct VerifyArgs {
     level: Option<VerifyLevel>,
     #[command(flatten)]
     serve: ServeTls,
+    /// Check HTTP/2 too: with --tls, by ALPN h2 on the [tls] command's port, after the TLS
+    /// and HTTP/1.1 checks; without, in clear text with prior knowledge (h2c) on the
+    /// [h2c] command's port, HTTP/2 checks only. --all takes the contestants that serve it
+    #[arg(long)]
+    http2: bool,
 }
 
 fn verify_level(text: &str) -> Result<VerifyLevel, String> {
@@ -65,6 +71,9 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    if args.http2 {
+        keep_http2(&mut chosen, args.which.all, args.serve.tls)?;
+    }
     let over_tls = args.serve.over_tls();
     let mut failed = false;
     for c in chosen {
@@ -77,6 +86,30 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         true => ExitCode::FAILURE,
         false => ExitCode::SUCCESS,
     })
+}
+
+/// Under `--http2`: with `--all`, only the contestants that serve HTTP/2 the way asked
+/// (over TLS by ALPN, or h2c); a contestant named that does not is refused in one line.
+fn keep_http2(chosen: &mut Vec<&Contestant>, all: bool, tls: bool) -> anyhow::Result<()> {
+    let serves = |c: &Contestant| match tls {
+        true => c.manifest.serves_h2(),
+        false => c.manifest.serves_h2c(),
+    };
+    if all {
+        chosen.retain(|c| serves(c));
+        return Ok(());
+    }
+    match (chosen.iter().find(|c| !serves(c)), tls) {
+        (Some(c), true) => bail!(
+            "{}: serves no HTTP/2 over TLS (its [tls] alpn offers no h2): verify it without --http2",
+            c.name()
+        ),
+        (Some(c), false) => bail!(
+            "{}: serves no h2c (its contestant.toml has no [h2c] table): verify it with --tls --http2, or without --http2",
+            c.name()
+        ),
+        (None, _) => Ok(()),
+    }
 }
 
 /// Starts `c` (over TLS serving the certificate of `over_tls`, when given), runs its
@@ -99,19 +132,27 @@ fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> a
         endpoints: &endpoints,
         parses_http: c.manifest.parses_http,
     };
-    let (mut server, certificate) = launch_serving(c, &spec, over_tls)?;
-    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-    let checks = match &certificate {
-        Some(files) => verify::run_over_tls(addr, &plan, files).context("certificate")?,
-        None => verify::run(addr, &plan),
+    let h2c = args.http2 && over_tls.is_none();
+    let (mut server, certificate) = match h2c {
+        true => (launch_h2c(c, &spec)?, None),
+        false => launch_serving(c, &spec, over_tls)?,
     };
+    let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
+    let mut checks = match (&certificate, h2c) {
+        (_, true) => Vec::new(),
+        (Some(files), false) => verify::run_over_tls(addr, &plan, files).context("certificate")?,
+        (None, false) => verify::run(addr, &plan),
+    };
+    if args.http2 {
+        checks.extend(verify::run_h2(addr, &plan, certificate.as_ref()));
+    }
     let say = |what: &str, text: &str| println!("{}: {what:<16} {text}", c.name());
     if let Some(files) = &certificate {
         say("certificate", &served(files));
     }
     say("level", &format!("{} ({})", level.word(), level.meaning()));
     if args.load {
-        match load_check(&server, args.threads, certificate.as_ref()) {
+        match load_check(&server, args.threads, certificate.as_ref(), args.http2) {
             Ok(line) => say("load", &line),
             Err(e) => eprintln!("error: {}: load: {e:#}", c.name()),
         }
@@ -190,8 +231,13 @@ fn load_check(
     server: &Server,
     threads: usize,
     certificate: Option<&CertificateFiles>,
+    http2: bool,
 ) -> anyhow::Result<String> {
-    let spec = hello_load(server.port, certificate)?;
+    let mut spec = hello_load(server.port, certificate)?;
+    if http2 {
+        // The same requests in flight as HTTP/1.1's 64 connections: 8 of 8 streams.
+        (spec.http2, spec.connections, spec.streams) = (true, 8, 8);
+    }
     let config = spec.resolve_at(SocketAddr::from(([127, 0, 0, 1], server.port)))?;
     let before = group_cpu::Sample::take(server.pid());
     let t0 = Instant::now();

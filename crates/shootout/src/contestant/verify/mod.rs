@@ -16,7 +16,10 @@
 
 mod connection;
 mod exchange;
+mod h2;
 mod tls;
+
+pub use h2::run_h2;
 
 use crate::contestant::certificates::{CertificateError, CertificateFiles};
 use crate::model::endpoint::{Builtin, Endpoint, Mismatch};
