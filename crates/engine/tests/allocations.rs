@@ -1,5 +1,5 @@
 //! The request path allocates nothing: neither a request nor a connection costs an
-//! allocation, on either event loop. Over TLS, a request costs exactly two, both inside
+//! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either). Over TLS, a request costs exactly two, both inside
 //! rustls 0.23 (see `RUSTLS_ALLOCATIONS_PER_REQUEST`).
 //!
 //! A counting global allocator sees every allocation in this process, and counts those
@@ -159,6 +159,63 @@ fn serve_tls(pki: &TestPki) -> SocketAddr {
     addr
 }
 
+/// An HTTP/2 server as [`serve`] is: the client's preface skipped, SETTINGS sent and the
+/// client's acknowledged, every HEADERS frame (a request without a body) answered with
+/// `:status 200` (indexed, one octet) and DATA `Hello World` on its stream, other frames
+/// read and dropped; fixed buffers, no HPACK decoding (the request fields do not matter).
+fn serve_h2() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    start_ignored(8, move || {
+        for stream in listener.incoming().take(64).flatten() {
+            answer_h2(stream);
+        }
+    });
+    addr
+}
+
+fn answer_h2(mut stream: std::net::TcpStream) {
+    let mut out = [0u8; 64];
+    let mut preface = [0u8; 24];
+    let settings = h2_frame(&mut out, 4, 0, 0, &[]);
+    if stream.read_exact(&mut preface).is_err() || stream.write_all(settings).is_err() {
+        return;
+    }
+    let mut header = [0u8; 9];
+    let mut payload = [0u8; 16_384];
+    while stream.read_exact(&mut header).is_ok() {
+        let len = u32::from_be_bytes([0, header[0], header[1], header[2]]) as usize;
+        let (kind, flags) = (header[3], header[4]);
+        let id = u32::from_be_bytes([header[5], header[6], header[7], header[8]]);
+        if len > payload.len() || stream.read_exact(&mut payload[..len]).is_err() {
+            return;
+        }
+        let written = match (kind, flags & 1) {
+            (4, 0) => stream.write_all(h2_frame(&mut out, 4, 1, 0, &[])),
+            (1, _) => {
+                let head = h2_frame(&mut out, 1, 4, id, &[0x88]).len();
+                let body = h2_frame(&mut out[head..], 0, 1, id, b"Hello World").len();
+                stream.write_all(&out[..head + body])
+            }
+            _ => Ok(()),
+        };
+        if written.is_err() {
+            return;
+        }
+    }
+}
+
+/// A frame of `kind` with `flags` on `stream` carrying `payload`, written at the front of
+/// `out`: the octets written.
+fn h2_frame<'o>(out: &'o mut [u8], kind: u8, flags: u8, stream: u32, payload: &[u8]) -> &'o [u8] {
+    let len = (payload.len() as u32).to_be_bytes();
+    out[..3].copy_from_slice(&len[1..]);
+    (out[3], out[4]) = (kind, flags);
+    out[5..9].copy_from_slice(&stream.to_be_bytes());
+    out[9..9 + payload.len()].copy_from_slice(payload);
+    &out[..9 + payload.len()]
+}
+
 /// Answers one request per connection, one connection at a time, from fixed buffers.
 fn serve_one_per_connection() -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -247,6 +304,7 @@ fn neither_a_request_nor_a_connection_allocates() {
     let pki = TestPki::new().unwrap();
     let over_tls = serve_tls(&pki);
     let (keepalive, one_per_connection) = (serve(), serve_one_per_connection());
+    let over_h2c = serve_h2();
     for io in [IoChoice::Epoll, IoChoice::Uring] {
         let closed = |c: &mut LoadConfig| c.io = io;
         assert_no_allocation_per_request(&format!("{io:?}, keep-alive"), keepalive, closed);
@@ -268,5 +326,15 @@ fn neither_a_request_nor_a_connection_allocates() {
             });
         };
         assert_rustls_allocations_only(&format!("{io:?}, keep-alive over TLS"), over_tls, tls);
+        // HTTP/2, 10 streams per connection: streams, frames and header blocks reuse
+        // the slot's session, whose buffers are made once.
+        let h2c = |c: &mut LoadConfig| {
+            c.io = io;
+            c.http2 = true;
+            c.streams = 10;
+        };
+        // The HPACK decoder's Huffman table is built once per process, by the first load.
+        allocations_beyond_seconds(over_h2c, 100, h2c);
+        assert_no_allocation_per_request(&format!("{io:?}, h2c, 10 streams"), over_h2c, h2c);
     }
 }
