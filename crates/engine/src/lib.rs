@@ -15,6 +15,7 @@ mod epoll;
 mod event_loop;
 mod hdr_log;
 mod histcodec;
+mod hpack;
 mod ledger;
 mod limits;
 mod live;
@@ -38,6 +39,9 @@ pub use devices::DeviceScript;
 pub use duration::{parse_duration, DurationError};
 pub use hdr_log::write_hdr_log;
 pub use histcodec::{decode_histogram, EncodedHistogram, HistogramError};
+// For the fuzz target and the allocation test; the event loops use `hpack` directly.
+#[doc(hidden)]
+pub use hpack::{Decoder as HpackDecoder, HpackError, RequestBlock as HpackRequestBlock};
 pub use limits::raise_nofile;
 pub use live::Live;
 pub use merge::{merge, MergeError};
