@@ -126,7 +126,8 @@ impl RequestBlock {
     /// request). A size under the table's current size is owed as a size update at the
     /// start of the next block, and the table stays that small (a larger setting later is
     /// a limit, not a change: we keep using less). If the first block's entries no longer
-    /// fit, the blocks fall back to literals without indexing.
+    /// fit, the blocks fall back to literals without indexing. Call it when the peer's
+    /// SETTINGS frame is read (settings apply on receipt, RFC 9113 section 6.5.3).
     pub fn peer_table_size(&mut self, size: usize) {
         let current = self.owed_update.unwrap_or(self.table_size);
         if size >= current {
