@@ -41,6 +41,9 @@ pub use duration::{parse_duration, DurationError};
 pub use h2::{ErrorCode as H2ErrorCode, PeerSettings as H2Settings};
 pub use hdr_log::write_hdr_log;
 pub use histcodec::{decode_histogram, EncodedHistogram, HistogramError};
+// For the fuzz target and the allocation test; the event loops use `hpack` directly.
+#[doc(hidden)]
+pub use hpack::{Decoder as HpackDecoder, HpackError, RequestBlock as HpackRequestBlock};
 pub use limits::raise_nofile;
 pub use live::Live;
 pub use merge::{merge, MergeError};

@@ -49,19 +49,14 @@ pub struct Session {
     /// The server's SETTINGS came (its preface).
     settled: bool,
     next_id: u32,
-    /// The request's header block was sent once on this connection: later ones index it.
-    indexed: bool,
-    /// The largest HPACK table the request encoder uses: 4096 until the server's
-    /// SETTINGS_HEADER_TABLE_SIZE says less.
-    encoder_table: u32,
-    /// A dynamic table size update the next header block must begin with.
-    owed_update: Option<u32>,
-    /// The server's table cannot hold the request's entries: literals from now on.
-    plain: bool,
+    /// The request's header block as this connection sends it: literals the first time,
+    /// indexed after, as the server's table allows.
+    request: hpack::RequestBlock,
     send_window: i64,
     recv_unacked: u32,
     continuing: Option<Continuing>,
-    block: Vec<u8>,
+    /// A header block being reassembled (HEADERS, then CONTINUATION).
+    header_block: Vec<u8>,
     /// A GOAWAY's last stream identifier: no new stream on this connection.
     going_away: Option<u32>,
     /// Open streams whose request body is not all sent.
@@ -88,14 +83,14 @@ impl Session {
             open: false,
             settled: false,
             next_id: 1,
-            indexed: false,
-            encoder_table: settings::DEFAULT_HEADER_TABLE as u32,
-            owed_update: None,
-            plain: false,
+            request: req
+                .h2_block()
+                .cloned()
+                .unwrap_or_else(|| hpack::RequestBlock::new(&[])),
             send_window: DEFAULT_WINDOW as i64,
             recv_unacked: 0,
             continuing: None,
-            block: Vec::new(),
+            header_block: Vec::new(),
             going_away: None,
             bodies: 0,
         }
@@ -123,11 +118,9 @@ impl Session {
         self.decoder.reset();
         self.out.clear();
         self.peer = PeerSettings::default();
-        (self.open, self.settled, self.indexed) = (false, false, false);
+        (self.open, self.settled) = (false, false);
+        self.request.reset();
         self.next_id = 1;
-        self.encoder_table = settings::DEFAULT_HEADER_TABLE as u32;
-        self.owed_update = None;
-        self.plain = false;
         self.send_window = DEFAULT_WINDOW as i64;
         self.recv_unacked = 0;
         self.continuing = None;
@@ -174,10 +167,9 @@ impl Session {
 
     /// Opens queued requests as streams while the server allows more and there is room.
     fn open_streams(&mut self, req: &RequestBytes) {
-        let Some(block) = req.h2_block() else {
-            return;
-        };
         let limit = self.peer.stream_limit().unwrap_or(usize::MAX);
+        // The most a HEADERS frame takes: the first block, and a size update before it.
+        let most = HEADER_LEN + self.request.first().len().max(self.request.next().len()) + 3;
         while self.streams.queued() > 0 && self.streams.open() < limit && self.going_away.is_none()
         {
             if self.next_id > MAX_STREAM_ID {
@@ -185,18 +177,14 @@ impl Session {
                 self.going_away = Some(MAX_STREAM_ID);
                 return;
             }
-            let body = req.body();
-            let flags = flag::END_HEADERS | if body.is_empty() { flag::END_STREAM } else { 0 };
-            let (update, fragment) = self.fragment(block);
-            if !self.out.frame(
-                kind::HEADERS,
-                flags,
-                self.next_id,
-                &[update.octets(), fragment],
-            ) {
+            if self.out.room() < most {
                 return;
             }
-            self.after_headers_sent();
+            let body = req.body();
+            let flags = flag::END_HEADERS | if body.is_empty() { flag::END_STREAM } else { 0 };
+            let fragment = self.request.block();
+            self.out
+                .frame(kind::HEADERS, flags, self.next_id, &[fragment]);
             let window = self.peer.initial_window_size as i64;
             self.streams.open_next(self.next_id, window);
             self.next_id += 2;
@@ -207,21 +195,6 @@ impl Session {
         if self.bodies > 0 {
             self.send_bodies(req);
         }
-    }
-
-    /// The header block for the next stream, and the table size update it must lead with.
-    fn fragment<'b>(&self, block: &'b hpack::RequestBlock) -> (SizeUpdate, &'b [u8]) {
-        let update = SizeUpdate::of(self.owed_update);
-        match (self.plain, self.indexed) {
-            (true, _) => (update, block.plain()),
-            (false, true) => (update, block.next()),
-            (false, false) => (update, block.first()),
-        }
-    }
-
-    fn after_headers_sent(&mut self) {
-        self.indexed = true;
-        self.owed_update = None;
     }
 
     /// Sends request bodies as far as the windows, the frame size and the buffer allow.
@@ -348,8 +321,8 @@ impl Session {
             } => {
                 self.stream_of(stream)?;
                 self.continuing = Some(Continuing { stream, end_stream });
-                self.block.clear();
-                self.block.extend_from_slice(fragment);
+                self.header_block.clear();
+                self.header_block.extend_from_slice(fragment);
             }
             Frame::Continuation {
                 stream,
@@ -415,20 +388,20 @@ impl Session {
         let Some(begun) = self.continuing.filter(|c| c.stream == stream) else {
             return Err(Violation::protocol("CONTINUATION not after its HEADERS"));
         };
-        if self.block.len() + fragment.len() > MAX_HEADER_BLOCK {
+        if self.header_block.len() + fragment.len() > MAX_HEADER_BLOCK {
             return Err(Violation {
                 code: ErrorCode::ENHANCE_YOUR_CALM,
                 what: "a header block over 64 KiB",
             });
         }
-        self.block.extend_from_slice(fragment);
+        self.header_block.extend_from_slice(fragment);
         if !end_headers {
             return Ok(());
         }
         self.continuing = None;
-        let block = std::mem::take(&mut self.block);
+        let block = std::mem::take(&mut self.header_block);
         let done = self.headers(stream, &block, begun.end_stream, at);
-        self.block = block;
+        self.header_block = block;
         done
     }
 
@@ -518,7 +491,8 @@ impl Session {
                 s.send_window += delta;
             }
         }
-        self.encoder_table_limit(self.peer.header_table_size, at.req);
+        self.request
+            .peer_table_size(self.peer.header_table_size as usize);
         if !self.out.frame(kind::SETTINGS, flag::ACK, 0, &[]) {
             return Err(calm("no room to acknowledge SETTINGS"));
         }
@@ -528,19 +502,6 @@ impl Session {
         }
         self.send_bodies(at.req);
         Ok(())
-    }
-
-    /// The server's table is `size` octets: a smaller one is announced to it (a size
-    /// update), and one too small for the request's entries means literals from now on.
-    fn encoder_table_limit(&mut self, size: u32, req: &RequestBytes) {
-        if size < self.encoder_table {
-            self.encoder_table = size;
-            self.owed_update = Some(size);
-        }
-        let needed = req.h2_block().map_or(0, |b| b.table_size());
-        if needed > self.encoder_table as usize {
-            self.plain = true;
-        }
     }
 
     fn ping(&mut self, opaque: [u8; 8], at: &mut At) -> Result<(), Violation> {
@@ -705,43 +666,5 @@ fn parse_status(value: &[u8]) -> Option<u16> {
                 .fold(0, |n, d| n * 10 + (**d - b'0') as u16),
         ),
         _ => None,
-    }
-}
-
-/// A dynamic table size update (RFC 7541 section 6.3) a header block begins with: the
-/// size as an integer with a 5-bit prefix, at most 6 octets.
-#[derive(Debug, Clone, Copy, Default)]
-struct SizeUpdate {
-    octets: [u8; 6],
-    len: usize,
-}
-
-impl SizeUpdate {
-    fn of(size: Option<u32>) -> SizeUpdate {
-        let mut update = SizeUpdate::default();
-        let Some(mut size) = size else {
-            return update;
-        };
-        if size < 31 {
-            update.push(0x20 | size as u8);
-            return update;
-        }
-        update.push(0x20 | 31);
-        size -= 31;
-        while size >= 128 {
-            update.push((size % 128) as u8 | 0x80);
-            size /= 128;
-        }
-        update.push(size as u8);
-        update
-    }
-
-    fn push(&mut self, octet: u8) {
-        self.octets[self.len] = octet;
-        self.len += 1;
-    }
-
-    fn octets(&self) -> &[u8] {
-        &self.octets[..self.len]
     }
 }
