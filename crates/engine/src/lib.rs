@@ -72,7 +72,7 @@ pub use spec::{
 /// The parsers the fuzz targets drive (fuzz/): not an API.
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::h2::{Frame as H2Frame, FrameReader as H2FrameReader, Violation as H2Violation};
+    pub use crate::h2::fuzzing::h2_session;
 }
 pub use tls::handshake_error::HandshakeError;
 pub use tls::{Negotiated, Resume, TlsClient};

@@ -91,3 +91,47 @@ fn merged_shards_add_up_and_keep_exact_percentiles() {
         a.per_second[0].requests + b.per_second[0].requests
     );
 }
+
+/// Two HTTP/2 shards of one load (10 streams per connection) against a server that sends
+/// GOAWAY every 25 streams: merged, they count every stream once, as the server does, and
+/// their HTTP/2 books (retries, GOAWAYs by code, the server's SETTINGS) add up.
+#[test]
+fn http2_shards_merge_exactly() {
+    let server = TestServer::start_h2(testserver::H2Behavior::GoawayAfter(25)).unwrap();
+    let run = |index: u64| {
+        let mut c = LoadConfig::new(Target::parse(&server.url("/hello")).unwrap());
+        (c.http2, c.streams, c.connections, c.threads) = (true, 10, 4, 1);
+        c.stop = Stop::Requests(400);
+        c.shard = Shard { index, count: 2 };
+        let r = engine::run(&c, &AtomicBool::new(false)).expect("shard runs");
+        let text = serde_json::to_string(&r).unwrap();
+        serde_json::from_str::<LoadResult>(&text).unwrap()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| run(0));
+        let b = s.spawn(|| run(1));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let m = engine::merge(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!((m.requests.total(), m.requests.ok), (400, 400));
+    assert_eq!(
+        (m.config.http_version.as_str(), m.config.streams),
+        ("2", Some(10))
+    );
+    let books = |r: &LoadResult| r.h2.clone().expect("h2 books");
+    let (ha, hb, hm) = (books(&a), books(&b), books(&m));
+    assert_eq!(hm.retried, ha.retried + hb.retried);
+    assert!(
+        hm.retried > 0,
+        "GOAWAY every 25 streams leaves some to retry"
+    );
+    let goaways = |h: &engine::H2Summary| h.goaways.get("NO_ERROR").copied().unwrap_or(0);
+    assert_eq!(goaways(&hm), goaways(&ha) + goaways(&hb));
+    assert!(hm.settings.is_some());
+    // The server counts a response once its write returns: poll for its last ones.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.responses() < 400 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(server.responses(), 400, "each stream answered once");
+}

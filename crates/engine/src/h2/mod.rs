@@ -10,6 +10,8 @@
 mod books;
 mod error_code;
 mod frame;
+#[doc(hidden)]
+pub mod fuzzing;
 mod out;
 mod reader;
 mod session;
@@ -18,7 +20,5 @@ mod streams;
 
 pub use books::H2Books;
 pub use error_code::ErrorCode;
-pub use frame::{Frame, Violation};
-pub use reader::FrameReader;
 pub use session::Session;
 pub use settings::PeerSettings;
