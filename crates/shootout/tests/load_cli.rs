@@ -52,6 +52,58 @@ fn json_has_the_documented_fields_and_the_counts_add_up() {
     }
 }
 
+/// `load --h2c --streams 10` as a user runs it: every stream counted once, as the server
+/// counts it, the JSON says HTTP/2, its streams and the server's SETTINGS, and the text
+/// says so too.
+#[test]
+fn an_h2c_load_says_http2_and_counts_every_stream() {
+    let server = TestServer::start_h2(testserver::H2Behavior::Hello).unwrap();
+    let url = server.url("/hello");
+    let args = [
+        "load",
+        "--h2c",
+        &url,
+        "--streams",
+        "10",
+        "-c",
+        "4",
+        "-t",
+        "1",
+        "-n",
+        "500",
+    ];
+    let out = shootout(&[&args[..], &["--json"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["requests"]["ok"].as_u64(), Some(500));
+    assert_eq!(
+        (
+            v["config"]["http_version"].as_str(),
+            v["config"]["streams"].as_u64()
+        ),
+        (Some("2"), Some(10))
+    );
+    assert_eq!(
+        v["h2"]["settings"]["max_concurrent_streams"].as_u64(),
+        Some(100)
+    );
+    let text = shootout(&args);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("4 connections at most (HTTP/2, 10 streams each"),
+        "{text}"
+    );
+    assert!(
+        text.contains("HTTP/2: the server allows 100 streams"),
+        "{text}"
+    );
+    assert_eq!(server.requests(), 1000, "two loads of 500");
+}
+
 #[test]
 fn text_ab_and_webbench_formats_print_their_key_lines() {
     let server = TestServer::start(Behavior::Hello).unwrap();

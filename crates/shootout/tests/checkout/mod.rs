@@ -70,7 +70,7 @@ pub fn planned_runs(doc: &serde_json::Value) -> usize {
 
 /// How a load's requests ended, as its JSON names them under `requests`: each request in
 /// exactly one, so they add up to `total`.
-pub const REQUEST_CLASSES: [&str; 9] = [
+pub const REQUEST_CLASSES: [&str; 11] = [
     "ok",
     "status",
     "timeout",
@@ -79,6 +79,8 @@ pub const REQUEST_CLASSES: [&str; 9] = [
     "write",
     "parse",
     "tls",
+    "reset",
+    "h2",
     "in_flight",
 ];
 
