@@ -14,6 +14,7 @@ mod frame;
 pub mod fuzzing;
 mod out;
 mod reader;
+mod receive;
 mod session;
 mod settings;
 mod streams;
