@@ -49,6 +49,7 @@ fn record(result: LoadResult, repeat: usize) -> RunRecord {
         layout: "shared".into(),
         load: "ka".into(),
         connections: 2,
+        streams: None,
         repeat,
     };
     let mut r = RunRecord::not_run(coordinates, LoadKind::Closed, Label::Ok, "");

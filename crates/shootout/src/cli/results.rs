@@ -180,13 +180,13 @@ fn print_runs(runs: &[StoredRun]) {
     for StoredRun { id, record: r, .. } in runs {
         let c = &r.coordinates;
         println!(
-            "{:>6}  {:<24} /{:<5} {:<8} {:<16} c={:<6} #{}  {:<15} {:>10}",
+            "{:>6}  {:<24} /{:<5} {:<8} {:<16} {:<8} #{}  {:<15} {:>10}",
             id.0,
             c.contestant,
             c.endpoint,
             c.layout,
             c.load,
-            c.connections,
+            format!("c={}{}", c.connections, c.streams_text()),
             c.repeat + 1,
             r.label().word(),
             r.result()

@@ -6,6 +6,7 @@ use super::error::{at, under, ExperimentError, FieldError, FieldProblem, Segment
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
 use super::inline;
 use super::make_up;
+use super::over_http2;
 use super::over_tls;
 use super::percent;
 use super::repeats::{self, Repeats};
@@ -211,7 +212,6 @@ fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, FieldError
     }
     Ok(Load {
         name: l.name.clone(),
-        pace,
         levels,
         duration,
         keepalive: l.keepalive,
@@ -225,6 +225,8 @@ fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, FieldError
         tls: (l.tls.as_ref())
             .map(|t| over_tls::check(t).map_err(under(Segment::Field("tls"))))
             .transpose()?,
+        http2: over_http2::check(l, &pace)?,
+        pace,
     })
 }
 

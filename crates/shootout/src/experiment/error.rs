@@ -129,6 +129,9 @@ pub enum FieldProblem {
     Certificate(String),
     #[error("{0:?} is not a way to resume (off, tickets or ids)")]
     Resume(String),
+    /// A load's HTTP/2 settings.
+    #[error(transparent)]
+    Http2(#[from] Http2Problem),
     #[error("{}: {error}", path.display())]
     Unreadable {
         path: PathBuf,
@@ -163,6 +166,26 @@ pub enum FieldProblem {
     /// A server already running was not found; the error names its field.
     #[error(transparent)]
     Running(#[from] RunningError),
+}
+
+/// The most streams per connection the engine keeps in flight (its `LoadConfig` check).
+pub const MOST_STREAMS: usize = 1024;
+
+/// Why a load's HTTP/2 settings cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Http2Problem {
+    #[error("streams are HTTP/2's: add http2 = true, or leave streams out")]
+    WithoutHttp2,
+    #[error("{0} streams per connection: between 1 and {MOST_STREAMS}")]
+    Count(usize),
+    #[error("HTTP/2 has streams, not a pipeline: give streams instead")]
+    Pipeline,
+    #[error("HTTP/2 is not HTTP/1.0: give http2 or http10, not both")]
+    Http10,
+    #[error("HTTP/2 keeps its connections: leave keepalive = false out")]
+    NewConnections,
+    #[error("a device sends one request at a time: streams = [1] or none")]
+    DeviceStreams,
 }
 
 /// `--profile NAME` that the file does not define.

@@ -192,6 +192,12 @@ pub struct LoadFile {
     pub generators: Option<String>,
     /// Over TLS: `tls = { certificate = "ecdsa", resume = "off", version = "1.3" }`.
     pub tls: Option<TlsFile>,
+    /// Over HTTP/2: h2c with prior knowledge, or h2 by ALPN with `tls`.
+    #[serde(default)]
+    pub http2: bool,
+    /// HTTP/2 streams in flight per connection, one run each (default 1).
+    #[serde(default)]
+    pub streams: Vec<usize>,
 }
 
 /// A load's `tls` table: the certificate the servers serve, how a new connection resumes,

@@ -1,4 +1,5 @@
-//! The cells of an experiment's matrix: endpoint × layout × load × level (× rate).
+//! The cells of an experiment's matrix: endpoint × layout × load × level (× streams ×
+//! rate).
 
 use super::{Experiment, Load, LoadPace};
 use crate::experiment::layout::Layout;
@@ -8,13 +9,16 @@ use crate::model::LoadKind;
 use engine::{Pace, RateSchedule};
 use std::time::Duration;
 
-/// One endpoint × layout × load × connections (× rate) combination, ready to run.
+/// One endpoint × layout × load × connections (× streams × rate) combination, ready to
+/// run.
 #[derive(Debug, Clone)]
 pub struct MatrixCell {
     pub endpoint: Endpoint,
     pub layout: Layout,
     pub load: Load,
     pub connections: usize,
+    /// HTTP/2 streams in flight per connection; None over HTTP/1.x.
+    pub streams: Option<usize>,
     pub pace: Pace,
     /// What the run record says of the load.
     pub kind: LoadKind,
@@ -25,26 +29,30 @@ pub struct MatrixCell {
 }
 
 impl Experiment {
-    /// Every cell, in the order of the file: endpoints, layouts, loads, levels, rates.
+    /// Every cell, in the order of the file: endpoints, layouts, loads, levels, streams,
+    /// rates.
     pub fn cells(&self) -> Vec<MatrixCell> {
         let mut out = Vec::new();
         for endpoint in &self.endpoints {
             for layout in &self.layouts {
                 for load in &self.loads {
                     for connections in &load.levels {
-                        for (pace, kind) in paces(load) {
-                            let (warmup, measured) = self.times(load, &pace);
-                            out.push(MatrixCell {
-                                endpoint: endpoint.clone(),
-                                layout: layout.clone(),
-                                load: load.clone(),
-                                connections: *connections,
-                                pace,
-                                kind,
-                                warmup,
-                                measured,
-                                verdict_policy: self.verdict_policy,
-                            });
+                        for streams in stream_levels(load) {
+                            for (pace, kind) in paces(load) {
+                                let (warmup, measured) = self.times(load, &pace);
+                                out.push(MatrixCell {
+                                    endpoint: endpoint.clone(),
+                                    layout: layout.clone(),
+                                    load: load.clone(),
+                                    connections: *connections,
+                                    streams,
+                                    pace,
+                                    kind,
+                                    warmup,
+                                    measured,
+                                    verdict_policy: self.verdict_policy,
+                                });
+                            }
                         }
                     }
                 }
@@ -62,6 +70,14 @@ impl Experiment {
         } else {
             (Duration::ZERO, staged)
         }
+    }
+}
+
+/// The stream counts `load` runs at: each of its own over HTTP/2, one None over HTTP/1.x.
+fn stream_levels(load: &Load) -> Vec<Option<usize>> {
+    match &load.http2 {
+        Some(h2) => h2.streams.iter().copied().map(Some).collect(),
+        None => vec![None],
     }
 }
 

@@ -13,6 +13,7 @@ mod inline;
 pub mod layout;
 mod make_up;
 mod matrix;
+pub mod over_http2;
 pub mod over_tls;
 mod percent;
 mod repeats;
@@ -20,10 +21,13 @@ mod rounds;
 pub mod run;
 pub mod verdict;
 
-pub use error::{ExperimentError, FieldError, FieldPath, FieldProblem, Segment, UnknownProfile};
+pub use error::{
+    ExperimentError, FieldError, FieldPath, FieldProblem, Http2Problem, Segment, UnknownProfile,
+};
 pub use inline::{Inline, Running};
 pub use make_up::MakeUp;
 pub use matrix::MatrixCell;
+pub use over_http2::OverHttp2;
 pub use over_tls::OverTls;
 pub use percent::PercentError;
 pub use repeats::{Repeats, UntilSure};
@@ -86,6 +90,10 @@ pub struct Load {
     /// Over TLS when given: each run starts its server with its `[tls]` command and
     /// loads it at `https://localhost:PORT`.
     pub tls: Option<OverTls>,
+    /// Over HTTP/2 when given: each run starts its server with its `[h2c]` command (with
+    /// `tls`, its `[tls]` command, whose ALPN offers h2) and keeps the streams its cell
+    /// says in flight on each connection.
+    pub http2: Option<OverHttp2>,
 }
 
 /// How a load sends.

@@ -305,6 +305,55 @@ fn a_load_may_be_over_tls_and_a_mistake_in_its_table_names_the_field() {
 }
 
 #[test]
+fn a_load_over_http2_runs_at_each_stream_count_and_a_mistake_names_file_load_and_field() {
+    let base =
+        "name = \"h\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"h1\"\nconnections = [50]\n\
+                [[loads]]\nname = \"h2c\"\nconnections = [50]\n";
+    let good = format!("{base}http2 = true\nstreams = [1, 10, 100]\n");
+    let e = read(&write("h2.toml", &good), None).unwrap();
+    assert!(e.loads[0].http2.is_none());
+    let streams: Vec<Option<usize>> = e.cells().iter().map(|c| c.streams).collect();
+    assert_eq!(streams, [None, Some(1), Some(10), Some(100)]);
+    assert_eq!(
+        e.run_count(),
+        4,
+        "a run per stream count, as per connection level"
+    );
+    let over_tls = format!("{base}http2 = true\nstreams = [10]\ntls = {{}}\n");
+    let e = read(&write("h2-tls.toml", &over_tls), None).unwrap();
+    assert!(e.loads[1].tls.is_some() && e.loads[1].http2.is_some());
+    for (extra, want) in [
+        (
+            "streams = [10]",
+            "/h2-bad.toml: loads \"h2c\": streams: streams are HTTP/2's: add http2 = true, or \
+             leave streams out",
+        ),
+        (
+            "http2 = true\nstreams = [0]",
+            "/h2-bad.toml: loads \"h2c\": streams: 0 streams per connection: between 1 and 1024",
+        ),
+        (
+            "http2 = true\npipeline = 4",
+            "/h2-bad.toml: loads \"h2c\": pipeline: HTTP/2 has streams, not a pipeline: give \
+             streams instead",
+        ),
+    ] {
+        let msg = message(read(
+            &write("h2-bad.toml", &format!("{base}{extra}\n")),
+            None,
+        ));
+        assert!(msg.ends_with(want), "{msg}");
+        assert_eq!(msg.lines().count(), 1);
+    }
+    let typo = format!("{base}http2 = true\nstream = [10]\n");
+    let msg = message(read(&write("h2-typo.toml", &typo), None));
+    assert!(
+        msg.contains("h2-typo.toml: line 10") && msg.contains("unknown field `stream`"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn inline_contestants_take_the_manifest_fields_with_paths_from_the_file() {
     let text = "name = \"i\"\ncontestants = [\"mine\", \"up\"]\n[[loads]]\nname = \"k\"\n\
                 connections = [1]\n[contestant.mine]\ncommand = \"exec ./server {port}\"\n\

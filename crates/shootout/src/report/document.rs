@@ -6,7 +6,7 @@ use crate::model::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{
-    convergence, efficiency, matrix, ramp, servers, tls_cost, unverified,
+    convergence, efficiency, http2_gain, matrix, ramp, servers, tls_cost, unverified,
 };
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -149,16 +149,20 @@ impl Document {
         out
     }
 
-    /// What TLS costs each server (an experiment with loads over TLS), the 2009 matrices
-    /// and the 2017 per-server tables of the closed and open loads, and the 2019 table of
-    /// the device ramps.
+    /// What TLS costs each server (an experiment with loads over TLS), what HTTP/2 gains
+    /// or costs each server (one with loads over HTTP/2), the 2009 matrices and the 2017
+    /// per-server tables of the closed and open loads, and the 2019 table of the device
+    /// ramps.
     pub fn tables(&self) -> Vec<Table> {
         let (ramps, others) = self.split();
         // At a fixed rate every server does the rate: those cells rank by efficiency.
         let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
             others.into_iter().partition(|r| r.rate().is_some());
-        let plan = self.experiment.plan.as_ref();
-        let mut out = plan.map_or(Vec::new(), |p| tls_cost::tables(p, &self.runs));
+        let mut out = Vec::new();
+        if let Some(plan) = self.experiment.plan.as_ref() {
+            out.extend(tls_cost::tables(plan, &self.runs));
+            out.extend(http2_gain::tables(plan, &self.runs));
+        }
         out.extend(matrix::tables(&closed));
         out.extend(servers::tables(&closed));
         out.extend(efficiency::tables(&rated));

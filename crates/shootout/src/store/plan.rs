@@ -40,6 +40,17 @@ pub struct PlannedLoad {
     /// Over TLS: what the servers served and the clients offered; None in clear text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<PlannedTls>,
+    /// Over HTTP/2 (h2c in clear text, h2 over TLS): its stream counts; None over
+    /// HTTP/1.x, as in every plan stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http2: Option<PlannedHttp2>,
+}
+
+/// A load over HTTP/2 as planned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedHttp2 {
+    /// Streams in flight per connection, one run each.
+    pub streams: Vec<usize>,
 }
 
 /// A load over TLS as planned: what the report needs to say what its runs measured.
@@ -136,6 +147,9 @@ impl PlannedLoad {
             duration_s: load.duration.map(|d| d.as_secs_f64()),
             keepalive: load.keepalive,
             tls: load.tls.as_ref().map(PlannedTls::of),
+            http2: (load.http2.as_ref()).map(|h2| PlannedHttp2 {
+                streams: h2.streams.clone(),
+            }),
         }
     }
 }

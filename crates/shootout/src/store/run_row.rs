@@ -10,12 +10,13 @@ use crate::model::{
 use rusqlite::types::{ToSql, Value};
 
 /// The columns a run reads back, besides its `id` and `experiment_id`.
-const READ: [&str; 20] = [
+const READ: [&str; 21] = [
     "contestant",
     "endpoint",
     "layout",
     "load",
     "connections",
+    "streams",
     "repeat",
     "load_kind",
     "schedule",
@@ -73,7 +74,7 @@ pub(super) fn select_sql() -> String {
 }
 
 /// The columns of `r`, by name.
-fn values(r: &RunRecord) -> Result<[(&'static str, Value); 24], StoreError> {
+fn values(r: &RunRecord) -> Result<[(&'static str, Value); 25], StoreError> {
     let json = |what: &str, e: serde_json::Error| StoreError::Decode {
         table: "runs",
         id: 0,
@@ -99,6 +100,10 @@ fn values(r: &RunRecord) -> Result<[(&'static str, Value); 24], StoreError> {
         ("layout", text(&c.layout)),
         ("load", text(&c.load)),
         ("connections", Value::Integer(c.connections as i64)),
+        (
+            "streams",
+            c.streams.map_or(Value::Null, |n| Value::Integer(n as i64)),
+        ),
         ("repeat", Value::Integer(c.repeat as i64)),
         ("load_kind", text(r.kind.word())),
         ("schedule", r.kind.schedule().map_or(Value::Null, text)),
@@ -160,6 +165,7 @@ pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
             layout: row.get("layout")?,
             load: row.get("load")?,
             connections: row.get::<_, i64>("connections")? as usize,
+            streams: (row.get::<_, Option<i64>>("streams")?).map(|n| n as usize),
             repeat: row.get::<_, i64>("repeat")? as usize,
         },
         load_kind: row.get("load_kind")?,

@@ -98,6 +98,10 @@ pub const MIGRATIONS: &[&str] = &[
     UPDATE saved_loads SET client_certificate = json_extract(spec, '$.tls.client.cert'),
         spec = json_remove(spec, '$.tls.client')
         WHERE json_extract(spec, '$.tls.client') IS NOT NULL;",
+    // 12: a run's HTTP/2 streams per connection (a load over HTTP/2 runs at each of its
+    // stream counts, as at each of its connection levels); NULL over HTTP/1.x, as every
+    // earlier run was.
+    "ALTER TABLE runs ADD COLUMN streams INTEGER;",
 ];
 
 /// The version this build writes.

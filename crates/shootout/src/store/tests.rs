@@ -13,6 +13,7 @@ fn run_row() -> RunRecord {
         layout: "split".into(),
         load: "ka".into(),
         connections: 10,
+        streams: None,
         repeat: 0,
     };
     let kind = LoadKind::Rate {
@@ -64,7 +65,7 @@ fn runs_round_trip_and_reopening_migrates_nothing_twice() {
     let id = begin(&mut s, "quick", 7, "name = \"quick\"", &machine);
     s.add_run(id, &run_row()).unwrap();
     drop(s);
-    let s = Store::open(&path).unwrap();
+    let mut s = Store::open(&path).unwrap();
     let e = &s.experiments().unwrap()[0];
     assert_eq!(
         (e.name.as_str(), e.seed, e.runs, e.machine.cores),
@@ -81,6 +82,18 @@ fn runs_round_trip_and_reopening_migrates_nothing_twice() {
     assert_eq!(r.coordinates, run_row().coordinates);
     assert_eq!(r.verify, VerifyLevel::Http);
     assert!(r.make_up, "a make-up run reads back as one");
+    let mut over_http2 = run_row();
+    over_http2.coordinates.streams = Some(10);
+    s.add_run(id, &over_http2).unwrap();
+    let read = s.runs(id).unwrap();
+    assert_eq!(
+        (
+            read[0].record.coordinates.streams,
+            read[1].record.coordinates.streams
+        ),
+        (None, Some(10)),
+        "HTTP/1.x reads back as such, and HTTP/2 with its streams"
+    );
     let version: i64 =
         s.db.pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap();
@@ -438,6 +451,9 @@ fn plan() -> Plan {
                 certificate: Certificate::Rsa,
                 resume: engine::Resume::Off,
                 version: engine::TlsVersions::every(),
+            }),
+            http2: Some(PlannedHttp2 {
+                streams: vec![1, 10],
             }),
         }],
         repeats: PlannedRepeats::UntilSure {

@@ -19,7 +19,7 @@ use shootout::model::{ExperimentId, Label, Machine, RunRecord};
 use shootout::report::document::Document;
 use shootout::report::experiment::leaders;
 use shootout::report::experiment::summary::Summary;
-use shootout::report::experiment::{cells, convergence, tls_cost, unverified};
+use shootout::report::experiment::{cells, convergence, http2_gain, tls_cost, unverified};
 use shootout::report::page::html;
 use shootout::store::{Ending, NewExperiment, Plan, Store};
 use std::path::{Path, PathBuf};
@@ -143,6 +143,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     cells::print_tables(&runs);
     for t in tls_cost::tables(&plan, &runs) {
+        println!("\n{}", t.text());
+    }
+    for t in http2_gain::tables(&plan, &runs) {
         println!("\n{}", t.text());
     }
     for line in unverified::lines(&runs) {

@@ -89,7 +89,11 @@ pub(super) fn describe(name: &str, cell: &MatrixCell) -> String {
         LoadKind::Rate { schedule } => format!("rate {schedule}"),
         _ => format!("c={}", cell.connections),
     };
-    format!("{name} /{} {} {level}", cell.endpoint.name, cell.load.name)
+    let streams = (cell.streams).map_or(String::new(), |n| format!(" streams={n}"));
+    format!(
+        "{name} /{} {} {level}{streams}",
+        cell.endpoint.name, cell.load.name
+    )
 }
 
 /// Shows the responses/s of the last half second on the bar until `running` is cleared.
@@ -110,12 +114,13 @@ pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
     let c = &r.coordinates;
     let make_up = if r.make_up { " (make-up)" } else { "" };
     let what = format!(
-        "[{done}/{total}] {} /{} {} {} c={} #{}{make_up}",
+        "[{done}/{total}] {} /{} {} {} c={}{} #{}{make_up}",
         c.contestant,
         c.endpoint,
         c.layout,
         c.load,
         c.connections,
+        c.streams_text(),
         c.repeat + 1
     );
     let unknown = r.verdict().and_then(|v| v.unattributed.as_deref());

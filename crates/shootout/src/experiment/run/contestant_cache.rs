@@ -1,31 +1,43 @@
 //! What a run finds out once per contestant per experiment and every later run of it
-//! reuses: whether it passes verification (in clear text, and over TLS with each kind of
-//! certificate: each is a server of its own), and the versions it runs with.
+//! reuses: whether it passes verification (in clear text, over TLS with each kind of
+//! certificate, and over HTTP/2 in each: each is a server of its own), and the versions
+//! it runs with.
 
 use super::failure::VerifyFailure;
-use super::Event;
+use super::{http2_answers, Event};
 use crate::contestant::certificates::{CertificateFiles, KeyKind};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::toolchain;
 use crate::contestant::verify::{self, Check, Plan};
 use crate::model::endpoint::Endpoint;
+use engine::TlsSpec;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
 /// How a run reaches its server: in clear text, or over TLS to a server serving these
-/// certificates.
+/// certificates; over HTTP/1.1 or HTTP/2.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Transport<'a> {
     Clear,
     Tls(&'a CertificateFiles),
+    /// HTTP/2 in clear text with prior knowledge, to the server its `[h2c]` started.
+    H2c,
+    /// HTTP/2 by ALPN over TLS to a server serving this kind of certificate, with the
+    /// client's TLS settings (trusting their CA alone).
+    H2(KeyKind, &'a TlsSpec),
 }
 
+/// What a verification is kept under: the kind of certificate (None: clear text), and
+/// whether over HTTP/2.
+type TransportKey = (Option<KeyKind>, bool);
+
 impl Transport<'_> {
-    /// What a verification is kept under: clear text, or the kind of certificate.
-    fn key(self) -> Option<KeyKind> {
+    fn key(self) -> TransportKey {
         match self {
-            Transport::Clear => None,
-            Transport::Tls(files) => Some(files.kind),
+            Transport::Clear => (None, false),
+            Transport::Tls(files) => (Some(files.kind), false),
+            Transport::H2c => (None, true),
+            Transport::H2(kind, _) => (Some(kind), true),
         }
     }
 }
@@ -34,7 +46,7 @@ impl Transport<'_> {
 /// and the experiment's endpoints, which verification checks.
 pub(super) struct ContestantCache<'e> {
     endpoints: &'e [Endpoint],
-    verify_failures: HashMap<(String, Option<KeyKind>), Option<VerifyFailure>>,
+    verify_failures: HashMap<(String, TransportKey), Option<VerifyFailure>>,
     toolchains: HashMap<String, String>,
 }
 
@@ -47,9 +59,9 @@ impl<'e> ContestantCache<'e> {
         }
     }
 
-    /// Verifies `c` at `addr` (named `host` in clear-text requests) the first time it is
-    /// loaded in this experiment over `transport`; its failure, then and at every later
-    /// run over the same transport.
+    /// Verifies `c` at `addr` (named `host` in its requests) the first time it is loaded
+    /// in this experiment over `transport`; its failure, then and at every later run over
+    /// the same transport.
     pub(super) fn verify_once(
         &mut self,
         c: &Contestant,
@@ -75,9 +87,10 @@ impl<'e> ContestantCache<'e> {
     }
 }
 
-/// Verifies `c` at `addr` (named `host` in clear-text requests) over `transport`, on the
+/// Verifies `c` at `addr` (named `host` in its requests) over `transport`, on the
 /// endpoints of `endpoints` it serves, at its level, and tells `on_event`; the checks it
-/// fails, None when it passes them all.
+/// fails, None when it passes them all. Over HTTP/2, whether each endpoint answers over
+/// HTTP/2 (the engine checks the certificate's chain before its first request).
 fn verify_failure(
     (addr, host): (SocketAddr, &str),
     transport: Transport,
@@ -96,6 +109,8 @@ fn verify_failure(
     let checks = match transport {
         Transport::Clear => verify::run_as(addr, host, &plan),
         Transport::Tls(files) => over_tls(addr, &plan, files),
+        Transport::H2c => http2_answers::checks(addr, host, None, &plan),
+        Transport::H2(_, client) => http2_answers::checks(addr, host, Some(client), &plan),
     };
     on_event(Event::Verified(c.name(), plan.level, &checks));
     VerifyFailure::of(&checks)

@@ -34,6 +34,18 @@ pub enum RunFailure {
     /// with a certificate.
     #[error("a server already running (url) is not started by shootout, so not over TLS either")]
     RunningNotOverTls,
+    /// The load is h2c and its manifest has no `[h2c]` command.
+    #[error("does not serve h2c (no [h2c] in its contestant.toml)")]
+    NoH2c,
+    /// The load is h2 over TLS and its manifest's `[tls]` does not offer h2 by ALPN.
+    #[error("does not serve HTTP/2 over TLS (its [tls] alpn has no \"h2\")")]
+    NoH2,
+    /// The load is over HTTP/2 and the server was already running: shootout cannot start
+    /// it serving HTTP/2, nor knows that it does.
+    #[error(
+        "a server already running (url) is not started by shootout, so not over HTTP/2 either"
+    )]
+    RunningNotOverHttp2,
     /// The certificates of the load's kind could not be made or read (once per
     /// experiment, then at every run of that kind).
     #[error("{} certificate: {error}", kind.word())]
@@ -80,7 +92,10 @@ impl RunFailure {
             | RunFailure::NotInstalled(_)
             | RunFailure::DoesNotServe(_)
             | RunFailure::NoTls
-            | RunFailure::RunningNotOverTls => Label::Skipped,
+            | RunFailure::RunningNotOverTls
+            | RunFailure::NoH2c
+            | RunFailure::NoH2
+            | RunFailure::RunningNotOverHttp2 => Label::Skipped,
             RunFailure::Certificate { .. } => Label::LoadRefused,
             RunFailure::Start(LaunchError::NotReady(ServerError::Exited { .. }))
             | RunFailure::Start(LaunchError::Start(_)) => Label::ServerFailed,
@@ -174,6 +189,21 @@ mod tests {
         );
         assert_eq!(no_tls.label(), Label::Skipped);
         assert_eq!(RunFailure::RunningNotOverTls.label(), Label::Skipped);
+        assert_eq!(
+            RunFailure::NoH2c.to_string(),
+            "does not serve h2c (no [h2c] in its contestant.toml)"
+        );
+        assert_eq!(
+            RunFailure::NoH2.to_string(),
+            "does not serve HTTP/2 over TLS (its [tls] alpn has no \"h2\")"
+        );
+        for skipped in [
+            RunFailure::NoH2c,
+            RunFailure::NoH2,
+            RunFailure::RunningNotOverHttp2,
+        ] {
+            assert_eq!(skipped.label(), Label::Skipped);
+        }
         assert_eq!(RunFailure::Interrupted.label(), Label::Interrupted);
     }
 }

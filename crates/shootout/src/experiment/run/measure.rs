@@ -1,7 +1,10 @@
 //! One run's measurement: start the server (or take the one running), verify it once,
 //! load it from the generator's CPUs while watching both sides, stop it. A load over TLS
 //! starts the server with its `[tls]` command and the load's kind of certificate,
-//! verifies it over TLS, and loads `https://localhost:PORT` trusting the test CA alone.
+//! verifies it over TLS, and loads `https://localhost:PORT` trusting the test CA alone. A
+//! load over HTTP/2 starts it with its `[h2c]` command (over TLS, its `[tls]` command,
+//! whose ALPN offers h2), checks that it answers over HTTP/2, and keeps the cell's streams
+//! in flight on each connection.
 
 use super::certificate_cache::Issued;
 use super::contestant_cache::Transport;
@@ -16,7 +19,7 @@ use crate::generators::{self, fleet, Generators};
 use crate::model::Point;
 use crate::model::{LoadKind, Outcome, RunCoordinates, RunRecord, VerifyLevel};
 use crate::process::group_cpu::Members;
-use crate::process::launch::{launch, launch_over_tls, LaunchSpec};
+use crate::process::launch::{launch, launch_h2c, launch_over_tls, LaunchSpec};
 use crate::process::monitor::Monitor;
 use crate::process::open_file_limit::OpenFileLimit;
 use crate::process::server::Server;
@@ -70,8 +73,9 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         let (mut server, issued) = self.serve(c, cell)?;
         // A server shootout started listens on loopback at the port it was given.
         let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
-        let (host, transport, tls) = reach(addr, issued.as_ref(), cell.load.tls.as_ref());
-        (self.cache).verify_once(c, (addr, &addr.to_string()), transport, &mut self.on_event)?;
+        let tls = client(issued.as_ref(), cell.load.tls.as_ref());
+        let (host, transport) = reach(addr, issued.as_ref(), tls.as_ref(), cell.streams);
+        (self.cache).verify_once(c, (addr, &host), transport, &mut self.on_event)?;
         let (spec, config) = load_spec(cell, &host, addr, tls)?;
         let limit = OpenFileLimit::of_group(server.pid());
         if let Some(refusal) = limit.and_then(|l| l.refusal(cell.connections)) {
@@ -84,9 +88,10 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         Ok(m)
     }
 
-    /// Starts `c` for `cell`, pinned to the layout's CPUs: in clear text, or for a load
-    /// over TLS with its `[tls]` command, serving the certificates of the load's kind
-    /// (made once per experiment), which it returns too.
+    /// Starts `c` for `cell`, pinned to the layout's CPUs: in clear text (with its `[h2c]`
+    /// command for a load over HTTP/2), or for a load over TLS with its `[tls]` command,
+    /// serving the certificates of the load's kind (made once per experiment), which it
+    /// returns too.
     fn serve(
         &mut self,
         c: &Contestant,
@@ -98,7 +103,11 @@ impl<F: FnMut(Event)> Runner<'_, F> {
             cpus: cell.layout.server.as_deref(),
         };
         let Some(over) = &cell.load.tls else {
-            return Ok((launch(c, &spec)?, None));
+            let server = match cell.streams {
+                None => launch(c, &spec)?,
+                Some(_) => launch_h2c(c, &spec)?,
+            };
+            return Ok((server, None));
         };
         let kind = over.certificate;
         let issued = (self.certificates.issue(c.builds(), kind))
@@ -122,22 +131,35 @@ impl<F: FnMut(Event)> Runner<'_, F> {
     }
 }
 
-/// How a run reaches the server it started at `addr`: the Host its requests carry, how
-/// it is verified, and over TLS (`issued` certificates, `over` the load's settings) the
-/// client's settings. Over TLS it is `localhost:PORT`, the name the certificate is for.
-fn reach<'i>(
+/// Over TLS (`issued` certificates, `over` the load's settings), the client's settings:
+/// the load's, trusting the certificates' CA alone.
+fn client(issued: Option<&Issued>, over: Option<&OverTls>) -> Option<TlsSpec> {
+    let (issued, over) = issued.zip(over)?;
+    Some(over.client_trusting(issued.ca.clone()))
+}
+
+/// How a run reaches the server it started at `addr`: the Host its requests carry, and
+/// how it is verified (over TLS with `issued` certificates and the `tls` client; over
+/// HTTP/2 when the cell has `streams`). Over TLS it is `localhost:PORT`, the name the
+/// certificate is for.
+fn reach<'t>(
     addr: SocketAddr,
-    issued: Option<&'i Issued>,
-    over: Option<&OverTls>,
-) -> (String, Transport<'i>, Option<TlsSpec>) {
-    match issued.zip(over) {
-        Some((i, over)) => (
-            format!("{SERVER_NAME}:{}", addr.port()),
-            Transport::Tls(&i.files),
-            Some(over.client_trusting(i.ca.clone())),
-        ),
-        None => (addr.to_string(), Transport::Clear, None),
+    issued: Option<&'t Issued>,
+    tls: Option<&'t TlsSpec>,
+    streams: Option<usize>,
+) -> (String, Transport<'t>) {
+    let http2 = streams.is_some();
+    match (issued.zip(tls), http2) {
+        (Some((i, client)), true) => (over_tls(addr), Transport::H2(i.files.kind, client)),
+        (Some((i, _)), false) => (over_tls(addr), Transport::Tls(&i.files)),
+        (None, true) => (addr.to_string(), Transport::H2c),
+        (None, false) => (addr.to_string(), Transport::Clear),
     }
+}
+
+/// The Host of a server over TLS at `addr`.
+fn over_tls(addr: SocketAddr) -> String {
+    format!("{SERVER_NAME}:{}", addr.port())
 }
 
 /// The server a load watches: one shootout started (its process group), or one that was
@@ -250,6 +272,8 @@ fn load_spec(
     spec.keepalive = cell.load.keepalive;
     spec.http10 = cell.load.http10;
     spec.pipeline = cell.load.pipeline;
+    spec.http2 = cell.streams.is_some();
+    spec.streams = cell.streams.unwrap_or_else(engine::defaults::streams);
     spec.timeout = cell.load.timeout;
     spec.pace = cell.pace.clone();
     spec.warmup = cell.warmup;

@@ -7,6 +7,7 @@
 mod certificate_cache;
 mod contestant_cache;
 pub mod failure;
+mod http2_answers;
 mod judge;
 mod measure;
 
@@ -137,7 +138,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         if !c.serves(&cell.endpoint.name) {
             return skipped(RunFailure::DoesNotServe(cell.endpoint.name.clone()));
         }
-        if let Some(refusal) = not_over_tls(c, cell) {
+        if let Some(refusal) = unserved(c, cell) {
             return skipped(refusal);
         }
         let t0 = Instant::now();
@@ -154,6 +155,11 @@ impl<F: FnMut(Event)> Runner<'_, F> {
     }
 }
 
+/// Why `c` cannot serve `cell`'s load as it asks: over TLS, over HTTP/2, or both.
+fn unserved(c: &Contestant, cell: &MatrixCell) -> Option<RunFailure> {
+    not_over_tls(c, cell).or_else(|| not_over_http2(c, cell))
+}
+
 /// Why `c` cannot run `cell`'s load over TLS, when it is over TLS: a server already
 /// running is not started by shootout, and one without `[tls]` cannot serve it.
 fn not_over_tls(c: &Contestant, cell: &MatrixCell) -> Option<RunFailure> {
@@ -162,6 +168,20 @@ fn not_over_tls(c: &Contestant, cell: &MatrixCell) -> Option<RunFailure> {
         return Some(RunFailure::RunningNotOverTls);
     }
     c.manifest.tls.is_none().then_some(RunFailure::NoTls)
+}
+
+/// Why `c` cannot run `cell`'s load over HTTP/2, when it is over HTTP/2: a server already
+/// running is not started by shootout; in clear text one needs `[h2c]`, over TLS a `[tls]`
+/// whose ALPN offers h2 (one without `[tls]` at all is [`not_over_tls`]'s).
+fn not_over_http2(c: &Contestant, cell: &MatrixCell) -> Option<RunFailure> {
+    cell.load.http2.as_ref()?;
+    if c.running.is_some() {
+        return Some(RunFailure::RunningNotOverHttp2);
+    }
+    match cell.load.tls {
+        None => (!c.manifest.serves_h2c()).then_some(RunFailure::NoH2c),
+        Some(_) => (!c.manifest.serves_h2()).then_some(RunFailure::NoH2),
+    }
 }
 
 /// The record of a run that was not measured: its label and reason from `failure`.
@@ -178,6 +198,7 @@ fn named(name: &str, cell: &MatrixCell, repeat: usize) -> RunCoordinates {
         layout: cell.layout.name.clone(),
         load: cell.load.name.clone(),
         connections: cell.connections,
+        streams: cell.streams,
         repeat,
     }
 }
@@ -198,6 +219,61 @@ fn shuffled<'a>(names: &'a [String], state: &mut u64) -> Vec<(usize, &'a String)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contestant::manifest::Origin;
+
+    /// A contestant whose manifest ends with `tables` (`[tls]`, `[h2c]`).
+    fn contestant(tables: &str) -> Contestant {
+        let toml = format!(
+            "name = \"c\"\nlanguage = \"C\"\nframework = \"x\"\nversion = \"1\"\n\
+             [start]\ncommand = \"exec server {{port}}\"\n{tables}"
+        );
+        Contestant {
+            manifest: toml::from_str(&toml).unwrap(),
+            dir: "/c".into(),
+            build: "/builds/c".into(),
+            origin: Origin::Inline,
+            declared_in: "/h2.toml".into(),
+            running: None,
+        }
+    }
+
+    /// The cells of an experiment of one contestant and these loads: HTTP/1.1, h2c, over
+    /// TLS, h2 over TLS.
+    fn cells() -> Vec<MatrixCell> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h2.toml");
+        let text = "name = \"h\"\ncontestants = [\"c\"]\n\
+            [[loads]]\nname = \"h1\"\nconnections = [1]\n\
+            [[loads]]\nname = \"h2c\"\nconnections = [1]\nhttp2 = true\n\
+            [[loads]]\nname = \"tls\"\nconnections = [1]\ntls = {}\n\
+            [[loads]]\nname = \"h2\"\nconnections = [1]\nhttp2 = true\ntls = {}\n";
+        std::fs::write(&path, text).unwrap();
+        crate::experiment::read(&path, None).unwrap().cells()
+    }
+
+    fn refusals(c: &Contestant) -> Vec<Option<String>> {
+        let each = cells().into_iter().map(|cell| unserved(c, &cell));
+        each.map(|f| f.map(|f| f.to_string())).collect()
+    }
+
+    #[test]
+    fn a_contestant_that_does_not_serve_what_a_load_asks_is_skipped_saying_why() {
+        let no_tls = "does not serve TLS (no [tls] in its contestant.toml)";
+        let no_h2c = "does not serve h2c (no [h2c] in its contestant.toml)";
+        let no_h2 = "does not serve HTTP/2 over TLS (its [tls] alpn has no \"h2\")";
+        let said = |v: [Option<&str>; 4]| v.map(|x| x.map(str::to_string)).to_vec();
+        assert_eq!(
+            refusals(&contestant("")),
+            said([None, Some(no_h2c), Some(no_tls), Some(no_tls)])
+        );
+        let tls = "[tls]\ncommand = \"exec server {port} {cert} {key}\"\n";
+        assert_eq!(
+            refusals(&contestant(tls)),
+            said([None, Some(no_h2c), None, Some(no_h2)])
+        );
+        let both = format!("{tls}alpn = [\"h2\", \"http/1.1\"]\n[h2c]\ncommand = \"x {{port}}\"\n");
+        assert_eq!(refusals(&contestant(&both)), said([None; 4]));
+    }
 
     #[test]
     fn shuffles_are_repeatable_and_vary_by_round() {

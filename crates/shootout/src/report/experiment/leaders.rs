@@ -45,8 +45,11 @@ pub fn all(runs: &[RunRecord]) -> Vec<Finding> {
 /// `/hello, split, keep-alive, 50 connections`: where a cell's runs ran.
 fn place(key: &CellKey) -> String {
     format!(
-        "/{}, {}, {}, {} connections",
-        key.endpoint, key.layout, key.load, key.connections
+        "/{}, {}, {}, {}",
+        key.endpoint,
+        key.layout,
+        key.load,
+        key.connections_text()
     )
 }
 

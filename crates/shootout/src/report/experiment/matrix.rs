@@ -13,15 +13,21 @@ use crate::stats::measures::{self, Measure};
 use crate::stats::median;
 use crate::units;
 
-/// The two tables for each endpoint × load (× rate) of `runs`.
+/// The two tables for each endpoint × load (× HTTP/2 streams × rate) of `runs`.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
     let cells = ranking::cells(runs);
     let groups = ranking::group_by(&cells, |k| {
-        (k.endpoint.clone(), k.load.clone(), k.rate.clone())
+        (
+            k.endpoint.clone(),
+            k.load.clone(),
+            k.streams,
+            k.rate.clone(),
+        )
     });
     let mut out = Vec::new();
-    for ((endpoint, load, _), these) in groups {
-        let title = format!("/{endpoint}, {load}");
+    for ((endpoint, load, streams, _), these) in groups {
+        let streams = streams.map_or(String::new(), |n| format!(", {n} streams"));
+        let title = format!("/{endpoint}, {load}{streams}");
         out.push(table(
             format!("Requests per second — {title}"),
             &these,

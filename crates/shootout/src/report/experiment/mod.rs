@@ -1,6 +1,6 @@
 //! The tables of an experiment: the 2009 matrix, the 2017 per-server tables, the 2019
-//! device ramps, shootout's own table per cell, what TLS costs each server, two
-//! experiments compared, and whether the cells of an experiment that repeats until sure
+//! device ramps, shootout's own table per cell, what TLS costs each server, what HTTP/2
+//! gains or costs each server, two experiments compared, and whether the cells of an experiment that repeats until sure
 //! converged.
 
 pub mod ceiling;
@@ -8,6 +8,7 @@ pub mod cell_key;
 pub mod cells;
 pub mod convergence;
 pub mod efficiency;
+pub mod http2_gain;
 pub mod leaders;
 pub mod marks;
 pub mod matrix;

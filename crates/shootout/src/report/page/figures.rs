@@ -59,18 +59,22 @@ fn throughput(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
             k.endpoint.clone(),
             k.layout.clone(),
             k.load.clone(),
+            k.streams,
             k.rate.clone(),
         )
     });
     groups
         .into_iter()
-        .map(|((endpoint, layout, load, _), these)| Figure {
-            id: slug(&format!("rps {endpoint} {layout} {load}")),
-            svg: by_level(
-                &format!("Requests/s — /{endpoint}, {layout}, {load}"),
-                &these,
-                colours,
-            ),
+        .map(|((endpoint, layout, load, streams, _), these)| {
+            let streams = streams.map_or(String::new(), |n| format!(", {n} streams"));
+            Figure {
+                id: slug(&format!("rps {endpoint} {layout} {load}{streams}")),
+                svg: by_level(
+                    &format!("Requests/s — /{endpoint}, {layout}, {load}{streams}"),
+                    &these,
+                    colours,
+                ),
+            }
         })
         .collect()
 }
@@ -346,11 +350,12 @@ fn cpu_chart(r: &RunRecord, colours: &Colours) -> String {
     });
     Chart {
         title: format!(
-            "CPU during a run — {} ({}, {}, c={})",
+            "CPU during a run — {} ({}, {}, c={}{})",
             r.coordinates.contestant,
             r.coordinates.layout,
             r.coordinates.load,
-            r.coordinates.connections
+            r.coordinates.connections,
+            r.coordinates.streams_text()
         ),
         x_label: "time, s (warm-up included; 0.5 s means)".into(),
         y_label: "% of one core".into(),

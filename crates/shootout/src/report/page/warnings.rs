@@ -119,11 +119,12 @@ fn which_run_and<'a>(what: Column<'a, &'a RunRecord>) -> Vec<Column<'a, &'a RunR
         }),
         Column::name("cell", |r: &&RunRecord| {
             format!(
-                "/{} {} {} c={}",
+                "/{} {} {} c={}{}",
                 r.coordinates.endpoint,
                 r.coordinates.layout,
                 r.coordinates.load,
-                r.coordinates.connections
+                r.coordinates.connections,
+                r.coordinates.streams_text()
             )
         }),
         Column::number("repeat", |r: &&RunRecord| {

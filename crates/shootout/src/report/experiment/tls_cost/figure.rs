@@ -46,8 +46,12 @@ impl Figure {
         Figure::Capacity,
     ];
 
-    /// What `load` measures, if the table shows it.
+    /// What `load` measures, if the table shows it (a load over HTTP/2 is the HTTP/2
+    /// table's).
     fn of(load: &PlannedLoad) -> Option<Figure> {
+        if load.http2.is_some() {
+            return None;
+        }
         match (load.kind.as_str(), load.keepalive, &load.tls) {
             ("rate", false, Some(tls)) => Some(Figure::NewClient {
                 certificate: tls.certificate,
@@ -155,6 +159,7 @@ impl<'p> Planned<'p> {
             layout: layout.to_string(),
             load: self.load.name.clone(),
             connections: self.load.levels.first().copied().unwrap_or_default(),
+            streams: None,
             rate: match self.load.kind.as_str() {
                 "rate" => self.load.schedules.first().cloned(),
                 _ => None,
@@ -221,6 +226,7 @@ mod tests {
                 resume,
                 version: TlsVersions::every(),
             }),
+            http2: None,
         }
     }
 
