@@ -7,7 +7,7 @@ use super::interrupt;
 use super::serve_tls::{launch_serving, ServeTls};
 use anyhow::{bail, Context};
 use clap::Args;
-use engine::{Certificates, LoadSpec, Stop};
+use engine::{Certificates, LoadSpec, Stop, TlsSpec};
 use shootout::contestant::catalog::{self, Status};
 use shootout::contestant::certificates::{CertificateFiles, KeyKind};
 use shootout::contestant::manifest::Contestant;
@@ -144,7 +144,12 @@ fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> a
         (None, false) => verify::run(addr, &plan),
     };
     if args.http2 {
-        checks.extend(verify::run_h2(addr, &plan, certificate.as_ref()));
+        let host = match &certificate {
+            Some(_) => format!("localhost:{}", addr.port()),
+            None => addr.to_string(),
+        };
+        let client = certificate.as_ref().map(trusting).transpose()?;
+        checks.extend(verify::run_h2(addr, &host, &plan, client.as_ref()));
     }
     let say = |what: &str, text: &str| println!("{}: {what:<16} {text}", c.name());
     if let Some(files) = &certificate {
@@ -159,6 +164,16 @@ fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> a
     }
     server.stop();
     print_checks(c, &checks)
+}
+
+/// TLS client settings that trust the test CA of `files` alone.
+fn trusting(files: &CertificateFiles) -> anyhow::Result<TlsSpec> {
+    let pem = std::fs::read(&files.ca).with_context(|| files.ca.display().to_string())?;
+    let named = files.ca.display().to_string();
+    Ok(TlsSpec {
+        cacert: Some(Certificates::from_pem(&pem, &named)?),
+        ..TlsSpec::default()
+    })
 }
 
 /// `ECDSA P-256: …/tls/ecdsa/cert.pem (the client trusts only …/tls/ecdsa/ca.pem)`.

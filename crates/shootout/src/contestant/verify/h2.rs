@@ -7,10 +7,9 @@
 //! classes, the first protocol error in words).
 
 use super::{Check, Plan};
-use crate::contestant::certificates::CertificateFiles;
 use crate::model::endpoint::Endpoint;
 use crate::model::VerifyLevel;
-use engine::{Certificates, H2Settings, LoadResult, LoadSpec, Stop};
+use engine::{H2Settings, LoadResult, LoadSpec, Stop, TlsSpec};
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -21,18 +20,19 @@ const STREAMS: usize = 10;
 const CONNECTIONS: usize = 2;
 const REQUESTS: u64 = 20;
 
-/// Runs the HTTP/2 checks of `plan` against the server at `addr`: over TLS by ALPN when
-/// it serves `certificate`, else h2c. One check of the server's SETTINGS, then one per
-/// endpoint.
-pub fn run_h2(addr: SocketAddr, plan: &Plan, certificate: Option<&CertificateFiles>) -> Vec<Check> {
+/// Runs the HTTP/2 checks of `plan` against the server at `addr`, named `host` (`host` or
+/// `host:port`) in its requests: over TLS by ALPN with the client settings `tls` (whom
+/// they trust, the name they ask for), else h2c. One check of the server's SETTINGS, then
+/// one per endpoint.
+pub fn run_h2(addr: SocketAddr, host: &str, plan: &Plan, tls: Option<&TlsSpec>) -> Vec<Check> {
     if plan.level == VerifyLevel::None {
         return Vec::new();
     }
-    let word = if certificate.is_some() { "h2" } else { "h2c" };
+    let word = if tls.is_some() { "h2" } else { "h2c" };
     let mut checks = Vec::new();
     let mut settings = None;
     for endpoint in plan.endpoints {
-        let check = match answered(addr, endpoint, certificate) {
+        let check = match answered(addr, host, endpoint, tls) {
             Ok(r) => {
                 settings = settings.or(r.h2.as_ref().and_then(|h| h.settings));
                 judge(endpoint, &r)
@@ -62,23 +62,27 @@ pub fn run_h2(addr: SocketAddr, plan: &Plan, certificate: Option<&CertificateFil
 /// `endpoint`'s request as a short HTTP/2 load against `addr`; an error in words.
 fn answered(
     addr: SocketAddr,
+    host: &str,
     endpoint: &Endpoint,
-    certificate: Option<&CertificateFiles>,
+    tls: Option<&TlsSpec>,
 ) -> Result<LoadResult, String> {
-    let spec = load(addr, endpoint, certificate).map_err(|e| format!("{e:#}"))?;
+    let spec = load(host, endpoint, tls).map_err(|e| e.to_string())?;
     let config = spec.resolve_at(addr).map_err(|e| e.to_string())?;
     let checked = engine::check(&config).map_err(|e| e.to_string())?;
     engine::run_checked(&checked, &AtomicBool::new(false)).map_err(|e| e.to_string())
 }
 
 fn load(
-    addr: SocketAddr,
+    host: &str,
     endpoint: &Endpoint,
-    certificate: Option<&CertificateFiles>,
-) -> anyhow::Result<LoadSpec> {
-    let mut spec = match certificate {
-        Some(_) => endpoint.load_spec_over_tls(&format!("localhost:{}", addr.port()))?,
-        None => endpoint.load_spec(&addr.to_string())?,
+    tls: Option<&TlsSpec>,
+) -> Result<LoadSpec, engine::SpecError> {
+    let mut spec = match tls {
+        Some(client) => LoadSpec {
+            tls: client.clone(),
+            ..endpoint.load_spec_over_tls(host)?
+        },
+        None => endpoint.load_spec(host)?,
     };
     spec.http2 = true;
     spec.streams = STREAMS;
@@ -86,11 +90,6 @@ fn load(
     spec.threads = Some(1);
     spec.stop = Some(Stop::Requests(REQUESTS));
     spec.timeout = Duration::from_secs(3);
-    if let Some(files) = certificate {
-        let pem = std::fs::read(&files.ca)?;
-        let named = files.ca.display().to_string();
-        spec.tls.cacert = Some(Certificates::from_pem(&pem, &named)?);
-    }
     Ok(spec)
 }
 
@@ -155,7 +154,7 @@ mod tests {
             endpoints: &endpoints,
             parses_http: true,
         };
-        run_h2(server.addr(), &plan, None)
+        run_h2(server.addr(), &server.addr().to_string(), &plan, None)
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! it runs with.
 
 use super::failure::VerifyFailure;
-use super::{http2_answers, Event};
+use super::Event;
 use crate::contestant::certificates::{CertificateFiles, KeyKind};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::toolchain;
@@ -109,8 +109,8 @@ fn verify_failure(
     let checks = match transport {
         Transport::Clear => verify::run_as(addr, host, &plan),
         Transport::Tls(files) => over_tls(addr, &plan, files),
-        Transport::H2c => http2_answers::checks(addr, host, None, &plan),
-        Transport::H2(_, client) => http2_answers::checks(addr, host, Some(client), &plan),
+        Transport::H2c => verify::run_h2(addr, host, &plan, None),
+        Transport::H2(_, client) => verify::run_h2(addr, host, &plan, Some(client)),
     };
     on_event(Event::Verified(c.name(), plan.level, &checks));
     VerifyFailure::of(&checks)

@@ -7,7 +7,6 @@
 mod certificate_cache;
 mod contestant_cache;
 pub mod failure;
-mod http2_answers;
 mod judge;
 mod measure;
 
