@@ -2,10 +2,12 @@
 //! preface and SETTINGS, flow control both ways, and what each misbehaviour sends,
 //! octet by octet where it matters. Loopback only; every read gives up after 5 s.
 
+mod counters;
+
+use counters::wait_for;
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use testserver::{H2Behavior, RstCode, TestServer};
 
@@ -153,17 +155,6 @@ impl Client {
             .set_read_timeout(Some(Duration::from_secs(5)))
             .unwrap();
     }
-}
-
-/// Waits for a counter to reach a value (counters lag the bytes slightly): for a minute
-/// at most, which only a stuck server needs.
-fn wait_for(what: &str, want: u64, get: impl Fn() -> u64) {
-    let end = Instant::now() + Duration::from_secs(60);
-    while get() != want && Instant::now() < end {
-        // Between polls only.
-        thread::sleep(Duration::from_millis(1));
-    }
-    assert_eq!(get(), want, "{what}");
 }
 
 fn start(behavior: H2Behavior) -> TestServer {

@@ -4,6 +4,9 @@
 //! (scripts/install-test-deps installs it: Debian's nghttp2-client). Loopback only; every
 //! h2load run is bounded by a deadline.
 
+mod counters;
+
+use counters::wait_for;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -111,17 +114,6 @@ fn parse(text: String) -> Report {
         data,
         text,
     }
-}
-
-/// Waits for a counter to reach a value (counters lag the bytes slightly): for a minute
-/// at most, which only a stuck server needs.
-fn wait_for(what: &str, want: u64, get: impl Fn() -> u64) {
-    let end = Instant::now() + Duration::from_secs(60);
-    while get() != want && Instant::now() < end {
-        // Between polls only.
-        thread::sleep(Duration::from_millis(1));
-    }
-    assert_eq!(get(), want, "{what}");
 }
 
 fn start(behavior: H2Behavior) -> TestServer {

@@ -159,8 +159,8 @@ impl Session {
     pub fn wrote(&mut self, n: usize, req: &RequestBytes) {
         self.out.wrote(n);
         if self.open {
+            // Sends the bodies that waited for room too.
             self.open_streams(req);
-            self.send_bodies(req);
         }
     }
 
