@@ -65,8 +65,8 @@ pub use spec::tls::{
     TlsVersions,
 };
 pub use spec::{
-    default_devices, defaults, format_duration, parse_method, parse_url, Header, LoadSpec,
-    SpecError, TlsSpec,
+    default_devices, defaults, duration_text, format_duration, parse_method, parse_url, Header,
+    LoadSpec, SpecError, TlsSpec,
 };
 
 /// The parsers the fuzz targets drive (fuzz/): not an API.

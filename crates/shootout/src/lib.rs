@@ -3,9 +3,10 @@
 //! binary is a thin shell over this crate (arguments and printing only); the load
 //! generator itself is the `engine` crate. The modules are layers, each using only those
 //! before it in the order data flows (docs/architecture.md; tests/module_layers.rs checks):
-//! units, toml_file, model, stats, threshold, contestant, machine, process, generators,
+//! units, toml_file, model, stats, threshold, capacity, contestant, machine, process, generators,
 //! k8s, experiment, store, report, and the binary's cli.
 
+pub mod capacity;
 pub mod contestant;
 pub mod experiment;
 pub mod generators;

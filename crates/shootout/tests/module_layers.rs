@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "model",
     "stats",
     "threshold",
+    "capacity",
     "contestant",
     "machine",
     "process",

@@ -18,7 +18,7 @@
 
 mod body;
 pub mod defaults;
-pub(crate) mod duration_text;
+pub mod duration_text;
 mod error;
 mod header;
 mod method;

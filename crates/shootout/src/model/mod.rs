@@ -3,6 +3,7 @@
 //! it; nothing downstream re-parses text or reads JSON by key. And the endpoints
 //! (`endpoint`): the request a run sends and the answer verification expects.
 
+pub mod capacity;
 pub mod endpoint;
 mod host_noise;
 mod ids;
@@ -64,6 +65,10 @@ pub struct RunRecord {
     /// experiment's planned repeats.
     #[serde(default)]
     pub make_up: bool,
+    /// A `capacity` load's search: every step, and the capacity it found. The outcome's
+    /// result is then the step at capacity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<capacity::CapacityResult>,
 }
 
 impl RunRecord {
@@ -89,6 +94,7 @@ impl RunRecord {
             wall_s: 0.0,
             load_s: 0.0,
             make_up: false,
+            capacity: None,
         }
     }
 

@@ -10,7 +10,7 @@ use crate::model::{
 use rusqlite::types::{ToSql, Value};
 
 /// The columns a run reads back, besides its `id` and `experiment_id`.
-const READ: [&str; 21] = [
+const READ: [&str; 22] = [
     "contestant",
     "endpoint",
     "layout",
@@ -32,6 +32,7 @@ const READ: [&str; 21] = [
     "verdict",
     "verify",
     "make_up",
+    "capacity",
 ];
 
 /// Every run column and its value for `r` in experiment `experiment`.
@@ -74,7 +75,7 @@ pub(super) fn select_sql() -> String {
 }
 
 /// The columns of `r`, by name.
-fn values(r: &RunRecord) -> Result<[(&'static str, Value); 25], StoreError> {
+fn values(r: &RunRecord) -> Result<[(&'static str, Value); 26], StoreError> {
     let json = |what: &str, e: serde_json::Error| StoreError::Decode {
         table: "runs",
         id: 0,
@@ -91,6 +92,10 @@ fn values(r: &RunRecord) -> Result<[(&'static str, Value); 25], StoreError> {
         .map(serde_json::to_string)
         .transpose()
         .map_err(|e| json("verdict", e))?;
+    let capacity = (r.capacity.as_ref())
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| json("capacity", e))?;
     let c = &r.coordinates;
     let text = |s: &str| Value::Text(s.to_string());
     let real_or_null = |x: Option<f64>| x.map_or(Value::Null, Value::Real);
@@ -129,6 +134,7 @@ fn values(r: &RunRecord) -> Result<[(&'static str, Value); 25], StoreError> {
         ("verdict", verdict.map_or(Value::Null, Value::Text)),
         ("verify", text(r.verify.word())),
         ("make_up", Value::Integer(r.make_up.into())),
+        ("capacity", capacity.map_or(Value::Null, Value::Text)),
     ])
 }
 
@@ -152,6 +158,7 @@ pub(super) struct RawRun {
     verdict: Option<String>,
     verify: String,
     make_up: bool,
+    capacity: Option<String>,
 }
 
 /// Reads a row of [`select_sql`], each column by its name.
@@ -182,6 +189,7 @@ pub(super) fn read(row: &rusqlite::Row) -> rusqlite::Result<RawRun> {
         verdict: row.get("verdict")?,
         verify: row.get("verify")?,
         make_up: row.get("make_up")?,
+        capacity: row.get("capacity")?,
     })
 }
 
@@ -217,6 +225,10 @@ impl RawRun {
             },
         };
         let series = serde_json::from_str(&self.series).map_err(|e| bad(format!("series: {e}")))?;
+        let capacity = (self.capacity.as_deref())
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| bad(format!("capacity: {e}")))?;
         Ok(StoredRun {
             id,
             experiment: self.experiment,
@@ -232,6 +244,7 @@ impl RawRun {
                 wall_s: self.wall_s,
                 load_s: self.load_s,
                 make_up: self.make_up,
+                capacity,
             },
         })
     }

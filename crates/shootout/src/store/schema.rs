@@ -102,6 +102,12 @@ pub const MIGRATIONS: &[&str] = &[
     // stream counts, as at each of its connection levels); NULL over HTTP/1.x, as every
     // earlier run was.
     "ALTER TABLE runs ADD COLUMN streams INTEGER;",
+    // 13: a `capacity` load's search (its objectives, plan, steps and answer; JSON, schema
+    // shootout.capacity/1 without the schema key), whose run's `result` is the step at
+    // capacity; and a saved load's search (`load --capacity --save`). NULL for any other
+    // load, as every earlier one was.
+    "ALTER TABLE runs ADD COLUMN capacity TEXT;
+    ALTER TABLE saved_loads ADD COLUMN capacity TEXT;",
 ];
 
 /// The version this build writes.

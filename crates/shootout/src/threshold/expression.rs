@@ -134,6 +134,8 @@ fn metric_and_limit(name: &str, value: &str) -> Result<(Metric, f64), ThresholdE
         ("rps", _) => Ok((Metric::Rps, rate(value)?)),
         ("errors", _) => errors(value),
         ("cpu", _) => Ok((Metric::Cpu, micros(value)?)),
+        // A rate found by a search, written as one: `30000/s`, `30k/s` or `30k`.
+        ("capacity", _) => Ok((Metric::Capacity, rate(value.trim_end_matches("/s"))?)),
         _ => Err(ThresholdError::UnknownMetric {
             name: name.to_string(),
         }),

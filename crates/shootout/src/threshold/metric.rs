@@ -23,6 +23,9 @@ pub enum Metric {
     /// Server CPU per response, microseconds. Only an experiment measures the server's
     /// CPU; `shootout load` cannot see it.
     Cpu,
+    /// The highest rate that met a capacity search's objectives, requests/s: only a
+    /// search (`load --capacity`, a `capacity` load) finds it.
+    Capacity,
 }
 
 /// The latency statistics a threshold may name: those every result keeps.
@@ -64,8 +67,21 @@ impl Latency {
         }
     }
 
+    /// The share of responses at or below it (0.99 for p99); None for max and mean.
+    pub fn quantile(self) -> Option<f64> {
+        match self {
+            Latency::P50 => Some(0.5),
+            Latency::P75 => Some(0.75),
+            Latency::P90 => Some(0.9),
+            Latency::P99 => Some(0.99),
+            Latency::P999 => Some(0.999),
+            Latency::P9999 => Some(0.9999),
+            Latency::Max | Latency::Mean => None,
+        }
+    }
+
     /// Its value among a result's percentiles, microseconds.
-    fn of(self, p: &Percentiles) -> f64 {
+    pub fn of(self, p: &Percentiles) -> f64 {
         match self {
             Latency::P50 => p.p50,
             Latency::P75 => p.p75,
@@ -82,7 +98,7 @@ impl Latency {
 impl Metric {
     /// Every name a threshold may start with, for messages.
     pub const NAMES: &'static str =
-        "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, cpu";
+        "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, cpu, capacity";
 
     /// The metric's name as written in a threshold.
     pub fn name(self) -> &'static str {
@@ -91,6 +107,7 @@ impl Metric {
             Metric::Latency(l) => l.name(),
             Metric::ErrorShare | Metric::ErrorCount => "errors",
             Metric::Cpu => "cpu",
+            Metric::Capacity => "capacity",
         }
     }
 
@@ -105,7 +122,7 @@ impl Metric {
             Metric::Latency(l) => (n.ok + n.status > 0).then(|| l.of(&r.latency_us)),
             Metric::ErrorShare => (n.total() > 0).then(|| failed as f64 / n.total() as f64),
             Metric::ErrorCount => Some(failed as f64),
-            Metric::Cpu => None,
+            Metric::Cpu | Metric::Capacity => None,
         }
     }
 
@@ -113,6 +130,7 @@ impl Metric {
     pub fn of_run(self, r: &RunRecord) -> Option<f64> {
         match self {
             Metric::Cpu => measures::cpu_us_per_response(r),
+            Metric::Capacity => r.capacity.as_ref().and_then(|s| s.answer.rate()),
             _ => r.result().and_then(|x| self.of_load(x)),
         }
     }
@@ -121,6 +139,7 @@ impl Metric {
     pub fn show(self, value: f64) -> String {
         match self {
             Metric::Rps => format!("{} req/s", units::grouped(value)),
+            Metric::Capacity => format!("{}/s", units::grouped(value)),
             Metric::Latency(_) | Metric::Cpu => units::micros(value),
             Metric::ErrorShare => format!("{}%", trimmed(value * 100.0, 3)),
             Metric::ErrorCount => format!("{} requests", units::grouped(value)),

@@ -51,6 +51,7 @@ impl Measurement {
             wall_s: 0.0,
             load_s: self.load_s,
             make_up: false,
+            capacity: None,
         }
     }
 }

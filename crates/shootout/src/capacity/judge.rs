@@ -1,0 +1,186 @@
+//! One step judged: its load's result against the objectives, and whether the
+//! generator kept the schedule.
+
+use super::objective::Objectives;
+use crate::model::capacity::{Step, StepVerdict};
+use crate::threshold::Judgement;
+use engine::LoadResult;
+
+/// A step leaves more than this share of its requests late while a connection was free:
+/// the generator, not the server, missed the schedule.
+pub const LATE_LIMIT: f64 = 0.01;
+
+/// A server that answers less than this share of the offered rate did not keep up,
+/// whatever its latency says (requests still in flight at the step's end are not timed).
+pub const KEPT_UP: f64 = 0.9;
+
+/// What a step measured, beside the load's own result: the server's CPU, when the
+/// caller could watch the server (an experiment can, `shootout load` cannot).
+#[derive(Debug, Clone)]
+pub struct StepMeasure {
+    pub result: LoadResult,
+    /// Server CPU seconds over the step's measured time.
+    pub server_cpu_s: Option<f64>,
+}
+
+/// The step that offered `rate`, judged against `objectives`.
+pub fn judged(rate: f64, measure: &StepMeasure, objectives: &Objectives) -> Step {
+    let r = &measure.result;
+    let (scheduled, late) = r.rate.as_ref().map_or((0, 0), |s| (s.scheduled, s.late));
+    let responses = r.requests.ok + r.requests.status;
+    let threads = r.generator.threads.max(1) as f64;
+    Step {
+        rate,
+        measured_s: r.duration_s,
+        responses_per_s: r.rps,
+        latency_us: r.latency_us.clone(),
+        requests: r.requests.total(),
+        failed: r.requests.status + r.requests.errors(),
+        scheduled,
+        late,
+        generator_busy_percent: r.generator.cpu_percent / threads,
+        server_cpu_us_per_response: measure
+            .server_cpu_s
+            .filter(|_| responses > 0)
+            .map(|s| s * 1e6 / responses as f64),
+        verdict: verdict(rate, r, objectives),
+    }
+}
+
+/// The generator's failure first (then the step says nothing of the server), else the
+/// objectives crossed and whether the server kept up.
+fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
+    if let Some(reason) = generator_missed(r) {
+        return StepVerdict::GeneratorMissed { reason };
+    }
+    let mut crossed: Vec<String> = objectives
+        .all()
+        .iter()
+        .map(|t| Judgement::of(t, t.metric.of_load(r), "no response"))
+        .filter(|j| !j.held())
+        .map(|j| format!("{} {}", j.threshold.metric.name(), j.measured_text()))
+        .collect();
+    let answered = r.rps / rate;
+    if answered < KEPT_UP {
+        crossed.push(format!("answered {:.0}% of the rate", answered * 100.0));
+    }
+    if r.generator.bound && !crossed.is_empty() {
+        // A busy generator times its own delays into the latency: not the server's miss.
+        let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
+        let reason = format!("the generator was {busy:.0}% busy while the step missed");
+        return StepVerdict::GeneratorMissed { reason };
+    }
+    match crossed.is_empty() {
+        true => StepVerdict::Met,
+        false => StepVerdict::Missed { crossed },
+    }
+}
+
+/// Why the generator missed its schedule: more than [`LATE_LIMIT`] of the requests left
+/// late with a connection free, or it stopped early.
+fn generator_missed(r: &LoadResult) -> Option<String> {
+    let s = r.rate.as_ref()?;
+    let late = s.late as f64 / s.scheduled.max(1) as f64;
+    (late > LATE_LIMIT).then(|| {
+        let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
+        format!(
+            "the generator sent {:.1}% of the requests late (its CPU {busy:.0}% busy)",
+            late * 100.0
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capacity::Objectives;
+    use engine::Percentiles;
+
+    /// A load result at `rate` for 2 s with this p99 (µs), late count and failures.
+    fn result(rate: f64, p99: f64, late: u64, failed: u64) -> LoadResult {
+        use crate::report::fixture::Measured;
+        let m = Measured {
+            rps: rate,
+            p99_ms: p99 / 1000.0,
+            server_cpu_s: 0.0,
+            errors: 0,
+        };
+        let mut r = crate::report::fixture::result(m);
+        let scheduled = (rate * 2.0) as u64;
+        r.duration_s = 2.0;
+        r.rps = rate;
+        r.latency_us.p99 = p99;
+        r.requests = engine::Counts {
+            ok: scheduled - failed,
+            status: failed,
+            ..engine::Counts::default()
+        };
+        r.rate = Some(engine::RateSummary {
+            target_rps: rate,
+            achieved_rps: rate,
+            scheduled,
+            started: scheduled,
+            late,
+            waited: 0,
+        });
+        r.generator.bound = false;
+        r
+    }
+
+    fn verdict_of(r: LoadResult, rate: f64) -> StepVerdict {
+        let o = Objectives::parse(&["p99<20ms", "errors<1%"]).unwrap();
+        let measure = StepMeasure {
+            result: r,
+            server_cpu_s: Some(0.02),
+        };
+        judged(rate, &measure, &o).verdict
+    }
+
+    #[test]
+    fn a_step_meets_misses_or_says_the_generator_missed() {
+        assert_eq!(
+            verdict_of(result(1000.0, 5000.0, 0, 0), 1000.0),
+            StepVerdict::Met
+        );
+        let crossed = vec!["p99 25.00ms".to_string(), "errors 5%".to_string()];
+        assert_eq!(
+            verdict_of(result(1000.0, 25_000.0, 0, 100), 1000.0),
+            StepVerdict::Missed { crossed }
+        );
+        let slow = result(800.0, 5000.0, 0, 0);
+        let crossed = vec!["answered 80% of the rate".to_string()];
+        assert_eq!(verdict_of(slow, 1000.0), StepVerdict::Missed { crossed });
+        let StepVerdict::GeneratorMissed { reason } =
+            verdict_of(result(1000.0, 5000.0, 50, 0), 1000.0)
+        else {
+            panic!("2.5% late is the generator's miss");
+        };
+        assert!(
+            reason.starts_with("the generator sent 2.5% of the requests late"),
+            "{reason}"
+        );
+        let mut busy = result(1000.0, 25_000.0, 0, 0);
+        busy.generator.bound = true;
+        assert!(matches!(
+            verdict_of(busy, 1000.0),
+            StepVerdict::GeneratorMissed { .. }
+        ));
+    }
+
+    #[test]
+    fn cost_per_response_is_the_server_cpu_over_its_responses() {
+        let o = Objectives::parse(&["p99<20ms"]).unwrap();
+        let measure = StepMeasure {
+            result: result(1000.0, 5000.0, 0, 0),
+            server_cpu_s: Some(0.02),
+        };
+        let s = judged(1000.0, &measure, &o);
+        assert_eq!(s.server_cpu_us_per_response, Some(10.0));
+        assert!(
+            s.line()
+                .starts_with("1,000/s for 2.0s: answered 1,000/s, p99 5.00ms"),
+            "{}",
+            s.line()
+        );
+    }
+}
