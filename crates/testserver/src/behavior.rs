@@ -49,6 +49,10 @@ pub enum Behavior {
     /// Answers `after` requests normally (all connections), then holds every answer until
     /// `pause` has passed since that moment, then answers normally again: a stall.
     PauseAfter { after: u64, pause: Duration },
+    /// Like `Hello`, but each request holds one of `workers` workers, shared by all
+    /// connections, for `service` before it is answered, waiting for one while all are
+    /// busy: at most `workers / service` answers a second, a capacity known in closed form.
+    Workers { workers: u32, service: Duration },
 }
 
 /// Why a text names no behavior; each message quotes the text.
@@ -64,6 +68,10 @@ pub enum BehaviorError {
     NoUnit(String),
     #[error("pause-after needs `N,DURATION`, e.g. pause-after:100,1s")]
     PauseAfter,
+    #[error("workers needs `W,DURATION`, e.g. workers:4,10ms")]
+    Workers,
+    #[error("workers needs at least one worker: `{0}` has none")]
+    NoWorkers(String),
     #[error("`{0}` is no HTTP/2 behavior: those are named h2:NAME, e.g. h2:hello")]
     NotH2(String),
     #[error("rst-every needs `K,CODE` with CODE refused or internal, e.g. h2:rst-every:3,refused")]
@@ -107,6 +115,17 @@ impl FromStr for Behavior {
                     pause: parse_duration(pause)?,
                 }
             }
+            "workers" => {
+                let arg = arg()?;
+                let (workers, service) = arg.split_once(',').ok_or(BehaviorError::Workers)?;
+                match parse_num(workers)? {
+                    0 => return Err(BehaviorError::NoWorkers(arg.to_string())),
+                    workers => Behavior::Workers {
+                        workers,
+                        service: parse_duration(service)?,
+                    },
+                }
+            }
             _ => return Err(BehaviorError::Unknown(name.to_string())),
         };
         Ok(behavior)
@@ -139,6 +158,9 @@ impl fmt::Display for Behavior {
             Behavior::StallAfter(n) => write!(f, "stall-after:{n}"),
             Behavior::PauseAfter { after, pause } => {
                 write!(f, "pause-after:{after},{}", Shown(*pause))
+            }
+            Behavior::Workers { workers, service } => {
+                write!(f, "workers:{workers},{}", Shown(*service))
             }
         }
     }
@@ -221,6 +243,13 @@ mod tests {
                     pause: Duration::from_secs(1),
                 },
             ),
+            (
+                "workers:4,10ms",
+                Behavior::Workers {
+                    workers: 4,
+                    service: Duration::from_millis(10),
+                },
+            ),
         ];
         for (text, want) in cases {
             // Each name is the one Display gives back, so rows and processes can use it.
@@ -239,6 +268,11 @@ mod tests {
             "delay:xms",
             "status:abc",
             "status:70000",
+            "workers",
+            "workers:4",
+            "workers:0,10ms",
+            "workers:x,10ms",
+            "workers:4,10",
         ] {
             assert!(text.parse::<Behavior>().is_err(), "{text}");
         }
@@ -248,6 +282,33 @@ mod tests {
         assert_eq!(
             "delay".parse::<Behavior>().unwrap_err().to_string(),
             "behavior `delay` needs an argument: `delay:VALUE`"
+        );
+    }
+
+    #[test]
+    fn workers_says_what_its_argument_lacks() {
+        let error = |text: &str| text.parse::<Behavior>().unwrap_err();
+        assert_eq!(error("workers:4"), BehaviorError::Workers);
+        assert_eq!(
+            error("workers:4").to_string(),
+            "workers needs `W,DURATION`, e.g. workers:4,10ms"
+        );
+        assert_eq!(
+            error("workers:0,10ms"),
+            BehaviorError::NoWorkers("0,10ms".into())
+        );
+        assert_eq!(
+            error("workers:0,10ms").to_string(),
+            "workers needs at least one worker: `0,10ms` has none"
+        );
+        assert_eq!(
+            error("workers:-1,10ms"),
+            BehaviorError::NotANumber("-1".into())
+        );
+        assert_eq!(error("workers:4,10"), BehaviorError::NoUnit("10".into()));
+        assert_eq!(
+            error("workers").to_string(),
+            "behavior `workers` needs an argument: `workers:VALUE`"
         );
     }
 }

@@ -160,6 +160,11 @@ impl Conn<'_> {
         if !delay.is_zero() && !self.sleep(delay) {
             return Ok(After::Close);
         }
+        if let Behavior::Workers { workers, service } = *self.behavior {
+            if !self.serve_on_worker(workers, service) {
+                return Ok(After::Close);
+            }
+        }
         let reply = reply::build(self.behavior, req);
         for part in &reply.parts {
             self.write_all(part)?;
@@ -213,6 +218,17 @@ impl Conn<'_> {
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         let shared = self.shared;
         self.stream.send_all(bytes, || shared.stopped())
+    }
+
+    /// Holds one of the server's `workers` workers for `service`, first waiting for one to
+    /// free; false if the server stopped meanwhile. The worker is freed before the answer
+    /// is written, so a client slow to read cannot hold it: the capacity stays W/service.
+    fn serve_on_worker(&self, workers: u32, service: Duration) -> bool {
+        let shared = self.shared;
+        let Some(_worker) = shared.pool.take(workers, || shared.stopped()) else {
+            return false;
+        };
+        self.sleep(service)
     }
 
     /// Sleeps in short slices; false if the server stopped meanwhile.

@@ -25,6 +25,7 @@ mod behavior;
 mod conn;
 mod h2;
 mod pki;
+mod pool;
 mod reply;
 mod request;
 mod tls;
@@ -85,6 +86,8 @@ pub(crate) struct Shared {
     granted: AtomicU64,
     /// When the `PauseAfter` pause began.
     paused_at: std::sync::OnceLock<Instant>,
+    /// `Workers`'s workers, shared by all connections (not `workers`, the threads below).
+    pool: pool::Pool,
     workers: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -185,6 +188,7 @@ impl TestServer {
             h2: h2::Counters::default(),
             granted: AtomicU64::new(0),
             paused_at: std::sync::OnceLock::new(),
+            pool: pool::Pool::default(),
             workers: Mutex::new(Vec::new()),
         });
         let for_thread = Arc::clone(&shared);
@@ -225,6 +229,12 @@ impl TestServer {
     /// over HTTP/2, a stream's HEADERS and DATA up to END_STREAM (not its RST_STREAM).
     pub fn responses(&self) -> u64 {
         self.shared.responses.load(Relaxed)
+    }
+
+    /// Under [`Behavior::Workers`], the most requests that held a worker at once: never more
+    /// than its W; 0 under other behaviors.
+    pub fn peak_in_service(&self) -> u64 {
+        self.shared.pool.peak()
     }
 
     /// HTTP/2 streams the server reset (RST_STREAM sent), whatever the code.

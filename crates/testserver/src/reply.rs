@@ -73,7 +73,8 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::CloseAfterResponses(_)
         | Behavior::CloseIdle(_)
         | Behavior::StallAfter(_)
-        | Behavior::PauseAfter { .. } => one(hello(200, req, ""), keep),
+        | Behavior::PauseAfter { .. }
+        | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
     }
 }
 

@@ -72,6 +72,17 @@ fn a_process_serves_the_behavior_named_on_its_command_line() {
 }
 
 #[test]
+fn a_process_serves_workers_named_workers_w_duration() {
+    let (_server, url) = spawn(&Behavior::Workers {
+        workers: 2,
+        service: Duration::from_millis(1),
+    });
+    let response = get(&url);
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response:?}");
+    assert!(response.ends_with("\r\n\r\nHello World"), "{response:?}");
+}
+
+#[test]
 fn a_bad_behavior_is_refused_with_the_usage() {
     let out = Command::new(env!("CARGO_BIN_EXE_shootout-testserver"))
         .arg("nope")

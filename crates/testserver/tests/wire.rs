@@ -415,6 +415,66 @@ fn stall_after_counts_answers_across_connections() {
 }
 
 #[test]
+fn workers_serve_every_connection_with_at_most_w_at_once() {
+    let (workers, service) = (2, Duration::from_millis(50));
+    let server = start(Behavior::Workers { workers, service });
+    let t = Instant::now();
+    let clients: Vec<_> = (0..8)
+        .map(|_| {
+            let mut c = connect(&server);
+            // Queued behind the others for up to ~0.6 s; a busy machine may stretch that.
+            c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+            thread::spawn(move || {
+                for _ in 0..3 {
+                    send(&mut c, GET);
+                    assert_eq!(undate(&read_response(&mut c)), HELLO);
+                }
+            })
+        })
+        .collect();
+    for client in clients {
+        client.join().expect("every request gets its 200");
+    }
+    wait_for("responses", 24, || server.responses());
+    assert_eq!((server.requests(), server.connections()), (24, 8));
+    // Eight clients keep both workers busy, and no more than both ever serve.
+    assert_eq!(server.peak_in_service(), 2, "peak in service");
+    // 24 services of 50 ms on 2 workers take 0.6 s at least; less would mean more workers.
+    let took = t.elapsed();
+    assert!(took >= service * 24 / workers, "{took:?}");
+}
+
+#[test]
+fn stop_ends_requests_waiting_for_a_worker() {
+    let server = start(Behavior::Workers {
+        workers: 1,
+        service: Duration::from_secs(30),
+    });
+    // One request holds the only worker for 30 s; the other two wait for it.
+    let mut clients: Vec<TcpStream> = (0..3).map(|_| connect(&server)).collect();
+    for c in &mut clients {
+        send(c, GET);
+    }
+    wait_for("requests", 3, || server.requests());
+    wait_for("peak in service", 1, || server.peak_in_service());
+    let stopping = thread::spawn(move || server.stop());
+    let end = Instant::now() + Duration::from_secs(10);
+    while !stopping.is_finished() && Instant::now() < end {
+        // Between polls only.
+        thread::sleep(Duration::from_millis(1));
+    }
+    assert!(stopping.is_finished(), "stop still running after 10 s");
+    // A connection closes when its thread ends: a waiter that never ended would keep its
+    // own open past the stop's budget for threads, and its read would time out instead.
+    // (A waiter ends at its own look at the stop flag, or on the worker freed by a stopped
+    // service, whose service the stop cuts short in turn: this checks both at once.)
+    for c in &mut clients {
+        c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        assert_eq!(read_to_close(c), "");
+    }
+}
+
+#[test]
 fn oversized_and_garbage_requests_are_closed() {
     let server = start(Behavior::Hello);
     for request in [
