@@ -7,6 +7,7 @@ use super::WorkFailed;
 use anyhow::{bail, Context};
 use engine::{LoadConfig, LoadResult, LoadSpec, Target};
 use shootout::contestant::locations;
+use shootout::model::capacity::CapacityResult;
 use shootout::model::{LoadKind, Machine};
 use shootout::store::{NewSavedLoad, Store};
 use std::path::{Path, PathBuf};
@@ -36,6 +37,7 @@ impl Destinations {
         label: Option<&str>,
         spec: &LoadSpec,
         config: &LoadConfig,
+        kind: LoadKind,
     ) -> anyhow::Result<Destinations> {
         if let Some(path) = out {
             check_out(path)?;
@@ -50,7 +52,7 @@ impl Destinations {
                 label: label_of(label, &config.target)?,
                 store: open_store()?,
                 command: command(),
-                kind: LoadKind::of(&config.pace),
+                kind,
                 // Outside a checkout, the current folder's commit: the user's own
                 // repository, when it is one.
                 machine: Machine::here(&locations::checkout()?.unwrap_or_else(|| ".".into())),
@@ -66,8 +68,22 @@ impl Destinations {
     /// Writes `--out` and saves; returns the line that says where the load was saved.
     /// Failing to write either is a failure of the work (exit 1).
     pub fn write(self, result: &LoadResult) -> anyhow::Result<Option<String>> {
+        self.write_with(result, None)
+    }
+
+    /// [`Destinations::write`] for a capacity search: `--out` gets the search (schema
+    /// shootout.capacity/1), the store keeps it beside `result`, the step at capacity.
+    pub fn write_with(
+        self,
+        result: &LoadResult,
+        capacity: Option<&CapacityResult>,
+    ) -> anyhow::Result<Option<String>> {
         if let Some(path) = &self.out {
-            write_json(path, result)
+            let written = match capacity {
+                Some(c) => write_json(path, &super::capacity::json(c)),
+                None => write_json(path, result),
+            };
+            written
                 .map_err(WorkFailed)
                 .with_context(|| format!("--out {}", path.display()))?;
         }
@@ -83,6 +99,7 @@ impl Destinations {
                 machine: &save.machine,
                 spec: &save.spec,
                 result,
+                capacity,
             })
             .map_err(|e| WorkFailed(e.into()))
             .context("--save")?;
@@ -129,9 +146,9 @@ fn command() -> Vec<String> {
         .collect()
 }
 
-/// The result as `load --json` prints it.
-fn write_json(path: &Path, result: &LoadResult) -> anyhow::Result<()> {
-    let mut text = serde_json::to_string_pretty(result)?;
+/// The result as `load --json` prints it (a load's, or a capacity search's).
+fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
     std::fs::write(path, text)?;
     Ok(())

@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::{LoadConfig, LoadResult, LoadSpec, RunError, Shard};
 use shootout::generators::{self, FleetError, Generators, Launcher};
+use shootout::model::LoadKind;
 use shootout::report;
 use shootout::threshold::{Judgement, Threshold};
 use std::process::ExitCode;
@@ -116,6 +117,7 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         args.label.as_deref(),
         &spec,
         &config,
+        LoadKind::of(&config.pace),
     )
     .context("load")?;
     let launcher = generators::launcher(&args.generators, None, args.push)

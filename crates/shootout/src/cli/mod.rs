@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch.
 
 mod borrowed_flags;
+mod capacity;
 mod catalog;
 mod compare;
 mod completions;

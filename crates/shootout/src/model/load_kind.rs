@@ -10,6 +10,9 @@ pub enum LoadKind {
     Rate { schedule: String },
     /// Devices arriving along stages (the 2019 Stressgrid shape), e.g. `0,15000:60s`.
     Devices { stages: String },
+    /// A search of open-loop steps for the highest rate that meets every objective, e.g.
+    /// `p99<20ms, errors<0.1%` (the record's `capacity` holds the steps and the answer).
+    Capacity { objectives: String },
 }
 
 impl LoadKind {
@@ -32,6 +35,7 @@ impl LoadKind {
             LoadKind::Closed => "closed",
             LoadKind::Rate { .. } => "rate",
             LoadKind::Devices { .. } => "devices",
+            LoadKind::Capacity { .. } => "capacity",
         }
     }
 
@@ -42,16 +46,20 @@ impl LoadKind {
             "closed" => Some(LoadKind::Closed),
             "rate" => Some(LoadKind::Rate { schedule }),
             "devices" => Some(LoadKind::Devices { stages: schedule }),
+            "capacity" => Some(LoadKind::Capacity {
+                objectives: schedule,
+            }),
             _ => None,
         }
     }
 
-    /// The schedule or stages, as stored beside the word.
+    /// The schedule, stages or objectives, as stored beside the word.
     pub fn schedule(&self) -> Option<&str> {
         match self {
             LoadKind::Closed => None,
             LoadKind::Rate { schedule } => Some(schedule),
             LoadKind::Devices { stages } => Some(stages),
+            LoadKind::Capacity { objectives } => Some(objectives),
         }
     }
 }

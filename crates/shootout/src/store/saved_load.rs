@@ -5,6 +5,7 @@
 
 use super::client_certificate::{without_key, ClientCertificate};
 use super::{Store, StoreError};
+use crate::model::capacity::CapacityResult;
 use crate::model::{LoadKind, Machine};
 use engine::{Certificates, LoadResult, LoadSpec};
 use rusqlite::params;
@@ -20,6 +21,8 @@ pub struct NewSavedLoad<'a> {
     /// Its client certificate's key, if any, is not stored.
     pub spec: &'a LoadSpec,
     pub result: &'a LoadResult,
+    /// A capacity search (`load --capacity`), whose `result` is the step at capacity.
+    pub capacity: Option<&'a CapacityResult>,
 }
 
 /// A kept load as listed: everything but its result.
@@ -49,6 +52,8 @@ pub struct SavedLoad {
     /// The client certificate the load presented (mTLS); its private key was not stored.
     pub client_certificate: Option<ClientCertificate>,
     pub result: LoadResult,
+    /// A capacity search's steps and answer (`load --capacity --save`).
+    pub capacity: Option<CapacityResult>,
 }
 
 /// The row's columns, in the order [`read`] takes them; the result's duration and
@@ -71,11 +76,13 @@ impl Store {
         let spec = serde_json::to_string(&spec).map_err(|e| json("spec", e))?;
         let client_certificate = client_certificate.map(|c| c.chain.to_pem());
         let result = serde_json::to_string(load.result).map_err(|e| json("result", e))?;
+        let capacity = (load.capacity.map(serde_json::to_string).transpose())
+            .map_err(|e| json("capacity", e))?;
         let tx = self.db.transaction()?;
         tx.execute(
             "INSERT INTO saved_loads (label, saved_unix_ms, command, load_kind, schedule, machine, \
-             rps, p99_us, result, spec, client_certificate) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             rps, p99_us, result, spec, client_certificate, capacity) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 load.label,
                 crate::model::now_unix_ms(),
@@ -87,7 +94,8 @@ impl Store {
                 load.result.latency_us.p99,
                 result,
                 spec,
-                client_certificate
+                client_certificate,
+                capacity
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -112,10 +120,10 @@ impl Store {
             .saved_load_rows(&format!("{SELECT} WHERE id = ?1"), [id])?
             .pop()
             .ok_or(StoreError::NoSavedLoad(id))?;
-        let (result, spec, client): (String, Option<String>, Option<String>) = self.db.query_row(
-            "SELECT result, spec, client_certificate FROM saved_loads WHERE id = ?1",
+        let (result, spec, client, capacity): Columns = self.db.query_row(
+            "SELECT result, spec, client_certificate, capacity FROM saved_loads WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
         let bad = |what: String| StoreError::Decode {
             table: "saved_loads",
@@ -134,11 +142,16 @@ impl Store {
         // With the histogram the summary's `+/- Stdev` reads, as `load` had it.
         let result =
             crate::model::read_load_result(&result).map_err(|e| bad(format!("result: {e}")))?;
+        let capacity = (capacity.as_deref())
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| bad(format!("capacity: {e}")))?;
         Ok(SavedLoad {
             row,
             spec,
             client_certificate,
             result,
+            capacity,
         })
     }
 
@@ -152,6 +165,9 @@ impl Store {
         rows.map(|row| row?.decode()).collect()
     }
 }
+
+/// A saved load's JSON columns: result, spec, client certificate, capacity search.
+type Columns = (String, Option<String>, Option<String>, Option<String>);
 
 /// A row as read, before its JSON columns and words are decoded.
 struct RawRow {

@@ -76,7 +76,9 @@ impl Policy {
     pub fn tolerance(&self, kind: &LoadKind) -> Tolerance {
         match kind {
             LoadKind::Rate { .. } => self.efficiency,
-            LoadKind::Closed | LoadKind::Devices { .. } => self.capacity,
+            LoadKind::Closed | LoadKind::Devices { .. } | LoadKind::Capacity { .. } => {
+                self.capacity
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 //! one stored run that measured something.
 
 use super::SideError;
+use crate::model::capacity::CapacityResult;
 use crate::model::{RunId, RunRecord};
 use crate::stats::measures;
 use crate::store::{ExperimentRow, SavedLoad};
@@ -19,6 +20,9 @@ pub struct Single {
     pub result: LoadResult,
     /// The server's CPU milliseconds per response, when the harness measured it (runs).
     pub cpu_ms_per_response: Option<f64>,
+    /// A capacity search (a saved `load --capacity`, its JSON file, or a `capacity`
+    /// run), whose `result` is the step at capacity.
+    pub capacity: Option<CapacityResult>,
 }
 
 impl Single {
@@ -36,6 +40,7 @@ impl Single {
             ),
             result: load.result,
             cpu_ms_per_response: None,
+            capacity: load.capacity,
         }
     }
 
@@ -57,6 +62,7 @@ impl Single {
             title: format!("file {}: {}", path.display(), describe(&result)),
             result,
             cpu_ms_per_response: None,
+            capacity: None,
         })
     }
 
@@ -88,6 +94,7 @@ impl Single {
             ),
             result: result.clone(),
             cpu_ms_per_response: measures::cpu_ms_per_response(run),
+            capacity: run.capacity.clone(),
         })
     }
 
