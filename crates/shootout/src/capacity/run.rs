@@ -24,6 +24,8 @@ pub struct StepFailed<E> {
 
 /// Runs the search: `run_step` loads one step, `on_step` sees each as it is judged.
 /// A step whose load was interrupted stops the search with what it found so far.
+// The error is as large as the success: it carries the search so far, once per search.
+#[allow(clippy::result_large_err)]
 pub fn run<E>(
     plan: &SearchPlan,
     objectives: &Objectives,
