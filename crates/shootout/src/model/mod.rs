@@ -130,4 +130,9 @@ impl RunRecord {
     pub fn is_ramp(&self) -> bool {
         matches!(self.kind, LoadKind::Devices { .. })
     }
+
+    /// Whether the run was a capacity search (its `capacity` holds the steps).
+    pub fn is_capacity(&self) -> bool {
+        matches!(self.kind, LoadKind::Capacity { .. })
+    }
 }

@@ -6,7 +6,7 @@ use crate::model::{RunId, RunIdError, RunRecord};
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{
-    convergence, efficiency, http2_gain, matrix, ramp, servers, tls_cost, unverified,
+    capacity, convergence, efficiency, http2_gain, matrix, ramp, servers, tls_cost, unverified,
 };
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -149,16 +149,19 @@ impl Document {
         out
     }
 
-    /// What TLS costs each server (an experiment with loads over TLS), what HTTP/2 gains
-    /// or costs each server (one with loads over HTTP/2), the 2009 matrices and the 2017
-    /// per-server tables of the closed and open loads, and the 2019 table of the device
-    /// ramps.
+    /// Capacity at objective (an experiment with capacity loads), what TLS costs each
+    /// server (one with loads over TLS), what HTTP/2 gains or costs each server (one with
+    /// loads over HTTP/2), the 2009 matrices and the 2017 per-server tables of the closed
+    /// and open loads, and the 2019 table of the device ramps.
     pub fn tables(&self) -> Vec<Table> {
         let (ramps, others) = self.split();
+        // A capacity search's cells have their own table: the rate of its step at
+        // capacity is no closed loop's requests/s.
+        let others = others.into_iter().filter(|r| !r.is_capacity());
         // At a fixed rate every server does the rate: those cells rank by efficiency.
         let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
-            others.into_iter().partition(|r| r.rate().is_some());
-        let mut out = Vec::new();
+            others.partition(|r| r.rate().is_some());
+        let mut out = capacity::tables(&self.runs);
         if let Some(plan) = self.experiment.plan.as_ref() {
             out.extend(tls_cost::tables(plan, &self.runs));
             out.extend(http2_gain::tables(plan, &self.runs));

@@ -3,6 +3,7 @@
 //! it at the end; `shootout report` shows it beside the articles' layouts.
 
 use crate::model::RunRecord;
+use crate::report::experiment::capacity;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
 use crate::report::experiment::marks::RPS_SPREAD;
@@ -55,13 +56,17 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
 }
 
 /// Prints every cell's table (what `shootout run` ends with).
-/// At a fixed rate every server does the rate: those cells rank by efficiency instead.
+/// At a fixed rate every server does the rate: those cells rank by efficiency instead;
+/// a capacity search's cells by capacity at objective.
 pub fn print_tables(runs: &[RunRecord]) {
+    let (searched, others): (Vec<RunRecord>, Vec<RunRecord>) =
+        runs.iter().cloned().partition(RunRecord::is_capacity);
     let (rated, others): (Vec<RunRecord>, Vec<RunRecord>) =
-        runs.iter().cloned().partition(|r| r.rate().is_some());
+        others.into_iter().partition(|r| r.rate().is_some());
     for t in tables(&others)
         .into_iter()
         .chain(efficiency::tables(&rated))
+        .chain(capacity::tables(&searched))
     {
         println!("\n{}", t.text());
     }

@@ -5,6 +5,7 @@
 
 use crate::contestant::catalog::CEILING;
 use crate::model::{RunRecord, VerifyLevel};
+use crate::report::experiment::capacity::{self as at_objective, Line};
 use crate::report::experiment::cell_key::CellKey;
 use crate::report::experiment::efficiency::{self, Efficiency};
 use crate::report::experiment::marks::MARKED;
@@ -29,17 +30,57 @@ impl Finding {
     }
 }
 
-/// Every table's finding for an experiment's `runs`: the capacity tables', the efficiency
-/// tables' (fixed rates), then the device ramps'.
+/// Every table's finding for an experiment's `runs`: the capacity at objective tables',
+/// the capacity tables', the efficiency tables' (fixed rates), then the device ramps'.
 pub fn all(runs: &[RunRecord]) -> Vec<Finding> {
     let (ramp_runs, others): (Vec<RunRecord>, Vec<RunRecord>) =
         runs.iter().cloned().partition(RunRecord::is_ramp);
+    let others = others.into_iter().filter(|r| !r.is_capacity());
     let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
-        others.into_iter().partition(|r| r.rate().is_some());
-    let mut out = capacity(&closed);
+        others.partition(|r| r.rate().is_some());
+    let mut out = at_objective(runs);
+    out.extend(capacity(&closed));
     out.extend(efficiency(&rated));
     out.extend(ramps(&ramp_runs));
     out
+}
+
+/// Each capacity cell's leader: `Capacity at objective (/hello, split, keep-alive, 50
+/// connections; p99<10ms): c-epoll at least 64,000/s; 2nd nginx-static 48,400/s [47,300 -
+/// 49,400]`.
+fn at_objective(runs: &[RunRecord]) -> Vec<Finding> {
+    (at_objective::cells(runs).iter())
+        .filter(|c| c.lines.iter().any(|l| l.rank.is_some()))
+        .map(|c| Finding {
+            what: format!(
+                "Capacity at objective ({}; {})",
+                place(&c.key),
+                c.objectives
+            ),
+            leaders: at_objective_leaders(&c.lines),
+        })
+        .collect()
+}
+
+/// The first rank's lines (`tied: ...`), or the leader and the runner-up.
+fn at_objective_leaders(lines: &[Line]) -> String {
+    let said = |l: &Line| {
+        let answer = l.answer.as_ref().map_or(String::new(), |a| a.short());
+        let mark = if l.searches.marked { MARKED } else { "" };
+        format!("{} {answer}{mark}", l.searches.contestant)
+    };
+    let ranked: Vec<&Line> = lines.iter().filter(|l| l.rank.is_some()).collect();
+    let first: Vec<String> = (ranked.iter().copied())
+        .filter(|l| l.rank == Some(1))
+        .map(said)
+        .collect();
+    match (first.as_slice(), ranked.get(1)) {
+        ([one], Some(next)) => {
+            format!("{one}; {} {}", ordinal(next.rank.unwrap_or(2)), said(next))
+        }
+        ([one], None) => one.clone(),
+        _ => format!("tied: {}", first.join(", ")),
+    }
 }
 
 /// `/hello, split, keep-alive, 50 connections`: where a cell's runs ran.

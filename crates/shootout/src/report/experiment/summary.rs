@@ -6,6 +6,7 @@
 
 use crate::model::standing::Standing;
 use crate::model::{Label, RunRecord};
+use crate::report::experiment::capacity;
 use crate::report::experiment::efficiency::Cost;
 use crate::report::experiment::ranking;
 use crate::report::experiment::row::Row;
@@ -116,11 +117,12 @@ impl Summary {
 }
 
 /// What marked each marked row of the tables: the capacity tables' rows that rest on
-/// disturbed runs, the efficiency tables' that rest on runs that did not count. The
+/// disturbed runs, the efficiency tables' that rest on runs that did not count, the
+/// capacity at objective tables' that rest on disturbed runs' searches. The
 /// device ramps are drawn, not ranked: none of theirs is marked.
 fn marked_rows(runs: &[RunRecord]) -> Vec<MarkedBy> {
     let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) = (runs.iter())
-        .filter(|r| !r.is_ramp())
+        .filter(|r| !r.is_ramp() && !r.is_capacity())
         .cloned()
         .partition(|r| r.rate().is_some());
     let mut out = Vec::new();
@@ -131,6 +133,10 @@ fn marked_rows(runs: &[RunRecord]) -> Vec<MarkedBy> {
     for (_, rows) in ranking::cells(&rated) {
         let marked = rows.iter().filter(|row| Cost::of(row).marked);
         out.extend(marked.map(|row: &Row| MarkedBy::of_row(&row.runs)));
+    }
+    for cell in capacity::cells(runs) {
+        let marked = cell.lines.iter().filter(|l| l.searches.marked);
+        out.extend(marked.map(|l| MarkedBy::of_row(&l.searches.runs)));
     }
     out
 }

@@ -23,6 +23,8 @@ pub struct Figure {
 /// Every chart of `d`, in page order, each contestant in its style of `colours`.
 pub fn figures(d: &Document, colours: &Colours) -> Vec<Figure> {
     let (ramps, others) = d.split();
+    // A capacity search's cells have charts of their own (`capacity_charts`).
+    let others: Vec<RunRecord> = others.into_iter().filter(|r| !r.is_capacity()).collect();
     // At a fixed rate every server does the rate: what tells them apart is their cost.
     let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
         others.iter().cloned().partition(|r| r.rate().is_some());
