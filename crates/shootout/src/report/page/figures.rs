@@ -1,6 +1,7 @@
 //! The charts of one experiment: requests/s by concurrency, the server's CPU per response
-//! at a fixed rate, latency percentiles, the 2019 ramp graphs, and per-core CPU over a run
-//! (the 2012 article's screenshots).
+//! at a fixed rate, latency percentiles, latency against offered rate and the cost curve
+//! of capacity searches (`capacity_charts`), the 2019 ramp graphs, and per-core CPU over
+//! a run (the 2012 article's screenshots).
 
 use crate::model::{Label, Point, RunRecord};
 use crate::report::document::Document;
@@ -8,17 +9,14 @@ use crate::report::experiment::efficiency;
 use crate::report::experiment::marks::MARKED;
 use crate::report::experiment::ranking::{self, RankedCell};
 use crate::report::experiment::row::Row;
+use crate::report::page::capacity_charts;
 use crate::report::page::colours::Colours;
+use crate::report::page::figure::slug;
+pub use crate::report::page::figure::Figure;
 use crate::report::page::svg::{self, Bar, Chart, Series};
 use crate::stats::{self, median};
 use engine::LoadResult;
 use engine::SecondSummary;
-
-/// A chart with a file-name-safe id.
-pub struct Figure {
-    pub id: String,
-    pub svg: String,
-}
 
 /// Every chart of `d`, in page order, each contestant in its style of `colours`.
 pub fn figures(d: &Document, colours: &Colours) -> Vec<Figure> {
@@ -31,26 +29,10 @@ pub fn figures(d: &Document, colours: &Colours) -> Vec<Figure> {
     let mut out = throughput(&closed, colours);
     out.extend(efficiency(&rated, colours));
     out.extend(percentiles(&others, colours));
+    out.extend(capacity_charts::figures(&d.runs, colours));
     out.extend(ramp_graphs(&ramps, colours));
     out.extend(cpu(&d.runs, colours));
     out
-}
-
-fn slug(text: &str) -> String {
-    let s: String = text
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    s.split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
 }
 
 /// Requests/s by concurrency per contestant (a line each), or bars for a single level.
@@ -108,6 +90,7 @@ fn by_level(title: &str, cells: &[&RankedCell], colours: &Colours) -> String {
                 .collect(),
             right: false,
             contestant: Some(n.to_string()),
+            dash: None,
         })
         .filter(|s| !s.points.is_empty())
         .collect();
@@ -237,6 +220,7 @@ fn percentile_curve(row: &Row) -> Option<Series> {
             .collect(),
         right: false,
         contestant: Some(row.contestant.to_string()),
+        dash: None,
     })
 }
 
@@ -260,6 +244,7 @@ fn ramp_graphs(runs: &[RunRecord], colours: &Colours) -> Vec<Figure> {
         points: per_second(first, |s| s.devices as f64),
         right: true,
         contestant: None,
+        dash: None,
     };
     graphs
         .iter()
@@ -286,6 +271,7 @@ fn ramp_graph(
             points: r.result().map_or(Vec::new(), |x| per_second(x, pick)),
             right: false,
             contestant: Some(r.coordinates.contestant.clone()),
+            dash: None,
         })
         .collect();
     series.push(devices.clone());
@@ -343,12 +329,14 @@ fn cpu_chart(r: &RunRecord, colours: &Colours) -> String {
         points: cpu_rate(&chunks, |p| p.cpu_s),
         right: false,
         contestant: None,
+        dash: None,
     });
     series.push(Series {
         name: "generator CPU".into(),
         points: cpu_rate(&chunks, |p| p.generator_cpu_s),
         right: false,
         contestant: None,
+        dash: None,
     });
     Chart {
         title: format!(
@@ -391,6 +379,7 @@ fn core_busy(chunks: &[&[Point]], c: usize) -> Series {
         points,
         right: false,
         contestant: None,
+        dash: None,
     }
 }
 

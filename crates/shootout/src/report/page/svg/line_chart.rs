@@ -1,6 +1,7 @@
 //! The line chart: its series, each a line (with its points when they are few) in its
 //! contestant's style, over the axes, and the legend under it.
 
+use super::marks::Mark;
 use super::scale::{Axis, Plot};
 use super::{escape, owner, BOTTOM, HEIGHT, LEFT, TOP, WIDTH};
 use crate::report::page::colours::{self, Colours, Style};
@@ -16,6 +17,8 @@ pub struct Series {
     /// Whose line it is, when a contestant's: it keeps that contestant's style on every
     /// chart of the page. Other lines (a core, the devices) are styled by position.
     pub contestant: Option<String>,
+    /// A dash of its own, over its style's: one contestant's lines for two loads.
+    pub dash: Option<&'static str>,
 }
 
 /// A line chart.
@@ -30,7 +33,12 @@ pub struct Chart {
     pub y_log: bool,
     /// Labelled x positions instead of computed ticks (concurrency levels, percentiles).
     pub x_ticks: Option<Vec<(f64, String)>>,
+    /// Logarithmic axes end at the 1, 2, 5 × 10^k around the values, with a tick at each,
+    /// instead of at whole decades: for values within a decade or two (rates).
+    pub fine_log: bool,
     pub series: Vec<Series>,
+    /// Levels, positions and spans marked beside the series.
+    pub marks: Vec<Mark>,
 }
 
 impl Chart {
@@ -51,11 +59,14 @@ impl Chart {
             .series
             .iter()
             .flat_map(|s| s.points.iter().map(|p| p.0));
-        let x = Axis::fit(
-            xs.chain(self.x_ticks.iter().flatten().map(|t| t.0)),
+        let marked_xs = self.marks.iter().flat_map(Mark::xs);
+        let x = self.axis(
+            xs.chain(self.x_ticks.iter().flatten().map(|t| t.0))
+                .chain(marked_xs),
             self.x_log,
         );
-        let y = Axis::fit(self.values(false), self.y_log);
+        let marked_ys = self.marks.iter().flat_map(Mark::ys);
+        let y = self.axis(self.values(false).chain(marked_ys), self.y_log);
         let y2 = Axis::fit(self.values(true), false);
         let mut out = format!(
             "<svg class=\"chart\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">\
@@ -68,12 +79,31 @@ impl Chart {
             escape(&self.title)
         );
         out += &self.axes(&plot, &x, &y, right_used.then_some(&y2));
+        // Spans under the lines, levels and positions over them.
+        let (spans, over): (Vec<&Mark>, Vec<&Mark>) = self
+            .marks
+            .iter()
+            .partition(|m| matches!(m, Mark::Span { .. }));
+        for m in spans {
+            out += &m.svg(&plot, &x, &y);
+        }
         for (i, s) in self.series.iter().enumerate() {
             let style = style_of(s, i, colours);
             out += &line(&plot, &x, if s.right { &y2 } else { &y }, s, style);
         }
+        for m in over {
+            out += &m.svg(&plot, &x, &y);
+        }
         out += &legend(&self.series, HEIGHT, colours);
         out + "</svg>\n"
+    }
+
+    /// An axis fitted to `values`, logarithmic when `log`, fine when the chart asks.
+    fn axis(&self, values: impl Iterator<Item = f64>, log: bool) -> Axis {
+        match log && self.fine_log {
+            true => Axis::fit_fine_log(values),
+            false => Axis::fit(values, log),
+        }
     }
 
     fn values(&self, right: bool) -> impl Iterator<Item = f64> + '_ {
@@ -87,13 +117,17 @@ impl Chart {
 /// The style of series `i`: its contestant's on this page; else by position, and a
 /// right-axis series grey and dashed, apart from the contestants.
 fn style_of(s: &Series, i: usize, colours: &Colours) -> Style {
-    match (&s.contestant, s.right) {
+    let style = match (&s.contestant, s.right) {
         (Some(name), _) => colours.style(name),
         (None, true) => Style {
             colour: "#777777",
             dash: "6 3",
         },
         (None, false) => colours::nth(i),
+    };
+    Style {
+        dash: s.dash.unwrap_or(style.dash),
+        ..style
     }
 }
 
@@ -166,12 +200,14 @@ mod tests {
                     points: vec![(30.0, 100.0), (100.0, 200.0)],
                     right: false,
                     contestant: Some("a".into()),
+                    dash: None,
                 },
                 Series {
                     name: "devices".into(),
                     points: vec![(0.0, 0.0), (60.0, 15_000.0)],
                     right: true,
                     contestant: None,
+                    dash: None,
                 },
             ],
             x_log: true,

@@ -4,16 +4,19 @@
 //! width; a chart here is a few dozen SVG elements.
 //!
 //! `scale` maps values to positions (an axis' range and ticks, the plotting area),
-//! `axes` draws a line chart's axes and grid, `line_chart` its lines and legend, and
-//! `bars` the horizontal bar chart.
+//! `axes` draws a line chart's axes and grid, `line_chart` its lines and legend, `marks`
+//! what it marks beside them (a level, a position, a span), and `bars` the horizontal
+//! bar chart.
 
 mod axes;
 mod bars;
 mod line_chart;
+mod marks;
 mod scale;
 
 pub use bars::{bars, Bar};
 pub use line_chart::{Chart, Series};
+pub use marks::Mark;
 pub use scale::short;
 
 use crate::report::table::escape;

@@ -6,6 +6,9 @@ pub(super) struct Axis {
     lo: f64,
     hi: f64,
     log: bool,
+    /// A logarithmic axis that ends at the 1, 2, 5 × 10^k around its values and has a
+    /// tick at each of them, rather than at whole decades.
+    fine: bool,
 }
 
 impl Axis {
@@ -20,12 +23,18 @@ impl Axis {
                 lo: if log { 1.0 } else { 0.0 },
                 hi: 1.0 + f64::from(log) * 9.0,
                 log,
+                fine: false,
             };
         }
         if log {
             let lo = 10f64.powf(min.log10().floor());
             let hi = 10f64.powf(max.log10().ceil()).max(lo * 10.0);
-            Axis { lo, hi, log }
+            Axis {
+                lo,
+                hi,
+                log,
+                fine: false,
+            }
         } else {
             let lo = 0.0_f64.min(min);
             let step = nice((max - lo).max(1e-9) / 5.0);
@@ -33,7 +42,32 @@ impl Axis {
                 lo,
                 hi: lo + step * ((max - lo) / step).ceil().max(1.0),
                 log,
+                fine: false,
             }
+        }
+    }
+
+    /// A logarithmic axis from the 1, 2, 5 × 10^k at or below the least of `values` to
+    /// the one at or above the most: a range of rates (4,000 to 128,000) spans its values
+    /// instead of three decades.
+    pub(super) fn fit_fine_log(values: impl Iterator<Item = f64>) -> Axis {
+        let v: Vec<f64> = values.filter(|x| x.is_finite() && *x > 0.0).collect();
+        let min = v.iter().cloned().fold(f64::MAX, f64::min);
+        let max = v.iter().cloned().fold(f64::MIN, f64::max);
+        if v.is_empty() {
+            return Axis::fit(v.into_iter(), true);
+        }
+        let lo = one_two_five(min)
+            .into_iter()
+            .rev()
+            .find(|t| *t <= min * 1.0001);
+        let hi = one_two_five(max).into_iter().find(|t| *t >= max * 0.9999);
+        let lo = lo.unwrap_or(min);
+        Axis {
+            lo,
+            hi: hi.unwrap_or(max).max(lo * 2.0),
+            log: true,
+            fine: true,
         }
     }
 
@@ -47,6 +81,12 @@ impl Axis {
     }
 
     pub(super) fn ticks(&self) -> Vec<f64> {
+        if self.fine {
+            let decades = (self.lo.log10().floor() as i32)..=(self.hi.log10().ceil() as i32);
+            return (decades.flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e))))
+                .filter(|t| *t >= self.lo * 0.9999 && *t <= self.hi * 1.0001)
+                .collect();
+        }
         if self.log {
             let (a, b) = (
                 self.lo.log10().round() as i32,
@@ -60,6 +100,14 @@ impl Axis {
             .filter(|t| *t <= self.hi * 1.0001)
             .collect()
     }
+}
+
+/// 1, 2, 5 × 10^k for the decade of `x` and the ones either side, ascending.
+fn one_two_five(x: f64) -> Vec<f64> {
+    let e = x.log10().floor() as i32;
+    ((e - 1)..=(e + 1))
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .collect()
 }
 
 /// The smallest of 1, 2, 2.5, 5 × 10^k at or above `x`.
@@ -121,5 +169,19 @@ mod tests {
         assert_eq!(short(25_000.0), "25k");
         assert_eq!(short(1_500_000.0), "1.5M");
         assert_eq!(short(0.5), "0.5");
+    }
+
+    #[test]
+    fn a_fine_log_axis_ends_at_the_one_two_fives_around_its_values() {
+        let a = Axis::fit_fine_log([4000.0, 128_000.0].into_iter());
+        assert_eq!((a.lo, a.hi), (2000.0, 200_000.0));
+        assert_eq!(
+            a.ticks(),
+            [2000.0, 5000.0, 10_000.0, 20_000.0, 50_000.0, 100_000.0, 200_000.0]
+        );
+        let one = Axis::fit_fine_log([5000.0].into_iter());
+        assert_eq!((one.lo, one.hi), (5000.0, 10_000.0), "never a point");
+        let coarse = Axis::fit([4000.0, 128_000.0].into_iter(), true);
+        assert_eq!((coarse.lo, coarse.hi), (1000.0, 1_000_000.0));
     }
 }
