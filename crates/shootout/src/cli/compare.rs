@@ -20,8 +20,8 @@ pub struct CompareArgs {
     before: String,
     /// After: the same kinds as before
     after: String,
-    /// Exit 1 when a cell is significantly worse by more than PCT percent (req/s down,
-    /// or p99 or CPU per request up)
+    /// Exit 1 when a cell is significantly worse by more than PCT percent (req/s or the
+    /// capacity at objective down, or p99 or CPU per request up)
     #[arg(long, value_name = "PCT")]
     fail_above: Option<f64>,
     /// How to print the comparison (json: schema shootout.compare/1, see docs/load.md)
@@ -42,24 +42,26 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let mut store = None;
     let before = side(&mut store, &args.before).context("compare")?;
     let after = side(&mut store, &args.after).context("compare")?;
-    let (rows, table) = compared(&args, &before, &after).context("compare")?;
+    let (rows, tables) = compared(&args, &before, &after).context("compare")?;
     let worse = args.fail_above.map(|pct| regressions(&rows, pct));
     let sides = [
         SideSummary::of(&before, &args.before),
         SideSummary::of(&after, &args.after),
     ];
     match args.format {
-        Format::Json => print_json(sides, &rows, &table, args.fail_above, worse.as_deref())?,
+        Format::Json => print_json(sides, &rows, &tables, args.fail_above, worse.as_deref())?,
         Format::Text => {
             println!("before: {}", sides[0].title);
             println!("after:  {}\n", sides[1].title);
-            print!("{}", table.text());
+            let texts: Vec<String> = tables.iter().map(Table::text).collect();
+            print!("{}", texts.join("\n"));
             print_verdict(args.fail_above, worse.as_deref(), "\n");
         }
         Format::Markdown => {
             println!("- before: {}", sides[0].title);
             println!("- after: {}\n", sides[1].title);
-            print!("{}", table.markdown());
+            let texts: Vec<String> = tables.iter().map(Table::markdown).collect();
+            print!("{}", texts.join("\n"));
             print_verdict(args.fail_above, worse.as_deref(), "\n");
         }
     }
@@ -83,13 +85,13 @@ fn side(store: &mut Option<Store>, text: &str) -> anyhow::Result<Side> {
     Ok(Side::find(store, reference)?)
 }
 
-/// The cells compared and their table: two single loads as one cell, else two sets of
-/// stored runs cell by cell.
+/// The cells compared and their tables: two single loads as one cell, else two sets of
+/// stored runs cell by cell (the capacity cells in a table of their own).
 fn compared(
     args: &CompareArgs,
     before: &Side,
     after: &Side,
-) -> anyhow::Result<(Vec<Compared>, Table)> {
+) -> anyhow::Result<(Vec<Compared>, Vec<Table>)> {
     // A run against an experiment is one of its cells; against a single load, a load.
     let experiment = |s: &Side| matches!(s, Side::Experiment(_));
     if !experiment(before) && !experiment(after) {
@@ -99,7 +101,7 @@ fn compared(
             table
                 .notes
                 .extend(a.warnings().into_iter().chain(b.warnings()));
-            return Ok((vec![row], table));
+            return Ok((vec![row], vec![table]));
         }
     }
     let (Some(a), Some(b)) = (before.document(), after.document()) else {
@@ -116,14 +118,14 @@ fn compared(
     if rows.is_empty() {
         bail!("{} and {} share no cell", args.before, args.after);
     }
-    let table = comparison::table(&rows);
-    Ok((rows, table))
+    let tables = comparison::tables(&rows);
+    Ok((rows, tables))
 }
 
 /// `contestant cell` of each cell significantly worse by more than `pct` percent.
 fn regressions(rows: &[Compared], pct: f64) -> Vec<String> {
     rows.iter()
-        .filter(|c| c.rps.regressed(pct) || c.p99.regressed(pct) || c.cpu.regressed(pct))
+        .filter(|c| c.regressed(pct))
         .map(|c| format!("{} {}", c.contestant, c.cell))
         .collect()
 }
@@ -145,17 +147,18 @@ fn print_verdict(fail_above: Option<f64>, worse: Option<&[String]>, gap: &str) {
 fn print_json(
     [before, after]: [SideSummary; 2],
     rows: &[Compared],
-    table: &Table,
+    tables: &[Table],
     fail_above: Option<f64>,
     regressions: Option<&[String]>,
 ) -> anyhow::Result<()> {
+    let notes: Vec<String> = tables.iter().flat_map(|t| t.notes.clone()).collect();
     let doc = ComparisonDocument {
         schema: SCHEMA,
         before,
         after,
         alpha: comparison::ALPHA,
         cells: rows.iter().map(CellChange::of).collect(),
-        notes: &table.notes,
+        notes: &notes,
         fail_above,
         regressions,
     };

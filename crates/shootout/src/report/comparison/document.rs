@@ -1,8 +1,11 @@
 //! A comparison as one JSON document (schema `shootout.compare/1`, see docs/load.md):
 //! what each side was, every cell with each measure's values, medians, change and
-//! p-value, the table's notes, and the regressions `--fail-above` found.
+//! p-value (a capacity cell: each side's searches, their capacity, the change and the
+//! test that judged it), the tables' notes, and the regressions `--fail-above` found.
 
+use super::capacity::{CapacityChange, Test};
 use super::{Change, Compared, ALPHA};
+use crate::model::capacity::Answer;
 use crate::report::side::Side;
 use crate::stats::median;
 
@@ -52,6 +55,9 @@ pub struct CellChange<'a> {
     pub rps: MeasureChange<'a>,
     pub p99_ms: MeasureChange<'a>,
     pub cpu_ms_per_response: MeasureChange<'a>,
+    /// A capacity cell's searches; absent for a cell of loads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityCellChange<'a>>,
 }
 
 impl<'a> CellChange<'a> {
@@ -62,6 +68,45 @@ impl<'a> CellChange<'a> {
             rps: MeasureChange::of(&c.rps),
             p99_ms: MeasureChange::of(&c.p99),
             cpu_ms_per_response: MeasureChange::of(&c.cpu),
+            capacity: c.capacity.as_ref().map(CapacityCellChange::of),
+        }
+    }
+}
+
+/// A capacity cell, before and after: each search's answer, each side's capacity (the
+/// median over its searches), the change, and how it was judged.
+#[derive(Debug, serde::Serialize)]
+pub struct CapacityCellChange<'a> {
+    pub before: &'a [Answer],
+    pub after: &'a [Answer],
+    pub capacity_before: Option<f64>,
+    pub capacity_after: Option<f64>,
+    /// Change of the capacity, in percent of the capacity before.
+    pub change_pct: Option<f64>,
+    /// `mann-whitney` (three searches a side or more), `intervals` (fewer: significant
+    /// when they do not overlap), or `none` (a side without a search).
+    pub test: &'static str,
+    /// Mann-Whitney U, two-sided, when that was the test.
+    pub p: Option<f64>,
+    pub significant: bool,
+}
+
+impl<'a> CapacityCellChange<'a> {
+    fn of(c: &'a CapacityChange) -> CapacityCellChange<'a> {
+        let [capacity_before, capacity_after] = c.rates();
+        let test = c.test();
+        CapacityCellChange {
+            before: &c.before,
+            after: &c.after,
+            capacity_before,
+            capacity_after,
+            change_pct: c.percent(),
+            test: test.word(),
+            p: match test {
+                Test::MannWhitney { p } => Some(p),
+                Test::Intervals { .. } | Test::Nothing => None,
+            },
+            significant: test.significant(),
         }
     }
 }

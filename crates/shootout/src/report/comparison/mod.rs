@@ -1,11 +1,13 @@
 //! Two experiments side by side (before and after a change): per cell and contestant,
 //! the change in requests/s, p99 and server CPU per request, and whether it is
-//! significant given the repeats (Mann-Whitney U, two-sided, 5%). Two single loads
-//! (saved, from files, or one run each) are one cell of one run a side.
+//! significant given the repeats (Mann-Whitney U, two-sided, 5%); in a capacity cell,
+//! the change of the capacity at objective ([`capacity`]), in a table of its own. Two
+//! single loads (saved, from files, or one run each) are one cell of one run a side.
 
+pub mod capacity;
 pub mod document;
 
-use crate::model::RunRecord;
+use crate::model::{LoadKind, RunRecord};
 use crate::report::experiment::ranking;
 use crate::report::experiment::row::Row;
 use crate::report::side::Single;
@@ -15,6 +17,7 @@ use crate::stats::measures::{self, Measure};
 use crate::stats::median;
 use crate::stats::significance::mann_whitney;
 use crate::units;
+use capacity::CapacityChange;
 
 /// The level below which a difference is called significant.
 pub const ALPHA: f64 = 0.05;
@@ -74,6 +77,7 @@ impl Change {
 }
 
 /// A cell present on both sides.
+#[derive(Debug, Clone)]
 pub struct Compared {
     /// The contestant; for single loads, their names (`a → b`).
     pub contestant: String,
@@ -82,6 +86,18 @@ pub struct Compared {
     pub rps: Change,
     pub p99: Change,
     pub cpu: Change,
+    /// A capacity cell's searches (then the other measures have no values: the step at
+    /// capacity's rate, latency and cost are the search's, not a load's to compare).
+    pub capacity: Option<CapacityChange>,
+}
+
+impl Compared {
+    /// Significantly worse by more than `pct` percent: requests/s or the capacity down,
+    /// p99 or CPU per request up.
+    pub fn regressed(&self, pct: f64) -> bool {
+        let capacity = self.capacity.as_ref().is_some_and(|c| c.regressed(pct));
+        capacity || self.rps.regressed(pct) || self.p99.regressed(pct) || self.cpu.regressed(pct)
+    }
 }
 
 /// Matches the cells of `before` and `after` by contestant and cell.
@@ -98,16 +114,60 @@ pub fn compare(before: &[RunRecord], after: &[RunRecord]) -> Vec<Compared> {
             else {
                 continue;
             };
-            out.push(Compared {
-                contestant: row.contestant.to_string(),
-                cell: key.title(),
-                rps: change(prev, row, true, measures::rps),
-                p99: change(prev, row, false, measures::p99_ms),
-                cpu: change(prev, row, false, measures::cpu_ms_per_response),
-            });
+            let searched = |r: &Row| r.runs.iter().all(|x| x.is_capacity());
+            match (searched(prev), searched(row)) {
+                (true, true) => out.push(searched_cell(prev, row, key.title())),
+                (false, false) => out.push(Compared {
+                    contestant: row.contestant.to_string(),
+                    cell: key.title(),
+                    rps: change(prev, row, true, measures::rps),
+                    p99: change(prev, row, false, measures::p99_ms),
+                    cpu: change(prev, row, false, measures::cpu_ms_per_response),
+                    capacity: None,
+                }),
+                // A search on one side and a load on the other measure different things.
+                _ => {}
+            }
         }
     }
     out
+}
+
+/// A capacity cell compared: the ok runs' searches a side; the cell named with its
+/// objectives (and the earlier ones, when they changed).
+fn searched_cell(before: &Row, after: &Row, cell: String) -> Compared {
+    let answers = |r: &Row| -> Vec<crate::model::capacity::Answer> {
+        (r.ok_runs().filter_map(|x| x.capacity.as_ref()))
+            .map(|c| c.answer.clone())
+            .collect()
+    };
+    let objectives = |r: &Row| {
+        r.runs.iter().find_map(|x| match &x.kind {
+            LoadKind::Capacity { objectives } => Some(objectives.clone()),
+            _ => None,
+        })
+    };
+    let (was, now) = (objectives(before), objectives(after));
+    let earlier = match was != now {
+        true => format!(" (before: {})", was.unwrap_or_default()),
+        false => String::new(),
+    };
+    let none = |higher_is_better| Change {
+        before: Vec::new(),
+        after: Vec::new(),
+        higher_is_better,
+    };
+    Compared {
+        contestant: after.contestant.to_string(),
+        cell: format!("{cell}: {}{earlier}", now.unwrap_or_default()),
+        rps: none(true),
+        p99: none(false),
+        cpu: none(false),
+        capacity: Some(CapacityChange {
+            before: answers(before),
+            after: answers(after),
+        }),
+    }
 }
 
 fn change(a: &Row, b: &Row, higher_is_better: bool, m: Measure) -> Change {
@@ -129,13 +189,74 @@ pub fn singles(before: &Single, after: &Single) -> Compared {
         after: one(after, m),
         higher_is_better,
     };
+    let contestant = either(before.name.clone(), after.name.clone());
+    let cell = either(before.shape(), after.shape());
+    if let (Some(a), Some(b)) = (&before.capacity, &after.capacity) {
+        let objectives = either(a.objectives.join(", "), b.objectives.join(", "));
+        return Compared {
+            contestant,
+            cell: format!("{cell}: {objectives}"),
+            rps: change(|_| None, true),
+            p99: change(|_| None, false),
+            cpu: change(|_| None, false),
+            capacity: Some(CapacityChange {
+                before: vec![a.answer.clone()],
+                after: vec![b.answer.clone()],
+            }),
+        };
+    }
     Compared {
-        contestant: either(before.name.clone(), after.name.clone()),
-        cell: either(before.shape(), after.shape()),
+        contestant,
+        cell,
         rps: change(|s| Some(s.result.rps), true),
         p99: change(|s| Some(s.result.latency_us.p99 / 1000.0), false),
         cpu: change(|s| s.cpu_ms_per_response, false),
+        capacity: None,
     }
+}
+
+/// The tables of a comparison of experiments: the cells of loads (when there are
+/// any), then the capacity cells (when there are any).
+pub fn tables(rows: &[Compared]) -> Vec<Table> {
+    let (searched, loads): (Vec<Compared>, Vec<Compared>) =
+        rows.iter().cloned().partition(|c| c.capacity.is_some());
+    let mut out = Vec::new();
+    if !loads.is_empty() || searched.is_empty() {
+        out.push(table(&loads));
+    }
+    if !searched.is_empty() {
+        out.push(capacity_table(&searched));
+    }
+    out
+}
+
+/// The capacity cells compared, a row each.
+pub fn capacity_table(rows: &[Compared]) -> Table {
+    let of = |c: &Compared| {
+        c.capacity.clone().unwrap_or(CapacityChange {
+            before: Vec::new(),
+            after: Vec::new(),
+        })
+    };
+    let columns = vec![
+        Column::name("contestant", |c: &Compared| c.contestant.clone()),
+        Column::name("cell", |c: &Compared| c.cell.clone()),
+        Column::number("searches", move |c: &Compared| of(c).counts()),
+        Column::number("capacity before", move |c: &Compared| {
+            CapacityChange::side_text(&of(c).sides()[0])
+        }),
+        Column::number("capacity after", move |c: &Compared| {
+            CapacityChange::side_text(&of(c).sides()[1])
+        }),
+        Column::number("change", move |c: &Compared| of(c).percent_text()),
+        Column::number("significant?", move |c: &Compared| of(c).test().text()),
+    ];
+    let design = Design {
+        title: "Capacity at objective, before → after".into(),
+        columns,
+        marks: vec![capacity::legend()],
+    };
+    design.draw(rows)
 }
 
 /// The comparison of experiments as a table.
@@ -156,8 +277,12 @@ pub fn table(rows: &[Compared]) -> Table {
     t
 }
 
-/// The comparison of two single loads as a table.
+/// The comparison of two single loads as a table: their capacities when both were
+/// searches.
 pub fn single_table(row: &Compared) -> Table {
+    if row.capacity.is_some() {
+        return capacity_table(std::slice::from_ref(row));
+    }
     let mut t = design("Before → after (one load a side)", "loads").draw([row]);
     t.notes.push(
         "one load a side: no difference can be significant (the exact test needs 4 runs \
