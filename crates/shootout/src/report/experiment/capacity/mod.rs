@@ -5,8 +5,8 @@
 //! says why; a contestant without a search keeps its row with the reason. Beside it, what
 //! a response cost the server at the search's lowest step and at capacity: the two ends
 //! of its cost curve. Several searches of one contestant (repeats) count as one answer
-//! ([`combined`]); [`searches`] gathers them, [`ranked`] orders the rows, [`sentence`]
-//! says each row again in words.
+//! (`combined`); `searches` gathers them, `ranked` orders the rows, `shown` writes their
+//! cells and `sentence` says each row again in words.
 
 pub mod combined;
 mod ranked;
