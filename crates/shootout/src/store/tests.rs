@@ -222,6 +222,7 @@ fn saved_loads_keep_their_result_and_a_label_names_its_newest() {
             machine: &Machine::default(),
             spec: &spec,
             result: &result,
+            capacity: None,
         })
         .unwrap()
     };
@@ -353,6 +354,7 @@ fn a_client_certificates_key_is_never_stored_its_chain_is() {
             machine: &Machine::default(),
             spec: &spec,
             result: &result,
+            capacity: None,
         })
         .unwrap();
     drop(s);
