@@ -125,6 +125,38 @@ fn a_server_that_meets_every_rate_tried_gives_a_bound_with_its_reason_and_the_ga
 }
 
 #[test]
+fn each_step_of_a_sharded_search_is_merged_before_it_is_judged() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    let root = checkout::temp_folder("capacity-sharded");
+    let url = server.url("/");
+    let flags = [
+        "--capacity",
+        "p99<2s",
+        "--capacity-start",
+        "500",
+        "--capacity-max",
+        "1k",
+    ];
+    let pace = ["--step", "300ms", "--warmup", "100ms", "-c", "4", "--json"];
+    let shards = ["--generators", "local:2"];
+    let args = [&["load", url.as_str()][..], &flags, &pace, &shards].concat();
+    let v = json(&shootout(root.path(), &args));
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    for step in steps {
+        // Both shards' requests, in one step: the merged schedule is the whole rate.
+        let (rate, scheduled) = (step["rate"].as_f64().unwrap(), step["scheduled"].as_f64());
+        let measured = step["measured_s"].as_f64().unwrap();
+        let whole = rate * measured;
+        assert!(
+            scheduled.is_some_and(|n| (n - whole).abs() <= 0.02 * whole + 2.0),
+            "{step}"
+        );
+    }
+    assert_eq!(v["answer"]["kind"], "at-least");
+}
+
+#[test]
 fn a_saved_search_is_listed_and_exported_whole() {
     let server = TestServer::start(Behavior::Hello).unwrap();
     let root = checkout::temp_folder("capacity-saved");

@@ -205,9 +205,10 @@ fn show_step(number: usize, step: &Step, quiet: bool) {
 
 /// The header before the first step: what is searched, and over which load.
 pub fn header(asked: &Asked, spec: &LoadSpec) -> String {
-    let keepalive = match spec.keepalive {
-        true => "keep-alive",
-        false => "a new connection per request",
+    let keepalive = match (spec.http2, spec.keepalive) {
+        (true, _) => format!("HTTP/2, {} streams each", spec.streams),
+        (false, true) => "keep-alive".into(),
+        (false, false) => "a new connection per request".into(),
     };
     format!(
         "capacity search: {} with {} connections, {keepalive}, for the highest rate that \

@@ -231,7 +231,10 @@ mod tests {
             reason: "the generator sent 30.0% of the requests late".into(),
         };
         let a = Answer::of(&[], &first);
-        assert_eq!((a.short(), a.rate()), ("no capacity found".into(), Some(0.0)));
+        assert_eq!(
+            (a.short(), a.rate()),
+            ("no capacity found".into(), Some(0.0))
+        );
         let why = "at 1,000/s, before any step met, the generator sent 30.0% of the requests \
                    late: start lower";
         assert_eq!(a.reason().unwrap(), why);

@@ -30,7 +30,10 @@ impl CapacityResult {
     /// why.
     pub fn summary(&self) -> String {
         let objectives = self.objectives.join(", ");
-        let (short, why) = (self.answer.short(), self.answer.reason().unwrap_or_default());
+        let (short, why) = (
+            self.answer.short(),
+            self.answer.reason().unwrap_or_default(),
+        );
         match &self.answer {
             Answer::Interval { .. } => format!("max {short} meets {objectives}"),
             Answer::AtLeast { rate, .. } if *rate > 0.0 => {
