@@ -3,12 +3,15 @@
 
 use super::objective::Objectives;
 use crate::model::capacity::{Step, StepVerdict};
-use crate::threshold::Judgement;
-use engine::LoadResult;
+use crate::threshold::{Judgement, Metric, Threshold};
+use engine::{LoadResult, Percentiles};
 
-/// A step leaves more than this share of its requests late while a connection was free:
-/// the generator, not the server, missed the schedule.
-pub const LATE_LIMIT: f64 = 0.01;
+/// A step leaves more than this share of its requests late (over 1 ms after they were
+/// due, with a connection free): the generator, not the server, missed the schedule. A
+/// few late requests are a busy VM's timer wakes (4% were at 100/s with the generator 1%
+/// busy, on a machine other builds kept busy), and their lateness is in the corrected
+/// latency the objectives judge; a generator out of CPU leaves most requests late.
+pub const LATE_LIMIT: f64 = 0.10;
 
 /// A server that answers less than this share of the offered rate did not keep up,
 /// whatever its latency says (requests still in flight at the step's end are not timed).
@@ -47,47 +50,68 @@ pub fn judged(rate: f64, measure: &StepMeasure, objectives: &Objectives) -> Step
     }
 }
 
-/// The generator's failure first (then the step says nothing of the server), else the
-/// objectives crossed and whether the server kept up.
+/// The objectives crossed and whether the server kept up. A step that missed while the
+/// generator was late says nothing of the server when the server answered in time once
+/// asked (every latency objective holds from the actual send): the miss is the
+/// generator's lateness, which the corrected latency counts. A step that met despite a
+/// late generator met.
 fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
-    if let Some(reason) = generator_missed(r) {
-        return StepVerdict::GeneratorMissed { reason };
-    }
-    let mut crossed: Vec<String> = objectives
-        .all()
-        .iter()
-        .map(|t| Judgement::of(t, t.metric.of_load(r), "no response"))
-        .filter(|j| !j.held())
-        .map(|j| format!("{} {}", j.threshold.metric.name(), j.measured_text()))
-        .collect();
+    let mut crossed = crossed(objectives, r, &r.latency_us);
     let answered = r.rps / rate;
     if answered < KEPT_UP {
         crossed.push(format!("answered {:.0}% of the rate", answered * 100.0));
     }
-    if r.generator.bound && !crossed.is_empty() {
-        // A busy generator times its own delays into the latency: not the server's miss.
-        let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
-        let reason = format!("the generator was {busy:.0}% busy while the step missed");
-        return StepVerdict::GeneratorMissed { reason };
+    if crossed.is_empty() {
+        return StepVerdict::Met;
     }
-    match crossed.is_empty() {
-        true => StepVerdict::Met,
-        false => StepVerdict::Missed { crossed },
+    let server_slow = !crossed_latency(objectives, &r.latency_raw_us).is_empty();
+    match generator_missed(r) {
+        Some(reason) if !server_slow || r.generator.bound => StepVerdict::GeneratorMissed {
+            reason: format!("{reason} while the step missed {}", crossed.join(", ")),
+        },
+        _ => StepVerdict::Missed { crossed },
     }
 }
 
+/// Each objective `r` crosses, latency read from `latency`: `p99 31.20ms`, `errors 5%`.
+fn crossed(objectives: &Objectives, r: &LoadResult, latency: &Percentiles) -> Vec<String> {
+    let value = |t: &Threshold| match t.metric {
+        Metric::Latency(l) => (r.requests.ok + r.requests.status > 0).then(|| l.of(latency)),
+        m => m.of_load(r),
+    };
+    (objectives.all().iter())
+        .map(|t| Judgement::of(t, value(t), "no response"))
+        .filter(|j| !j.held())
+        .map(|j| format!("{} {}", j.threshold.metric.name(), j.measured_text()))
+        .collect()
+}
+
+/// The latency objectives `latency` crosses (a step with no response crosses none: it
+/// has nothing to say of how fast the server answered).
+fn crossed_latency(objectives: &Objectives, latency: &Percentiles) -> Vec<String> {
+    let of_latency = |t: &&Threshold| matches!(t.metric, Metric::Latency(_));
+    (objectives.all().iter().filter(of_latency))
+        .filter_map(|t| match t.metric {
+            Metric::Latency(l) => (!t.op.holds(l.of(latency), t.limit)).then(|| t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Why the generator missed its schedule: more than [`LATE_LIMIT`] of the requests left
-/// late with a connection free, or it stopped early.
+/// over 1 ms late with a connection free, and more of them than busy connections held
+/// back; or its threads were busy over 90% of the step.
 fn generator_missed(r: &LoadResult) -> Option<String> {
-    let s = r.rate.as_ref()?;
-    let late = s.late as f64 / s.scheduled.max(1) as f64;
-    (late > LATE_LIMIT).then(|| {
-        let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
-        format!(
-            "the generator sent {:.1}% of the requests late (its CPU {busy:.0}% busy)",
-            late * 100.0
-        )
-    })
+    let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
+    let share = |n: u64| (r.rate.as_ref()).map_or(0.0, |s| n as f64 / s.scheduled.max(1) as f64);
+    let (late, waited) = (r.rate.as_ref()).map_or((0.0, 0.0), |s| (share(s.late), share(s.waited)));
+    if late > LATE_LIMIT && late > waited {
+        let late = late * 100.0;
+        return Some(format!(
+            "the generator sent {late:.1}% of the requests late (its CPU {busy:.0}% busy)"
+        ));
+    }
+    (r.generator.bound).then(|| format!("the generator was {busy:.0}% busy"))
 }
 
 #[cfg(test)]
@@ -95,8 +119,27 @@ mod tests {
     use super::*;
     use crate::capacity::Objectives;
 
-    /// A load result at `rate` for 2 s with this p99 (µs), late count and failures.
+    /// A load result at `rate` for 2 s with this p99 (µs), late count and failures; the
+    /// server answered in 1 ms once asked (the p99 from the actual send).
     fn result(rate: f64, p99: f64, late: u64, failed: u64) -> LoadResult {
+        held_back(rate, p99, late, 0, failed)
+    }
+
+    /// [`result`] with `waited` requests held back by busy connections.
+    fn held_back(rate: f64, p99: f64, late: u64, waited: u64, failed: u64) -> LoadResult {
+        let mut r = answered_in(rate, p99, late, failed);
+        r.rate.as_mut().unwrap().waited = waited;
+        r
+    }
+
+    /// [`result`] whose server took `p99` from the actual send too: slow once asked.
+    fn slow(rate: f64, p99: f64, late: u64) -> LoadResult {
+        let mut r = answered_in(rate, p99, late, 0);
+        r.latency_raw_us.p99 = p99;
+        r
+    }
+
+    fn answered_in(rate: f64, p99: f64, late: u64, failed: u64) -> LoadResult {
         use crate::report::fixture::Measured;
         let m = Measured {
             rps: rate,
@@ -122,6 +165,7 @@ mod tests {
             late,
             waited: 0,
         });
+        r.latency_raw_us.p99 = 1000.0;
         r.generator.bound = false;
         r
     }
@@ -146,17 +190,39 @@ mod tests {
             verdict_of(result(1000.0, 25_000.0, 0, 100), 1000.0),
             StepVerdict::Missed { crossed }
         );
-        let slow = result(800.0, 5000.0, 0, 0);
+        let behind = result(800.0, 5000.0, 0, 0);
         let crossed = vec!["answered 80% of the rate".to_string()];
-        assert_eq!(verdict_of(slow, 1000.0), StepVerdict::Missed { crossed });
+        assert_eq!(verdict_of(behind, 1000.0), StepVerdict::Missed { crossed });
+        // Late requests are in the corrected latency: a step that met anyway met.
+        assert_eq!(
+            verdict_of(result(1000.0, 5000.0, 250, 0), 1000.0),
+            StepVerdict::Met
+        );
         let StepVerdict::GeneratorMissed { reason } =
-            verdict_of(result(1000.0, 5000.0, 50, 0), 1000.0)
+            verdict_of(result(1000.0, 25_000.0, 250, 0), 1000.0)
         else {
-            panic!("2.5% late is the generator's miss");
+            panic!("a miss with 12.5% late is the generator's");
         };
-        assert!(
-            reason.starts_with("the generator sent 2.5% of the requests late"),
-            "{reason}"
+        let said = "the generator sent 12.5% of the requests late (its CPU 78% busy) while the \
+                    step missed p99 25.00ms";
+        assert_eq!(reason, said);
+        let crossed = vec!["p99 25.00ms".to_string()];
+        assert_eq!(
+            verdict_of(result(1000.0, 25_000.0, 50, 0), 1000.0),
+            StepVerdict::Missed { crossed },
+            "2.5% late is a busy machine's timer, not a generator out of CPU"
+        );
+        let crossed = vec!["p99 75.00ms".to_string()];
+        assert_eq!(
+            verdict_of(held_back(1000.0, 75_000.0, 380, 1200, 0), 1000.0),
+            StepVerdict::Missed { crossed },
+            "a server holding 60% back past its capacity missed, however late the rest left"
+        );
+        let crossed = vec!["p99 25.00ms".to_string()];
+        assert_eq!(
+            verdict_of(slow(1000.0, 25_000.0, 250), 1000.0),
+            StepVerdict::Missed { crossed },
+            "a server slow once asked missed, however late the requests left"
         );
         let mut busy = result(1000.0, 25_000.0, 0, 0);
         busy.generator.bound = true;

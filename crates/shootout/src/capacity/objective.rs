@@ -28,7 +28,11 @@ impl Objectives {
     /// Parses each text as an objective: a threshold on latency or errors, below a limit.
     pub fn parse<S: AsRef<str>>(texts: &[S]) -> Result<Objectives, ObjectiveError> {
         let each = texts.iter().map(|t| objective(t.as_ref()));
-        let all: Vec<Threshold> = each.collect::<Result<_, _>>()?;
+        Objectives::new(each.collect::<Result<_, _>>()?)
+    }
+
+    /// Objectives already parsed one by one (by [`objective`]); at least one.
+    pub fn new(all: Vec<Threshold>) -> Result<Objectives, ObjectiveError> {
         match all.is_empty() {
             true => Err(ObjectiveError::None),
             false => Ok(Objectives(all)),
@@ -63,7 +67,7 @@ impl fmt::Display for Objectives {
 }
 
 /// One objective: a latency or error threshold with `<` or `<=`.
-fn objective(text: &str) -> Result<Threshold, ObjectiveError> {
+pub fn objective(text: &str) -> Result<Threshold, ObjectiveError> {
     let t: Threshold = text.parse()?;
     match t.metric {
         Metric::Latency(_) | Metric::ErrorShare | Metric::ErrorCount => {}

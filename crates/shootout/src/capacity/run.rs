@@ -19,7 +19,7 @@ pub struct StepLoad {
 #[derive(Debug)]
 pub struct StepFailed<E> {
     pub error: E,
-    pub so_far: CapacityResult,
+    pub so_far: Box<CapacityResult>,
 }
 
 /// Runs the search: `run_step` loads one step, `on_step` sees each as it is judged.
@@ -45,7 +45,7 @@ pub fn run<E>(
             Ok(m) => m,
             Err(error) => {
                 search.stop();
-                let so_far = result(plan, objectives, steps, &search);
+                let so_far = Box::new(result(plan, objectives, steps, &search));
                 return Err(StepFailed { error, so_far });
             }
         };
@@ -75,5 +75,86 @@ fn result(
         answer: Answer::of(&steps, &ending),
         ending,
         steps,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::capacity::StepVerdict;
+    use crate::report::fixture::{result, Measured};
+
+    /// A step's measure from a generator that keeps its schedule up to `generator_max`
+    /// requests/s and, beyond it, sends a third of the requests late and half of them not
+    /// at all (a server that answers everything it gets, in 1 ms).
+    fn measured(load: StepLoad, generator_max: f64) -> StepMeasure {
+        let sent = load.rate.min(generator_max).max(load.rate / 2.0);
+        let m = Measured {
+            rps: sent,
+            p99_ms: 1.0,
+            server_cpu_s: 0.0,
+            errors: 0,
+        };
+        let mut r = result(m);
+        let scheduled = (load.rate * 4.0) as u64;
+        r.rate = Some(engine::RateSummary {
+            target_rps: load.rate,
+            achieved_rps: sent,
+            scheduled,
+            started: (sent * 4.0) as u64,
+            late: if sent < load.rate { scheduled / 3 } else { 0 },
+            waited: 0,
+        });
+        StepMeasure {
+            result: r,
+            server_cpu_s: Some(0.01),
+        }
+    }
+
+    #[test]
+    fn a_generator_that_cannot_send_the_rate_gives_a_bound_saying_so() {
+        let objectives = Objectives::parse(&["p99<10ms"]).unwrap();
+        let mut shown = Vec::new();
+        let found = run(
+            &SearchPlan::default(),
+            &objectives,
+            |load| Ok::<_, ()>(measured(load, 5000.0)),
+            |step| shown.push(step.rate),
+        )
+        .unwrap();
+        assert_eq!(shown, [1000.0, 2000.0, 4000.0, 8000.0]);
+        let StepVerdict::GeneratorMissed { reason } = &found.steps[3].verdict else {
+            panic!("{:?}", found.steps[3]);
+        };
+        assert!(reason.starts_with("the generator sent 33.3% of the requests late"));
+        assert_eq!(found.answer.short(), "at least 4,000/s");
+        assert!(found
+            .summary()
+            .contains(": at 8,000/s the generator sent 33.3%"));
+        assert_eq!(found.at_capacity().map(|s| s.rate), Some(4000.0));
+        assert_eq!(found.steps[0].server_cpu_us_per_response, Some(2.5));
+    }
+
+    #[test]
+    fn a_step_that_cannot_run_keeps_the_steps_before_it() {
+        let objectives = Objectives::parse(&["p99<10ms"]).unwrap();
+        let mut n = 0;
+        let failed = run(
+            &SearchPlan::default(),
+            &objectives,
+            |load| {
+                n += 1;
+                match n {
+                    3 => Err("refused"),
+                    _ => Ok(measured(load, f64::INFINITY)),
+                }
+            },
+            |_| {},
+        )
+        .unwrap_err();
+        assert_eq!(failed.error, "refused");
+        assert_eq!(failed.so_far.steps.len(), 2);
+        assert_eq!(failed.so_far.ending, Ending::Interrupted);
+        assert_eq!(failed.so_far.answer.short(), "at least 2,000/s");
     }
 }

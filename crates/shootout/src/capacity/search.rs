@@ -5,6 +5,7 @@
 //! the answer carries an interval. A step the generator could not keep ends the search.
 
 use crate::model::capacity::{Ending, SearchPlan, StepVerdict};
+use std::collections::BTreeMap;
 
 /// Where a search is.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +30,9 @@ pub struct Search {
     met: Option<f64>,
     missed: Option<f64>,
     steps: usize,
+    /// Judgements so far at each rate (its f64 bits: positive rates sort as their bits):
+    /// how many met, how many missed.
+    tally: BTreeMap<u64, (usize, usize)>,
 }
 
 /// Below this, a descent stops: no server worth a search misses at 1 request/s.
@@ -44,6 +48,7 @@ impl Search {
             met: None,
             missed: None,
             steps: 0,
+            tally: BTreeMap::new(),
         }
     }
 
@@ -72,6 +77,10 @@ impl Search {
     pub fn record(&mut self, verdict: &StepVerdict) {
         let rate = self.next;
         self.steps += 1;
+        if let StepVerdict::Met | StepVerdict::Missed { .. } = verdict {
+            let (met, missed) = self.tally.entry(rate.to_bits()).or_default();
+            *(if verdict.met() { met } else { missed }) += 1;
+        }
         let phase = std::mem::replace(&mut self.phase, Phase::Climb);
         self.phase = match verdict {
             StepVerdict::GeneratorMissed { reason } => Phase::Done(Ending::Generator {
@@ -118,19 +127,79 @@ impl Search {
         };
         let mid = round((lo * hi).sqrt());
         if hi / lo <= 1.0 + self.plan.precision || mid <= lo || mid >= hi {
-            let repeats = self.plan.boundary_judgements.saturating_sub(1);
-            let queue = [lo, hi].repeat(repeats);
-            return self.confirm(queue.into_iter().rev().collect());
+            let wanted = |rate: f64| {
+                let (met, missed) = self.judged(rate);
+                vec![rate; self.plan.boundary_judgements.saturating_sub(met + missed)]
+            };
+            // Judged alternately, the lower first: lo, hi, lo, hi.
+            let (mut low, mut high) = (wanted(lo), wanted(hi));
+            let mut queue = Vec::new();
+            while !low.is_empty() || !high.is_empty() {
+                queue.extend(low.pop());
+                queue.extend(high.pop());
+            }
+            queue.reverse();
+            return self.confirm(queue);
         }
         self.go(mid, Phase::Bisect)
     }
 
-    /// The next boundary rate to judge again, or the end.
+    /// The next boundary rate to judge again, or, once both are judged enough, the end.
     fn confirm(&mut self, mut queue: Vec<f64>) -> Phase {
         match queue.pop() {
             Some(rate) => self.go(rate, Phase::Confirm(queue)),
-            None => Phase::Done(Ending::Found),
+            None => self.settle(),
         }
+    }
+
+    /// After the confirmations: the end when the boundary held (the rate below mostly
+    /// met, the one above did not), else the search goes on where the majority now
+    /// puts the boundary. A first step that met by luck at a rate the server cannot
+    /// hold (its queue had not grown yet) would otherwise stand as the capacity.
+    fn settle(&mut self) -> Phase {
+        let (Some(lo), Some(hi)) = (self.met, self.missed) else {
+            return Phase::Done(Ending::Found);
+        };
+        if !self.mostly_met(lo) {
+            self.missed = Some(lo);
+            let below = self.rates().rev().find(|&r| r < lo && self.mostly_met(r));
+            self.met = below;
+            return match self.met {
+                Some(_) => self.bisect(),
+                None => match round(lo / 4.0) {
+                    r if r < FLOOR => Phase::Done(Ending::Floor { rate: lo }),
+                    r => self.go(r, Phase::Descend),
+                },
+            };
+        }
+        if self.mostly_met(hi) {
+            self.met = Some(hi);
+            let above = self.rates().find(|&r| r > hi && !self.mostly_met(r));
+            self.missed = above;
+            return match self.missed {
+                Some(_) => self.bisect(),
+                None => self.go(
+                    round((hi * self.plan.climb).min(self.plan.max)),
+                    Phase::Climb,
+                ),
+            };
+        }
+        Phase::Done(Ending::Found)
+    }
+
+    /// How many judgements met and missed at `rate`.
+    fn judged(&self, rate: f64) -> (usize, usize) {
+        self.tally.get(&rate.to_bits()).copied().unwrap_or_default()
+    }
+
+    fn mostly_met(&self, rate: f64) -> bool {
+        let (met, missed) = self.judged(rate);
+        met > missed
+    }
+
+    /// Every rate judged, ascending.
+    fn rates(&self) -> impl DoubleEndedIterator<Item = f64> + '_ {
+        self.tally.keys().map(|bits| f64::from_bits(*bits))
     }
 
     fn go(&mut self, rate: f64, phase: Phase) -> Phase {
@@ -228,6 +297,28 @@ mod tests {
         };
         let (tried, ending) = rates(plan, 41_237.0);
         assert_eq!((tried.len(), ending), (4, Ending::OutOfSteps { steps: 4 }));
+    }
+
+    #[test]
+    fn a_boundary_that_met_by_luck_is_moved_by_its_confirmations() {
+        // 1,600/s meets the first time (the queue had not grown yet), then never again:
+        // the search must go on below it, not stop there.
+        let mut search = Search::new(SearchPlan::default());
+        let mut tried = Vec::new();
+        let mut first_1600 = true;
+        while let Some(rate) = search.next_rate() {
+            tried.push(rate);
+            let lucky = rate == 1600.0 && std::mem::take(&mut first_1600);
+            search.record(&if rate <= 1500.0 || lucky {
+                met()
+            } else {
+                missed()
+            });
+        }
+        assert_eq!(search.ending(), Some(&Ending::Found), "{tried:?}");
+        let last = &tried[tried.len() - 2..];
+        assert!(last[0] <= 1500.0 && last[1] > 1500.0, "{tried:?}");
+        assert!(tried.len() <= 25, "{tried:?}");
     }
 
     #[test]

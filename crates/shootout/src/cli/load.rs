@@ -1,6 +1,7 @@
 //! `shootout load URL`: one closed-loop load, printed the way wrk, ab or webbench would.
 
 use super::borrowed_flags::BorrowedFlags;
+use super::capacity::{self, Asked, CapacityFlags, StepRunner};
 use super::destinations::Destinations;
 use super::load_flags::LoadFlags;
 use super::load_progress::{self, ProgressArgs};
@@ -74,6 +75,8 @@ pub struct LoadArgs {
     out: Option<std::path::PathBuf>,
     #[command(flatten)]
     progress: ProgressArgs,
+    #[command(flatten)]
+    capacity: CapacityFlags,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, engine::ShardError> {
@@ -105,7 +108,9 @@ When more than one applies, the first of 130, 1, 99 is the exit status.";
 
 /// Runs the load and prints it, then its thresholds: the exit code by [`EXIT_CODES`].
 pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
+    capacity::check_thresholds(&args.thresholds, args.capacity.searching()).context("load")?;
     let spec = spec(&args).context("load")?;
+    let asked = args.capacity.asked(spec.warmup);
     let config = match &args.spec {
         Some(_) => spec.resolve().map_err(anyhow::Error::new),
         None => spec.resolve().map_err(tls_flags::in_flag_words),
@@ -117,11 +122,18 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         args.label.as_deref(),
         &spec,
         &config,
-        LoadKind::of(&config.pace),
+        asked
+            .as_ref()
+            .map_or(LoadKind::of(&config.pace), |a| LoadKind::Capacity {
+                objectives: a.objectives.to_string(),
+            }),
     )
     .context("load")?;
     let launcher = generators::launcher(&args.generators, None, args.push)
         .map_err(|e| generators_failed(e, &args.generators))?;
+    if let Some(asked) = asked {
+        return search(&asked, &spec, launcher.as_deref(), destinations, &args);
+    }
     let result = match launcher {
         None => in_process(&config, &args)?,
         Some(launcher) => sharded(launcher.as_ref(), &spec)?,
@@ -132,6 +144,36 @@ pub fn run(args: LoadArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{line}");
     }
     Ok(exit_status(&result, &args))
+}
+
+/// A capacity search (`--capacity`): its header, each step, the answer (or its JSON), the
+/// saved search and the capacity thresholds; the exit code as a load's.
+fn search(
+    asked: &Asked,
+    spec: &LoadSpec,
+    launcher: Option<&dyn Launcher>,
+    destinations: Destinations,
+    args: &LoadArgs,
+) -> anyhow::Result<ExitCode> {
+    if !args.json {
+        println!("{}", capacity::header(asked, spec));
+    }
+    let runner = launcher.map_or(StepRunner::InProcess, StepRunner::Sharded);
+    let searched = capacity::search(asked, spec, &runner, args.json)?;
+    let saved = capacity::keep(&searched, destinations)?;
+    match args.json {
+        true => println!("{:#}", capacity::json(&searched.capacity)),
+        false => print!("{}", capacity::summary_text(&searched)),
+    }
+    if let Some(line) = saved {
+        eprintln!("{line}");
+    }
+    let held = capacity::judge_thresholds(&searched.capacity, &args.thresholds, args.json);
+    let succeeded = searched.results.iter().any(|r| r.requests.ok > 0);
+    if !succeeded {
+        eprintln!("no request succeeded in any step of the search");
+    }
+    Ok(super::ending(succeeded, held))
 }
 
 /// The load run by this process's own loops, with its header and status line.

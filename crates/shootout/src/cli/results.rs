@@ -7,7 +7,8 @@ use clap::Args;
 use engine::{LoadResult, LoadSpec};
 use shootout::contestant::locations;
 use shootout::machine::machine_lock::{self, Holder};
-use shootout::model::{ExperimentId, Machine, Point, RunId, Verdict};
+use shootout::model::capacity::CapacityResult;
+use shootout::model::{ExperimentId, LoadKind, Machine, Point, RunId, Verdict};
 use shootout::report::load_output;
 use shootout::report::side::Reference;
 use shootout::stats::measures;
@@ -130,7 +131,11 @@ fn print_stored(store: &Store, ends: &Ends) -> anyhow::Result<()> {
             "complete"
         };
         let took = seconds(l.duration_s.round() as u64);
-        let what = (format!("load:{}", l.id), "load", status, "-".to_string());
+        let kind = match l.kind {
+            LoadKind::Capacity { .. } => "capacity",
+            _ => "load",
+        };
+        let what = (format!("load:{}", l.id), kind, status, "-".to_string());
         lines.push((
             l.saved_unix_ms,
             line(what, &l.label, l.saved_unix_ms, &took, &l.machine),
@@ -218,6 +223,14 @@ fn print_saved_load(load: &SavedLoad) {
             load_output::tls_settings::certificates(c.certificates())
         );
     }
+    if let Some(c) = &load.capacity {
+        // A search: each step as `load --capacity` showed it, its answer, then the load at
+        // capacity as `load` prints one.
+        for (i, step) in c.steps.iter().enumerate() {
+            println!("step {}: {}", i + 1, step.line());
+        }
+        println!("\n{}\n\nthe step at capacity:", c.summary());
+    }
     load_output::wrk::print(&load.result);
 }
 
@@ -263,6 +276,7 @@ fn export_saved_load(store: &Store, row: &SavedLoadRow) -> anyhow::Result<ExitCo
             spec: load.spec.as_ref(),
             client_certificate: load.client_certificate.as_ref().map(|c| c.chain.to_pem()),
         },
+        capacity: load.capacity.as_ref(),
     };
     println!("{}", serde_json::to_string(&doc)?);
     Ok(ExitCode::SUCCESS)
@@ -274,6 +288,10 @@ struct SavedExport<'a> {
     #[serde(flatten)]
     result: &'a LoadResult,
     saved: ExportedSave<'a>,
+    /// A capacity search (`load --capacity --save`): its objectives, plan, steps and
+    /// answer, whose step at capacity is the result above. Absent for any other load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capacity: Option<&'a CapacityResult>,
 }
 
 /// What `--save` kept beside the result.
@@ -286,7 +304,8 @@ struct ExportedSave<'a> {
     saved_unix_ms: i64,
     /// The flags of `shootout load` as given.
     command: &'a [String],
-    /// `closed`, `rate` or `devices`, with the rate schedule or the devices' stages.
+    /// `closed`, `rate`, `devices` or `capacity`, with the rate schedule, the devices'
+    /// stages or the search's objectives.
     load_kind: &'static str,
     schedule: Option<&'a str>,
     machine: &'a Machine,

@@ -28,7 +28,12 @@ impl Answer {
             rate: judged.estimate().unwrap_or(0.0),
             reason,
         };
+        let none_met = judged.estimate().is_none();
         match ending {
+            Ending::Generator { rate, reason } if none_met => at_least(format!(
+                "at {}/s, before any step met, {reason}: start lower",
+                grouped(*rate)
+            )),
             Ending::Generator { rate, reason } => {
                 at_least(format!("at {}/s {reason}", grouped(*rate)))
             }
@@ -40,7 +45,7 @@ impl Answer {
             Ending::Floor { rate } => Answer::Below { rate: *rate },
             Ending::Found | Ending::OutOfSteps { .. } => match judged.interval() {
                 Some(found) => found,
-                None if judged.estimate().is_none() => Answer::Below {
+                None if none_met => Answer::Below {
                     rate: judged.lowest().unwrap_or(0.0),
                 },
                 None => at_least(format!("the search's {} steps ran out", steps.len())),
@@ -88,6 +93,7 @@ impl Answer {
                 grouped(*low),
                 grouped(*high)
             ),
+            Answer::AtLeast { rate, .. } if *rate == 0.0 => "no capacity found".into(),
             Answer::AtLeast { rate, .. } => format!("at least {}/s", grouped(*rate)),
             Answer::Below { rate } => format!("below {}/s", grouped(*rate)),
         }
@@ -220,6 +226,18 @@ mod tests {
         );
         let a = Answer::of(&steps, &Ending::Ceiling { rate: 2000.0 });
         assert!(a.reason().unwrap().starts_with("every step met"));
+        let first = Ending::Generator {
+            rate: 1000.0,
+            reason: "the generator sent 30.0% of the requests late".into(),
+        };
+        let a = Answer::of(&[], &first);
+        assert_eq!(
+            (a.short(), a.rate()),
+            ("no capacity found".into(), Some(0.0))
+        );
+        let why = "at 1,000/s, before any step met, the generator sent 30.0% of the requests \
+                   late: start lower";
+        assert_eq!(a.reason().unwrap(), why);
         let a = Answer::of(&judged(&[(1e3, false)]), &Ending::Floor { rate: 1.0 });
         assert_eq!(
             (a.short(), a.rate(), a.low()),

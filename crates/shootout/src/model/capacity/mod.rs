@@ -30,12 +30,18 @@ impl CapacityResult {
     /// why.
     pub fn summary(&self) -> String {
         let objectives = self.objectives.join(", ");
-        match (&self.answer, self.answer.reason()) {
-            (Answer::Interval { .. }, _) => {
-                format!("max {} meets {objectives}", self.answer.short())
+        let (short, why) = (
+            self.answer.short(),
+            self.answer.reason().unwrap_or_default(),
+        );
+        match &self.answer {
+            Answer::Interval { .. } => format!("max {short} meets {objectives}"),
+            Answer::AtLeast { rate, .. } if *rate > 0.0 => {
+                format!("{short} meets {objectives}: {why}")
             }
-            (_, Some(why)) => format!("{} meets {objectives}: {why}", self.answer.short()),
-            (_, None) => self.answer.short(),
+            Answer::AtLeast { .. } | Answer::Below { .. } => {
+                format!("{short} for {objectives}: {why}")
+            }
         }
     }
 

@@ -23,6 +23,8 @@ pub struct Step {
     pub generator_busy_percent: f64,
     /// Server CPU per response, microseconds, when the server was watched.
     pub server_cpu_us_per_response: Option<f64>,
+    /// `"verdict": "met"`, `"missed"` with `crossed`, or `"generator-missed"` with `reason`.
+    #[serde(flatten)]
     pub verdict: StepVerdict,
 }
 
