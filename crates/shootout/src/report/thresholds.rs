@@ -263,7 +263,7 @@ mod tests {
             "at least 64,000/s"
         );
         let go = &of("go-nethttp", "keep-alive").judgement;
-        assert_eq!((go.held(), go.by_text()), (false, "-3,100/s".into()));
+        assert_eq!((go.held(), go.by_text()), (false, "-1,900/s".into()));
         let failed = &of("py-slow", "keep-alive").judgement;
         assert_eq!(failed.by_text(), "no valid search (server-failed)");
         let text = experiment_text(&judged);
