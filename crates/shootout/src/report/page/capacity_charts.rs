@@ -145,7 +145,7 @@ fn objective_levels(l: &Line) -> Vec<Mark> {
 }
 
 /// The capacity found (`capacity 47,300/s`, `at least 64,000/s`) and its interval shaded;
-/// nothing for a search below every rate.
+/// nothing for a search below every rate, or one that found nothing.
 fn capacity_marks(a: &Answer) -> Vec<Mark> {
     match a {
         Answer::Interval {
@@ -163,6 +163,7 @@ fn capacity_marks(a: &Answer) -> Vec<Mark> {
                 label: format!("capacity {}/s", grouped(*estimate)),
             },
         ],
+        Answer::AtLeast { rate, .. } if *rate == 0.0 => Vec::new(),
         Answer::AtLeast { rate, .. } => vec![Mark::At {
             x: *rate,
             label: format!("at least {}/s", grouped(*rate)),

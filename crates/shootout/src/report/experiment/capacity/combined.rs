@@ -47,6 +47,12 @@ fn of_several(searches: &[&Answer]) -> Answer {
     }
 }
 
+/// Whether `a` found nothing: a bound at 0, the generator missing before any step met.
+/// It is no lower end to rank by, and overlaps every interval.
+pub fn found_nothing(a: &Answer) -> bool {
+    matches!(a, Answer::AtLeast { rate, .. } if *rate == 0.0)
+}
+
 /// Why a search is only a lower bound; None for an interval or a search below every rate.
 fn bound_reason(a: &Answer) -> Option<String> {
     match a {

@@ -86,7 +86,7 @@ fn columns<'a>(several: bool) -> Vec<Column<'a, Line<'a>>> {
 fn marks(lines: &[Line]) -> Vec<String> {
     let bound = |f: fn(&Answer) -> bool| lines.iter().any(|l| l.answer.as_ref().is_some_and(f));
     let mut out = Vec::new();
-    if bound(|a| matches!(a, Answer::AtLeast { .. })) {
+    if bound(|a| matches!(a, Answer::AtLeast { .. }) && !combined::found_nothing(a)) {
         out.push(shown::AT_LEAST_MEANING.to_string());
     }
     if bound(|a| matches!(a, Answer::Below { .. })) {

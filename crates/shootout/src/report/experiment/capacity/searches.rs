@@ -3,7 +3,7 @@
 //! many steps they took, and what a response cost the server at the lowest rate they
 //! judged and at capacity.
 
-use super::combined::combined;
+use super::combined::{combined, found_nothing};
 use crate::model::capacity::{Answer, CapacityResult, Step};
 use crate::model::{Label, RunRecord};
 use crate::report::experiment::row::Row;
@@ -48,9 +48,9 @@ impl<'a> Searches<'a> {
     }
 
     /// What the ranking goes by: the answer's lower end and its upper end (unbounded for
-    /// a bound).
+    /// a bound); None for searches that found nothing, which are not ranked.
     pub fn span(&self) -> Option<(f64, f64)> {
-        let a = self.answer()?;
+        let a = self.answer().filter(|a| !found_nothing(a))?;
         Some((a.low(), a.high().unwrap_or(f64::INFINITY)))
     }
 

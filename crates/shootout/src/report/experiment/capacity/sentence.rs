@@ -2,6 +2,7 @@
 //! objectives, and how its cost per response changes between the search's lowest rate
 //! and capacity.
 
+use super::combined::found_nothing;
 use super::ranked::Line;
 use super::shown::micros;
 use crate::model::capacity::Answer;
@@ -12,7 +13,12 @@ use crate::units::grouped;
 /// without a search.
 pub fn sentence(l: &Line, objectives: &str) -> Option<String> {
     let name = l.searches.contestant;
-    let reach = match l.answer.as_ref()? {
+    let answer = l.answer.as_ref()?;
+    if found_nothing(answer) {
+        let why = answer.reason().unwrap_or_default();
+        return Some(format!("{name}: no capacity found ({why})"));
+    }
+    let reach = match answer {
         a @ Answer::Interval { .. } => format!("up to {}", a.short()),
         Answer::AtLeast { rate, reason } => format!(
             "at least up to {}/s, where the search stopped: {reason}",

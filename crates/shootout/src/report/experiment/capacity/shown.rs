@@ -1,6 +1,7 @@
 //! How a capacity line's figures read in the table: the capacity with its mark, the
 //! interval or what bounds it, the steps, the two ends of the cost curve, and the notes.
 
+use super::combined::found_nothing;
 use super::ranked::Line;
 use crate::model::capacity::Answer;
 use crate::report::experiment::marks::MARKED;
@@ -25,6 +26,7 @@ pub fn capacity(l: &Line) -> String {
     };
     let figure = match &l.answer {
         None => return "-".into(),
+        Some(a) if found_nothing(a) => return "-".into(),
         Some(Answer::Interval { estimate, .. }) => grouped(*estimate),
         Some(Answer::AtLeast { rate, .. }) => format!("≥ {}", grouped(*rate)),
         Some(Answer::Below { rate }) => format!("< {}", grouped(*rate)),
@@ -36,6 +38,7 @@ pub fn capacity(l: &Line) -> String {
 pub fn interval(l: &Line) -> String {
     match &l.answer {
         None => String::new(),
+        Some(a) if found_nothing(a) => "none found".into(),
         Some(Answer::Interval { low, high, .. }) => {
             format!("{} - {}", grouped(*low), grouped(*high))
         }
@@ -81,6 +84,7 @@ pub fn micros(us: f64) -> String {
 pub fn notes(l: &Line) -> String {
     let why = l.answer.as_ref().and_then(|a| {
         let mark = match a {
+            a if found_nothing(a) => "none found",
             Answer::AtLeast { .. } => "≥",
             Answer::Below { .. } => "<",
             Answer::Interval { .. } => return None,

@@ -189,3 +189,41 @@ fn capacity_cells_have_their_own_table_and_finding_and_no_other() {
         ]
     );
 }
+
+#[test]
+fn a_search_that_found_nothing_is_not_ranked_and_says_why() {
+    let mut runs = runs();
+    for r in runs
+        .iter_mut()
+        .filter(|r| r.coordinates.contestant == "go-nethttp" && r.coordinates.load == "keep-alive")
+    {
+        if let Some(search) = r.capacity.as_mut() {
+            search.answer = Answer::AtLeast {
+                rate: 0.0,
+                reason: "at 4,000/s, before any step met, the generator sent 30.0% of the \
+                         requests late: start lower"
+                    .into(),
+            };
+        }
+    }
+    let t = table_of(&runs, "keep-alive");
+    let go = row(&t, "go-nethttp");
+    assert_eq!(
+        go[0..4],
+        [
+            ("rank", "-"),
+            ("contestant", "go-nethttp"),
+            ("capacity/s", "-"),
+            ("interval/s", "none found")
+        ]
+    );
+    assert!(
+        go[7]
+            .1
+            .starts_with("none found: at 4,000/s, before any step met"),
+        "{}",
+        go[7].1
+    );
+    assert_eq!(t.rows[2][1], "go-nethttp", "after the ranked rows");
+    assert_eq!(row(&t, "nginx-static")[0], ("rank", "2"));
+}
