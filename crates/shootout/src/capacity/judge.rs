@@ -94,7 +94,6 @@ fn generator_missed(r: &LoadResult) -> Option<String> {
 mod tests {
     use super::*;
     use crate::capacity::Objectives;
-    use engine::Percentiles;
 
     /// A load result at `rate` for 2 s with this p99 (µs), late count and failures.
     fn result(rate: f64, p99: f64, late: u64, failed: u64) -> LoadResult {

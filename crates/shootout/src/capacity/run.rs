@@ -24,6 +24,8 @@ pub struct StepFailed<E> {
 
 /// Runs the search: `run_step` loads one step, `on_step` sees each as it is judged.
 /// A step whose load was interrupted stops the search with what it found so far.
+// The error carries the search so far, by value: one per search, never on a hot path.
+#[allow(clippy::result_large_err)]
 pub fn run<E>(
     plan: &SearchPlan,
     objectives: &Objectives,

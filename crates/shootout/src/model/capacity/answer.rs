@@ -151,7 +151,7 @@ impl Judged {
         let above = || self.rates().filter(move |(r, ..)| *r > estimate);
         let high = above()
             .find(|(_, met, _)| *met == 0)
-            .or_else(|| above().last())?
+            .or_else(|| above().next_back())?
             .0;
         Some(Answer::Interval {
             estimate,
