@@ -6,9 +6,12 @@ use crate::model::capacity::{Step, StepVerdict};
 use crate::threshold::Judgement;
 use engine::LoadResult;
 
-/// A step leaves more than this share of its requests late while a connection was free:
-/// the generator, not the server, missed the schedule.
-pub const LATE_LIMIT: f64 = 0.01;
+/// A step leaves more than this share of its requests late (over 1 ms after they were
+/// due, with a connection free): the generator, not the server, missed the schedule. A
+/// few late requests are a busy VM's timer wakes (4% were at 100/s with the generator 1%
+/// busy, on a machine other builds kept busy), and their lateness is in the corrected
+/// latency the objectives judge; a generator out of CPU leaves most requests late.
+pub const LATE_LIMIT: f64 = 0.10;
 
 /// A server that answers less than this share of the offered rate did not keep up,
 /// whatever its latency says (requests still in flight at the step's end are not timed).
@@ -47,12 +50,12 @@ pub fn judged(rate: f64, measure: &StepMeasure, objectives: &Objectives) -> Step
     }
 }
 
-/// The generator's failure first (then the step says nothing of the server), else the
-/// objectives crossed and whether the server kept up.
+/// The objectives crossed and whether the server kept up; a step that missed while the
+/// generator was late or out of CPU says nothing of the server (the generator's lateness
+/// is in the corrected latency, and a generator that cannot send the rate is not
+/// answered at it). A step that met despite a late generator met: its latency counts the
+/// lateness.
 fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
-    if let Some(reason) = generator_missed(r) {
-        return StepVerdict::GeneratorMissed { reason };
-    }
     let mut crossed: Vec<String> = objectives
         .all()
         .iter()
@@ -64,30 +67,30 @@ fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
     if answered < KEPT_UP {
         crossed.push(format!("answered {:.0}% of the rate", answered * 100.0));
     }
-    if r.generator.bound && !crossed.is_empty() {
-        // A busy generator times its own delays into the latency: not the server's miss.
-        let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
-        let reason = format!("the generator was {busy:.0}% busy while the step missed");
-        return StepVerdict::GeneratorMissed { reason };
+    if crossed.is_empty() {
+        return StepVerdict::Met;
     }
-    match crossed.is_empty() {
-        true => StepVerdict::Met,
-        false => StepVerdict::Missed { crossed },
+    match generator_missed(r) {
+        Some(reason) => StepVerdict::GeneratorMissed {
+            reason: format!("{reason} while the step missed {}", crossed.join(", ")),
+        },
+        None => StepVerdict::Missed { crossed },
     }
 }
 
 /// Why the generator missed its schedule: more than [`LATE_LIMIT`] of the requests left
-/// late with a connection free, or it stopped early.
+/// late with a connection free (requests held back by busy connections are the server's
+/// doing), or its threads were busy over 90% of the step.
 fn generator_missed(r: &LoadResult) -> Option<String> {
-    let s = r.rate.as_ref()?;
-    let late = s.late as f64 / s.scheduled.max(1) as f64;
-    (late > LATE_LIMIT).then(|| {
-        let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
-        format!(
-            "the generator sent {:.1}% of the requests late (its CPU {busy:.0}% busy)",
-            late * 100.0
-        )
-    })
+    let busy = r.generator.cpu_percent / r.generator.threads.max(1) as f64;
+    let late = (r.rate.as_ref()).map_or(0.0, |s| s.late as f64 / s.scheduled.max(1) as f64);
+    if late > LATE_LIMIT {
+        let late = late * 100.0;
+        return Some(format!(
+            "the generator sent {late:.1}% of the requests late (its CPU {busy:.0}% busy)"
+        ));
+    }
+    (r.generator.bound).then(|| format!("the generator was {busy:.0}% busy"))
 }
 
 #[cfg(test)]
@@ -149,14 +152,24 @@ mod tests {
         let slow = result(800.0, 5000.0, 0, 0);
         let crossed = vec!["answered 80% of the rate".to_string()];
         assert_eq!(verdict_of(slow, 1000.0), StepVerdict::Missed { crossed });
+        // Late requests are in the corrected latency: a step that met anyway met.
+        assert_eq!(
+            verdict_of(result(1000.0, 5000.0, 250, 0), 1000.0),
+            StepVerdict::Met
+        );
         let StepVerdict::GeneratorMissed { reason } =
-            verdict_of(result(1000.0, 5000.0, 50, 0), 1000.0)
+            verdict_of(result(1000.0, 25_000.0, 250, 0), 1000.0)
         else {
-            panic!("2.5% late is the generator's miss");
+            panic!("a miss with 12.5% late is the generator's");
         };
-        assert!(
-            reason.starts_with("the generator sent 2.5% of the requests late"),
-            "{reason}"
+        let said = "the generator sent 12.5% of the requests late (its CPU 78% busy) while the \
+                    step missed p99 25.00ms";
+        assert_eq!(reason, said);
+        let crossed = vec!["p99 25.00ms".to_string()];
+        assert_eq!(
+            verdict_of(result(1000.0, 25_000.0, 50, 0), 1000.0),
+            StepVerdict::Missed { crossed },
+            "2.5% late is a busy machine's timer, not a generator out of CPU"
         );
         let mut busy = result(1000.0, 25_000.0, 0, 0);
         busy.generator.bound = true;
