@@ -135,13 +135,15 @@ pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
     );
     let unknown = r.verdict().and_then(|v| v.unattributed.as_deref());
     if let Some(search) = &r.capacity {
+        // A search cut short says why in its label: its answer's own reason would not.
+        let (said, reason) = (search.summary(), r.reason());
         return match r.label() {
-            Label::Ok => format!("{what}: {}", search.summary()),
+            Label::Ok => format!("{what}: {said}"),
+            Label::Disturbed => format!("{what}: {said} (disturbed: {reason})"),
             label => format!(
-                "{what}: {} ({}: {})",
-                search.summary(),
-                label.word(),
-                r.reason()
+                "{what}: {} ({}: {reason})",
+                search.answer.short(),
+                label.word()
             ),
         };
     }
