@@ -136,39 +136,48 @@ impl Steps {
             Ok(search) => (search, None),
             Err(StepFailed { error, so_far }) => (so_far, Some(error)),
         };
-        let unattributed = ready.watched.unattributed();
-        let peak_rss_kb = match unattributed {
-            None => judge::server_usage(&self.series, Duration::ZERO).1,
-            Some(_) => 0,
-        };
         let steps = search.steps.len();
-        let (outcome, server_cpu_s, capacity) = match kept_step(&search) {
-            None => {
-                let (label, reason) = cut_short(cut.as_ref(), steps)
-                    .unwrap_or((Label::Interrupted, "the search ran no step".to_string()));
-                (Outcome::NotRun { label, reason }, 0.0, None)
-            }
-            Some(i) => {
-                let limits = cell.verdict_policy.limits(&cell.kind);
-                // The generator was judged step by step (a step it could not keep ends the
-                // search with a bound, which the answer says): one step's own flag is not
-                // the search's.
-                let (warmup, layout) = (cell.warmup, &cell.layout);
-                let v = verdict::judge(&self.series, warmup, layout, false, &limits, unattributed);
-                let ended = (&search.ending, interrupt.load(Ordering::Relaxed));
-                let (label, reason) = cut_short(cut.as_ref(), steps)
-                    .or_else(|| interrupted(ended, steps))
-                    .unwrap_or_else(|| judged(&v));
-                let result = Box::new(self.results.swap_remove(i));
-                let verdict = Some(v);
-                let outcome = Outcome::Measured {
-                    label,
-                    reason,
-                    result,
-                    verdict,
-                };
-                (outcome, self.server_cpu_s[i], Some(search))
-            }
+        let Some(i) = kept_step(&search) else {
+            let (label, reason) = cut_short(cut.as_ref(), steps)
+                .unwrap_or((Label::Interrupted, "the search ran no step".into()));
+            return self.into_measurement(Outcome::NotRun { label, reason }, 0.0, None);
+        };
+        let v = self.verdict(cell, ready.watched.unattributed());
+        let ended = (&search.ending, interrupt.load(Ordering::Relaxed));
+        let (label, reason) = cut_short(cut.as_ref(), steps)
+            .or_else(|| interrupted(ended, steps))
+            .unwrap_or_else(|| judged(&v));
+        let outcome = Outcome::Measured {
+            label,
+            reason,
+            result: Box::new(self.results.swap_remove(i)),
+            verdict: Some(v),
+        };
+        let server_cpu_s = self.server_cpu_s[i];
+        self.into_measurement(outcome, server_cpu_s, Some(search))
+    }
+
+    /// What the whole search's CPU says of it. The generator was judged step by step (a
+    /// step it could not keep ends the search with a bound, which the answer says): one
+    /// step's own flag is not the search's.
+    fn verdict(&self, cell: &MatrixCell, unattributed: Option<String>) -> Verdict {
+        let limits = cell.verdict_policy.limits(&cell.kind);
+        let (warmup, layout) = (cell.warmup, &cell.layout);
+        verdict::judge(&self.series, warmup, layout, false, &limits, unattributed)
+    }
+
+    /// The measurement of `outcome`, with the server's CPU seconds of the step kept and
+    /// its peak memory over the whole search (unknown when its CPU cannot be told apart).
+    fn into_measurement(
+        self,
+        outcome: Outcome,
+        server_cpu_s: f64,
+        capacity: Option<CapacityResult>,
+    ) -> Measurement {
+        let unattributed = outcome.verdict().is_some_and(|v| v.unattributed.is_some());
+        let peak_rss_kb = match unattributed {
+            false => judge::server_usage(&self.series, Duration::ZERO).1,
+            true => 0,
         };
         Measurement {
             outcome,
