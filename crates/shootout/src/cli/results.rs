@@ -370,6 +370,10 @@ struct ExportedRun<'a> {
     /// Run again because its cell lacked runs that count (a make-up run), not one of the
     /// planned repeats.
     make_up: bool,
+    /// A capacity load's search: its objectives, plan, steps and answer, whose step at
+    /// capacity is the result above. Absent for any other load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capacity: Option<&'a shootout::model::capacity::CapacityResult>,
 }
 
 impl<'a> ExportedRun<'a> {
@@ -397,6 +401,7 @@ impl<'a> ExportedRun<'a> {
             series: &r.series,
             toolchain: &r.toolchain,
             make_up: r.make_up,
+            capacity: r.capacity.as_ref(),
         }
     }
 }

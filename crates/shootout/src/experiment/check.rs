@@ -1,6 +1,7 @@
 //! From the file as written to the typed [`Experiment`]: every field parsed once, every
 //! rule checked once, each mistake one line naming the file and the field.
 
+use super::capacity_load::{self, StepTimes};
 use super::endpoints;
 use super::error::{at, under, ExperimentError, FieldError, FieldProblem, Segment};
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
@@ -22,6 +23,7 @@ use crate::toml_file;
 use engine::{parse_duration, DeviceScript, RateSchedule};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 impl Experiment {
     /// Every contestant named is in `cat` (one whose manifest is broken counts: its runs
@@ -118,18 +120,24 @@ fn check(
         .collect::<Result<_, _>>()?;
     let repeats = repeats::check(&e.repeats)?;
     let time = |field, text: &str| parse_duration(text).map_err(at(field));
+    let (warmup, duration) = (time("warmup", &e.warmup)?, time("duration", &e.duration)?);
     let generators =
         generators(e.generators.as_deref().unwrap_or("process")).map_err(at("generators"))?;
+    let inherited = Inherited {
+        generators: &generators,
+        warmup,
+        duration,
+    };
     let loads = (e.loads.iter())
-        .map(|l| check_load(l, &generators).map_err(under(Segment::Load(l.name.clone()))))
+        .map(|l| check_load(l, &inherited).map_err(under(Segment::Load(l.name.clone()))))
         .collect::<Result<_, _>>()?;
     Ok(Experiment {
         verdict_policy: verdict_policy(&e.verdict).map_err(under(Segment::Field("verdict")))?,
         make_up: make_up::check(&e.make_up)?,
         thresholds: Thresholds::parse(&e.thresholds)
             .map_err(|g| FieldError::from(FieldProblem::from(g)))?,
-        warmup: time("warmup", &e.warmup)?,
-        duration: time("duration", &e.duration)?,
+        warmup,
+        duration,
         name: e.name,
         description: e.description,
         contestants: e.contestants,
@@ -198,12 +206,26 @@ fn generators(text: &str) -> Result<Generators, FieldProblem> {
     }
 }
 
-fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, FieldError> {
-    let pace = pace(l)?;
-    let levels = levels(l, &pace).map_err(at("connections"))?;
+/// What a load takes from its experiment unless it says otherwise.
+struct Inherited<'g> {
+    generators: &'g Generators,
+    warmup: Duration,
+    duration: Duration,
+}
+
+fn check_load(l: &LoadFile, inherited: &Inherited) -> Result<Load, FieldError> {
     let duration = (l.duration.as_deref())
         .map(|d| parse_duration(d).map_err(at("duration")))
         .transpose()?;
+    let times = StepTimes {
+        warmup: inherited.warmup,
+        measured: duration.unwrap_or(inherited.duration),
+    };
+    let pace = match capacity_load::check(l, times)? {
+        Some(search) => LoadPace::Capacity(search),
+        None => pace(l)?,
+    };
+    let levels = levels(l, &pace).map_err(at("connections"))?;
     if duration.is_some() && staged(&pace) {
         return Err(FieldProblem::StagedDuration.at("duration"));
     }
@@ -220,7 +242,7 @@ fn check_load(l: &LoadFile, experiments: &Generators) -> Result<Load, FieldError
         timeout: parse_duration(&l.timeout).map_err(at("timeout"))?,
         generators: match &l.generators {
             Some(g) => generators(g).map_err(at("generators"))?,
-            None => experiments.clone(),
+            None => inherited.generators.clone(),
         },
         tls: (l.tls.as_ref())
             .map(|t| over_tls::check(t).map_err(under(Segment::Field("tls"))))
@@ -238,7 +260,7 @@ fn levels(l: &LoadFile, pace: &LoadPace) -> Result<Vec<usize>, FieldProblem> {
         }
         LoadPace::Devices { script, .. } => vec![script.count.peak().ceil() as usize],
         LoadPace::Closed if l.connections.is_empty() => return Err(FieldProblem::NoLevels),
-        LoadPace::Rates(_) if l.connections.is_empty() => vec![100],
+        LoadPace::Rates(_) | LoadPace::Capacity(_) if l.connections.is_empty() => vec![100],
         _ => l.connections.clone(),
     };
     match levels.contains(&0) {
@@ -288,7 +310,7 @@ fn device_script(d: &DevicesFile) -> Result<DeviceScript, FieldError> {
 /// A schedule with stages (or a device ramp) lasts its stages.
 fn staged(pace: &LoadPace) -> bool {
     match pace {
-        LoadPace::Closed => false,
+        LoadPace::Closed | LoadPace::Capacity(_) => false,
         LoadPace::Rates(rates) => rates.iter().any(|r| !r.schedule.duration().is_zero()),
         LoadPace::Devices { .. } => true,
     }

@@ -4,11 +4,13 @@
 
 use super::layout::LayoutError;
 use super::percent::PercentError;
+use crate::capacity::ObjectiveError;
 use crate::contestant::catalog::NO_CATALOG;
 use crate::contestant::running::RunningError;
 use crate::generators::GeneratorsError;
 use crate::threshold::per_contestant::ThresholdsError;
 use crate::toml_file::TomlFileError;
+use crate::units::grouped;
 use engine::{ConfigError, DurationError, ScheduleError, SpecError};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -111,6 +113,17 @@ pub enum FieldProblem {
     NoStageDurations,
     #[error("a fraction from 0 to below 1")]
     Jitter,
+    /// A capacity load's objective: its error quotes the text.
+    #[error(transparent)]
+    Objective(#[from] ObjectiveError),
+    #[error("a capacity load searches for its rate, one open loop per step: leave {0} out")]
+    CapacityPace(&'static str),
+    #[error(
+        "a capacity search's first rate: add capacity = [\"p99<20ms\", ...], or leave start out"
+    )]
+    StartWithoutCapacity,
+    #[error("{text:?} is not a rate: requests/s above 0, at most {}", grouped(*.max))]
+    StartRate { text: String, max: f64 },
     #[error("unknown endpoint {0:?} (hello, app, or one declared as [endpoint.{0}])")]
     UnknownEndpoint(String),
     #[error("{0} is built in: give yours another name")]

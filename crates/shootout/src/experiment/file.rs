@@ -165,7 +165,8 @@ impl<'de> Deserialize<'de> for RepeatsFile {
 }
 
 /// One load of the matrix: a closed loop at one or more concurrency levels, an open loop
-/// at one or more rates (`rate`), or a device ramp (`devices`).
+/// at one or more rates (`rate`), a device ramp (`devices`), or a search for the highest
+/// rate that meets objectives (`capacity`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LoadFile {
@@ -178,7 +179,13 @@ pub struct LoadFile {
     pub rate: Vec<String>,
     /// Device load (the 2019 Stressgrid shape); the run lasts its stages.
     pub devices: Option<DevicesFile>,
-    /// Measured time of this load's runs, instead of the experiment's `duration`.
+    /// A capacity search: the objectives every step must meet, in the threshold grammar
+    /// (`["p99<10ms", "errors<0.1%"]`); the search finds the rate.
+    pub capacity: Option<Vec<String>>,
+    /// A capacity search's first rate, requests/s (`"4000"`).
+    pub start: Option<String>,
+    /// Measured time of this load's runs (a capacity search's: of each step, at least),
+    /// instead of the experiment's `duration`.
     pub duration: Option<String>,
     #[serde(default = "engine::defaults::keepalive")]
     pub keepalive: bool,

@@ -19,9 +19,12 @@ pub struct MatrixCell {
     pub connections: usize,
     /// HTTP/2 streams in flight per connection; None over HTTP/1.x.
     pub streams: Option<usize>,
+    /// How its load sends (a capacity search's: its first step's).
     pub pace: Pace,
     /// What the run record says of the load.
     pub kind: LoadKind,
+    /// Warm-up and measured time of its load (a capacity search's: of each step, the
+    /// least measured).
     pub warmup: Duration,
     pub measured: Duration,
     /// Where the verdict on its runs draws its lines.
@@ -100,6 +103,14 @@ fn paces(load: &Load) -> Vec<(Pace, LoadKind)> {
                 stages: stages.clone(),
             };
             vec![(Pace::Devices(script.clone()), kind)]
+        }
+        // The search's first step; the harness runs each step at the rate it chooses.
+        LoadPace::Capacity(search) => {
+            let kind = LoadKind::Capacity {
+                objectives: search.objectives.to_string(),
+            };
+            let first = RateSchedule::constant(search.plan.start);
+            vec![(Pace::Open(first), kind)]
         }
     }
 }

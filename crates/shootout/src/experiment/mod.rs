@@ -5,6 +5,7 @@
 //! problem). Then run ([`run`]): cells on their [`layout`]s, each run judged
 //! from both sides' CPU ([`verdict`]).
 
+mod capacity_load;
 mod check;
 mod endpoints;
 mod error;
@@ -21,6 +22,7 @@ mod rounds;
 pub mod run;
 pub mod verdict;
 
+pub use capacity_load::CapacityLoad;
 pub use error::{
     ExperimentError, FieldError, FieldPath, FieldProblem, Http2Problem, Segment, UnknownProfile,
 };
@@ -76,8 +78,8 @@ pub struct Experiment {
 pub struct Load {
     pub name: String,
     pub pace: LoadPace,
-    /// The connection levels it runs at, one run each: its own; 100 for an open loop that
-    /// names none; the peak device count for a device load.
+    /// The connection levels it runs at, one run each: its own; 100 for an open loop (or a
+    /// capacity search) that names none; the peak device count for a device load.
     pub levels: Vec<usize>,
     /// Measured time of a closed or constant-rate load, instead of the experiment's.
     pub duration: Option<Duration>,
@@ -108,6 +110,9 @@ pub enum LoadPace {
         stages: String,
         script: DeviceScript,
     },
+    /// A search for the highest fixed rate that meets every objective: one run, whose
+    /// steps are open loops at the rates the search chooses.
+    Capacity(CapacityLoad),
 }
 
 /// An open-loop schedule, and its text as the experiment wrote it (stored with the run).

@@ -509,3 +509,47 @@ fn a_mistake_in_an_endpoint_is_one_line_naming_the_file_the_entry_and_the_field(
         "{msg}"
     );
 }
+
+#[test]
+fn a_capacity_load_searches_from_its_start_with_the_experiments_times() {
+    let text = "name = \"c\"\ncontestants = [\"a\"]\nwarmup = \"500ms\"\nduration = \"1s\"\n\
+        [[loads]]\nname = \"keep-alive\"\nconnections = [50]\n\
+        capacity = [\"p99<10ms\", \"errors<0.1%\"]\nstart = \"4000\"\n\
+        [[loads]]\nname = \"new connection\"\nkeepalive = false\ncapacity = [\"p99<20ms\"]\n\
+        duration = \"2s\"\n";
+    let e = read(&write("capacity.toml", text), None).unwrap();
+    let cells = e.cells();
+    assert_eq!(cells.len(), 2, "one run per level, as an open loop");
+    let objectives = "p99<10ms, errors<0.1%".to_string();
+    assert_eq!(
+        cells[0].kind,
+        crate::model::LoadKind::Capacity { objectives }
+    );
+    let LoadPace::Capacity(search) = &cells[0].load.pace else {
+        panic!("a capacity load: {:?}", cells[0].load.pace);
+    };
+    let (half, second) = (Duration::from_millis(500), Duration::from_secs(1));
+    let plan = &search.plan;
+    assert_eq!((plan.start, plan.warmup, plan.step), (4000.0, half, second));
+    assert_eq!((cells[0].warmup, cells[0].measured), (half, second));
+    let LoadPace::Capacity(other) = &cells[1].load.pace else {
+        panic!("a capacity load: {:?}", cells[1].load.pace);
+    };
+    assert_eq!(
+        (other.plan.start, other.plan.step),
+        (1000.0, Duration::from_secs(2))
+    );
+    assert_eq!(
+        (cells[1].connections, cells[1].load.keepalive),
+        (100, false)
+    );
+    let bad = "name = \"c\"\ncontestants = [\"a\"]\n[[loads]]\nname = \"ka\"\n\
+        capacity = [\"p99<10\"]\n";
+    let msg = message(read(&write("capacity-bad.toml", bad), None));
+    assert!(
+        msg.ends_with(
+            "capacity-bad.toml: loads \"ka\": capacity: \"10\" needs a unit (us, ms or s)"
+        ),
+        "{msg}"
+    );
+}

@@ -2,7 +2,7 @@
 //! cell again could change that. The harness asks it to plan make-up runs; the tables
 //! ask it to choose the runs they rank. One judgement, so the two cannot disagree.
 
-use super::{Label, RunRecord};
+use super::{Label, LoadKind, RunRecord};
 
 /// Requests started more than 1 ms after they were due, above this share of those
 /// scheduled: the generator did not keep the schedule (or, when they waited for a free
@@ -71,8 +71,12 @@ impl OffRate {
 }
 
 /// Why a rate run does not count for efficiency, or None when it does (and for a run
-/// that is not at a fixed rate).
+/// that is not at a fixed rate). A capacity search's result is its step at capacity,
+/// which the search judged by its own lines (`capacity::judge`): None for it too.
 pub fn off_rate(r: &RunRecord) -> Option<OffRate> {
+    if let LoadKind::Capacity { .. } = r.kind {
+        return None;
+    }
     let x = r.result()?;
     let rate = x.rate.as_ref()?;
     let share = |n: u64| n as f64 / rate.scheduled.max(1) as f64;

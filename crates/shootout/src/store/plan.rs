@@ -26,9 +26,10 @@ pub struct Plan {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlannedLoad {
     pub name: String,
-    /// `closed`, `rate` or `devices`.
+    /// `closed`, `rate`, `devices` or `capacity`.
     pub kind: String,
-    /// A rate load's schedules, or a device load's stages, as the file wrote them.
+    /// A rate load's schedules, a device load's stages, or a capacity load's objectives,
+    /// as the file wrote them.
     pub schedules: Vec<String>,
     /// Connections (closed and open loops) or peak devices, one run each.
     pub levels: Vec<usize>,
@@ -138,6 +139,7 @@ impl PlannedLoad {
             LoadPace::Closed => ("closed", Vec::new()),
             LoadPace::Rates(rates) => ("rate", rates.iter().map(|r| r.text.clone()).collect()),
             LoadPace::Devices { stages, .. } => ("devices", vec![stages.clone()]),
+            LoadPace::Capacity(search) => ("capacity", search.objectives.texts()),
         };
         PlannedLoad {
             name: load.name.clone(),

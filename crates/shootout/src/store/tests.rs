@@ -102,6 +102,51 @@ fn runs_round_trip_and_reopening_migrates_nothing_twice() {
 }
 
 #[test]
+fn a_capacity_run_reads_back_with_its_search() {
+    use crate::model::capacity::{self, Answer, CapacityResult, Ending, SearchPlan};
+    let path = temp_db("capacity");
+    let mut s = Store::open(&path).unwrap();
+    let id = begin(&mut s, "capacity", 3, "", &Machine::default());
+    let judged = [
+        (1e3, true),
+        (2e3, false),
+        (1.41e3, true),
+        (2e3, false),
+        (1.41e3, true),
+    ];
+    let steps: Vec<_> = judged
+        .iter()
+        .map(|(r, met)| capacity::step(*r, *met))
+        .collect();
+    let search = CapacityResult {
+        objectives: vec!["p99<10ms".into(), "errors<0.1%".into()],
+        plan: SearchPlan::default(),
+        answer: Answer::of(&steps, &Ending::Found),
+        ending: Ending::Found,
+        steps,
+    };
+    let mut r = run_row();
+    r.kind = LoadKind::Capacity {
+        objectives: "p99<10ms, errors<0.1%".into(),
+    };
+    r.capacity = Some(search.clone());
+    s.add_run(id, &r).unwrap();
+    s.add_run(id, &run_row()).unwrap();
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    let read = s.runs(id).unwrap();
+    assert_eq!(read[0].record.kind, r.kind);
+    assert_eq!(read[0].record.capacity.as_ref(), Some(&search));
+    let at = search.at_capacity().unwrap();
+    assert_eq!(
+        (at.rate, at.server_cpu_us_per_response),
+        (1410.0, Some(10.0))
+    );
+    assert!(read[1].record.capacity.is_none(), "other runs have none");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn a_version_1_database_is_migrated_and_keeps_its_runs() {
     let path = temp_db("v1");
     let db = Connection::open(&path).unwrap();

@@ -11,6 +11,7 @@ use crate::model::Label;
 use crate::process::launch::LaunchError;
 use crate::process::open_file_limit::TooManyConnections;
 use crate::process::server::ServerError;
+use crate::units::grouped;
 
 /// Why one run of a contestant was not measured.
 #[derive(Debug, thiserror::Error)]
@@ -81,6 +82,10 @@ pub enum RunFailure {
     /// Sharded generators failed.
     #[error(transparent)]
     Fleet(FleetError),
+    /// The server exited during a load of a run that had more to do (a capacity search's
+    /// step): what was measured before is kept.
+    #[error("the server exited during the load at {}/s", grouped(*.rate))]
+    ServerExited { rate: f64 },
 }
 
 impl RunFailure {
@@ -113,6 +118,7 @@ impl RunFailure {
                 Label::LoadRefused
             }
             RunFailure::Fleet(_) => Label::GeneratorFailed,
+            RunFailure::ServerExited { .. } => Label::ServerFailed,
         }
     }
 }

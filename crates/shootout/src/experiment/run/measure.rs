@@ -16,6 +16,7 @@ use crate::contestant::running::RunningServer;
 use crate::experiment::over_tls::SERVER_NAME;
 use crate::experiment::{MatrixCell, OverTls};
 use crate::generators::{self, fleet, Generators};
+use crate::model::capacity::CapacityResult;
 use crate::model::Point;
 use crate::model::{LoadKind, Outcome, RunCoordinates, RunRecord, VerifyLevel};
 use crate::process::group_cpu::Members;
@@ -28,13 +29,15 @@ use engine::{LoadResult, LoadSpec, TlsSpec};
 use std::net::SocketAddr;
 use std::time::Instant;
 
-/// What one load measured, and the server's side of it.
+/// What one load (or one capacity search) measured, and the server's side of it.
 pub(super) struct Measurement {
-    outcome: Outcome,
-    series: Vec<Point>,
-    server_cpu_s: f64,
-    peak_rss_kb: u64,
-    load_s: f64,
+    pub(super) outcome: Outcome,
+    pub(super) series: Vec<Point>,
+    pub(super) server_cpu_s: f64,
+    pub(super) peak_rss_kb: u64,
+    pub(super) load_s: f64,
+    /// A capacity search's steps and answer.
+    pub(super) capacity: Option<CapacityResult>,
 }
 
 impl Measurement {
@@ -51,9 +54,18 @@ impl Measurement {
             wall_s: 0.0,
             load_s: self.load_s,
             make_up: false,
-            capacity: None,
+            capacity: self.capacity,
         }
     }
+}
+
+/// A server ready for a cell's loads: started (or already running) and verified, where
+/// its loads reach it (its address, the Host its requests carry, the TLS client).
+pub(super) struct Ready<'c> {
+    pub(super) watched: Watched<'c>,
+    pub(super) addr: SocketAddr,
+    pub(super) host: String,
+    pub(super) tls: Option<TlsSpec>,
 }
 
 impl<F: FnMut(Event)> Runner<'_, F> {
@@ -65,28 +77,43 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         c: &Contestant,
         cell: &MatrixCell,
     ) -> Result<Measurement, RunFailure> {
+        let mut ready = self.ready(c, cell)?;
+        let (spec, config) = load_spec(cell, &ready.host, ready.addr, ready.tls.clone())?;
+        let m = load(cell, (&spec, &config), &mut ready.watched, self.controls);
+        ready.watched.stop();
+        Ok(m)
+    }
+
+    /// The server of `c` for `cell`: started and verified (once per contestant and
+    /// transport), and able to hold the cell's connections; or the one already running,
+    /// verified. A failure stops what was started.
+    pub(super) fn ready<'c>(
+        &mut self,
+        c: &'c Contestant,
+        cell: &MatrixCell,
+    ) -> Result<Ready<'c>, RunFailure> {
         if let Some(running) = &c.running {
-            return self.measure_running(c, running, cell);
+            return self.ready_running(c, running);
         }
         if let Generators::Ssh(_) = &cell.load.generators {
             return Err(RunFailure::UnreachableFromHosts);
         }
-        let (mut server, issued) = self.serve(c, cell)?;
+        let (server, issued) = self.serve(c, cell)?;
         // A server shootout started listens on loopback at the port it was given.
         let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
         let tls = client(issued.as_ref(), cell.load.tls.as_ref());
         let (host, transport) = reach(addr, issued.as_ref(), tls.as_ref(), cell.streams);
         (self.cache).verify_once(c, (addr, &host), transport, &mut self.on_event)?;
-        let (spec, config) = load_spec(cell, &host, addr, tls)?;
         let limit = OpenFileLimit::of_group(server.pid());
         if let Some(refusal) = limit.and_then(|l| l.refusal(cell.connections)) {
-            server.stop();
             return Err(refusal.into());
         }
-        let watched = &mut Watched::Started(&mut server);
-        let m = load(cell, (&spec, &config), watched, self.controls);
-        server.stop();
-        Ok(m)
+        Ok(Ready {
+            watched: Watched::Started(server),
+            addr,
+            host,
+            tls,
+        })
     }
 
     /// Starts `c` for `cell`, pinned to the layout's CPUs: in clear text (with its `[h2c]`
@@ -116,19 +143,21 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         Ok((launch_over_tls(c, &spec, &issued.files)?, Some(issued)))
     }
 
-    /// Verify (once per contestant) and load a server that was already running, at its
-    /// URL's address and with its URL's host; it is neither started, stopped nor pinned.
-    fn measure_running(
+    /// A server that was already running, verified (once per contestant) at its URL's
+    /// address and with its URL's host; it is neither started, stopped nor pinned.
+    fn ready_running<'c>(
         &mut self,
         c: &Contestant,
-        running: &RunningServer,
-        cell: &MatrixCell,
-    ) -> Result<Measurement, RunFailure> {
+        running: &'c RunningServer,
+    ) -> Result<Ready<'c>, RunFailure> {
         let at = (running.addr, running.host.as_str());
         (self.cache).verify_once(c, at, Transport::Clear, &mut self.on_event)?;
-        let (spec, config) = load_spec(cell, &running.host, running.addr, None)?;
-        let watched = &mut Watched::Running(running);
-        Ok(load(cell, (&spec, &config), watched, self.controls))
+        Ok(Ready {
+            watched: Watched::Running(running),
+            addr: running.addr,
+            host: running.host.clone(),
+            tls: None,
+        })
     }
 }
 
@@ -163,16 +192,17 @@ fn over_tls(addr: SocketAddr) -> String {
     format!("{SERVER_NAME}:{}", addr.port())
 }
 
-/// The server a load watches: one shootout started (its process group), or one that was
-/// already running (its process tree, when its process is known).
-enum Watched<'s> {
-    Started(&'s mut Server),
+/// The server a load watches: one shootout started (its process group, stopped when
+/// dropped), or one that was already running (its process tree, when its process is
+/// known).
+pub(super) enum Watched<'s> {
+    Started(Server),
     Running(&'s RunningServer),
 }
 
 impl Watched<'_> {
     /// The processes whose CPU and memory are the server's.
-    fn members(&self) -> Members {
+    pub(super) fn members(&self) -> Members {
         match self {
             Watched::Started(server) => Members::Group(server.pid()),
             Watched::Running(r) => r.pid.map_or(Members::Unknown, Members::Tree),
@@ -181,7 +211,7 @@ impl Watched<'_> {
 
     /// False when a server shootout started exited. A running server's process may
     /// exit without the server going (a wrapper): its load's errors tell.
-    fn alive(&mut self) -> bool {
+    pub(super) fn alive(&mut self) -> bool {
         match self {
             Watched::Started(server) => server.alive(),
             Watched::Running(_) => true,
@@ -189,21 +219,35 @@ impl Watched<'_> {
     }
 
     /// Why its CPU cannot be attributed to it, or None when it can.
-    fn unattributed(&self) -> Option<String> {
+    pub(super) fn unattributed(&self) -> Option<String> {
         match self {
             Watched::Started(_) => None,
             Watched::Running(r) => r.unattributed(),
         }
     }
+
+    /// Stops a server shootout started; one already running is left as it is.
+    pub(super) fn stop(&mut self) {
+        if let Watched::Started(server) = self {
+            server.stop();
+        }
+    }
 }
 
-/// Loads the server from the generator's CPUs, watching it.
-fn load(
+/// One load's result, the server watched during it, and how long it took.
+pub(super) struct Watching {
+    pub(super) result: Result<LoadResult, RunFailure>,
+    pub(super) series: Vec<Point>,
+    pub(super) load_s: f64,
+}
+
+/// Runs one load from the generator's CPUs, sampling the server's processes.
+pub(super) fn watched_load(
     cell: &MatrixCell,
     (spec, config): (&LoadSpec, &engine::LoadConfig),
-    server: &mut Watched,
+    server: &Watched,
     controls: &super::Controls,
-) -> Measurement {
+) -> Watching {
     // Best effort, as taskset: a kernel that refuses leaves the generator unpinned, and
     // the verdict's CPU samples show it.
     let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
@@ -213,21 +257,37 @@ fn load(
     let load_s = t0.elapsed().as_secs_f64();
     let series = monitor.finish();
     drop(pinned);
+    Watching {
+        result,
+        series,
+        load_s,
+    }
+}
+
+/// Loads the server from the generator's CPUs, watching it, and judges the load.
+fn load(
+    cell: &MatrixCell,
+    (spec, config): (&LoadSpec, &engine::LoadConfig),
+    server: &mut Watched,
+    controls: &super::Controls,
+) -> Measurement {
+    let w = watched_load(cell, (spec, config), server, controls);
     let side = ServerSide {
         alive: server.alive(),
         unattributed: server.unattributed(),
     };
     let (server_cpu_s, peak_rss_kb) = match side.unattributed {
-        None => judge::server_usage(&series, cell.warmup),
+        None => judge::server_usage(&w.series, cell.warmup),
         Some(_) => (0.0, 0),
     };
-    let outcome = judge::judge(result, &series, cell, side, controls.interrupt);
+    let outcome = judge::judge(w.result, &w.series, cell, side, controls.interrupt);
     Measurement {
         outcome,
-        series,
+        series: w.series,
         server_cpu_s,
         peak_rss_kb,
-        load_s,
+        load_s: w.load_s,
+        capacity: None,
     }
 }
 
@@ -254,7 +314,7 @@ fn generate(
 /// The load of one run of `cell` against the server at `addr`, named `host` in its
 /// requests, over TLS with `tls` when given: its endpoint's request and its load's pace,
 /// as the spec shards receive and as this process runs it.
-fn load_spec(
+pub(super) fn load_spec(
     cell: &MatrixCell,
     host: &str,
     addr: SocketAddr,

@@ -1,9 +1,11 @@
 //! One experiment, run: every cell of its matrix, repeats interleaved across contestants
 //! in a shuffled order per round (the rounds planned by `experiment::Rounds`: a fixed
 //! number, or until each cell is sure enough), each run started pinned, verified, loaded
-//! in-process, watched ([`measure`]), judged ([`judge`]), and stopped; a run that could
-//! not be measured says why ([`failure`]).
+//! in-process, watched ([`measure`]), judged ([`judge`]), and stopped; a capacity cell's
+//! run is a search of fixed-rate steps on one server ([`capacity_search`]); a run that
+//! could not be measured says why ([`failure`]).
 
+mod capacity_search;
 mod certificate_cache;
 mod contestant_cache;
 pub mod failure;
@@ -16,8 +18,9 @@ pub use failure::{RunFailure, VerifyFailure};
 use crate::contestant::catalog::{self, Catalog, Status};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::verify::Check;
-use crate::experiment::{Experiment, MatrixCell, Rounds, Stop};
+use crate::experiment::{Experiment, LoadPace, MatrixCell, Rounds, Stop};
 use crate::machine::idle::{self, Quiet};
+use crate::model::capacity::Step;
 use crate::model::VerifyLevel;
 use crate::model::{RunCoordinates, RunRecord};
 use certificate_cache::CertificateCache;
@@ -39,6 +42,9 @@ pub enum Event<'a> {
     /// A contestant was verified, once per experiment, before its first load: at which
     /// level, and what each check found (none at level `none`).
     Verified(&'a str, VerifyLevel, &'a [Check]),
+    /// A capacity search judged a step: the contestant, the cell, the step's number (from
+    /// 1), and the step.
+    Step(&'a str, &'a MatrixCell, usize, &'a Step),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -141,7 +147,10 @@ impl<F: FnMut(Event)> Runner<'_, F> {
             return skipped(refusal);
         }
         let t0 = Instant::now();
-        let measured = self.measure(c, cell);
+        let measured = match &cell.load.pace {
+            LoadPace::Capacity(search) => self.search(name, c, cell, search),
+            _ => self.measure(c, cell),
+        };
         let toolchain = self.cache.toolchain(c);
         let mut record = match measured {
             Ok(m) => m.into_record(names, cell.kind.clone()),

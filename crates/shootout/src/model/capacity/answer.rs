@@ -41,7 +41,9 @@ impl Answer {
                 "every step met, up to the search's highest rate ({}/s)",
                 grouped(*rate)
             )),
-            Ending::Interrupted => at_least("the search was stopped (Ctrl-C)".into()),
+            Ending::Interrupted => {
+                at_least("the search was cut short (Ctrl-C, or a step that could not run)".into())
+            }
             Ending::Floor { rate } => Answer::Below { rate: *rate },
             Ending::Found | Ending::OutOfSteps { .. } => match judged.interval() {
                 Some(found) => found,
