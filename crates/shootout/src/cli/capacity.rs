@@ -9,7 +9,7 @@ use clap::Args;
 use engine::{LoadResult, LoadSpec, Pace, RateSchedule, RunError, Stop};
 use shootout::capacity::{self, objective, Objectives, StepFailed, StepLoad, StepMeasure};
 use shootout::generators::{fleet, FleetError, Launcher};
-use shootout::model::capacity::{CapacityResult, SearchPlan, Step, SCHEMA};
+use shootout::model::capacity::{CapacityResult, SearchPlan, Step};
 use shootout::threshold::{Judgement, Metric, Threshold};
 use shootout::units::grouped;
 use std::time::Duration;
@@ -274,13 +274,4 @@ pub fn judge_thresholds(c: &CapacityResult, thresholds: &[Threshold], json: bool
         false => print!("\n{text}"),
     }
     judged.iter().all(Judgement::held)
-}
-
-/// The search as `--json` and `--out` write it: schema shootout.capacity/1.
-pub fn json(c: &CapacityResult) -> serde_json::Value {
-    let mut value = serde_json::to_value(c).unwrap_or_default();
-    if let Some(map) = value.as_object_mut() {
-        map.insert("schema".into(), SCHEMA.into());
-    }
-    value
 }

@@ -80,7 +80,7 @@ impl Destinations {
     ) -> anyhow::Result<Option<String>> {
         if let Some(path) = &self.out {
             let written = match capacity {
-                Some(c) => write_json(path, &super::capacity::json(c)),
+                Some(c) => write_json(path, &c.json()),
                 None => write_json(path, result),
             };
             written

@@ -162,7 +162,7 @@ fn search(
     let searched = capacity::search(asked, spec, &runner, args.json)?;
     let saved = capacity::keep(&searched, destinations)?;
     match args.json {
-        true => println!("{:#}", capacity::json(&searched.capacity)),
+        true => println!("{:#}", searched.capacity.json()),
         false => print!("{}", capacity::summary_text(&searched)),
     }
     if let Some(line) = saved {

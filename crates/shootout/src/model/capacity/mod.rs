@@ -45,6 +45,16 @@ impl CapacityResult {
         }
     }
 
+    /// The search as `load --capacity --json` and `--out` write it: schema
+    /// shootout.capacity/1.
+    pub fn json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            map.insert("schema".into(), SCHEMA.into());
+        }
+        value
+    }
+
     /// The step nearest below the answer's rate that met: the load "at capacity".
     pub fn at_capacity(&self) -> Option<&Step> {
         let rate = self.answer.rate()?;
