@@ -10,6 +10,7 @@ mod checkout;
 
 use checkout::{assert_one_line_error, shootout};
 use serde_json::Value;
+use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 use testserver::{Behavior, TestServer};
@@ -24,6 +25,20 @@ fn json(out: &Output) -> Value {
     let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON object");
     assert_eq!(v["schema"], "shootout.capacity/1");
     v
+}
+
+/// `load URL` searching for p99<2s from 500/s up to `max`, in short steps, with `extra`.
+fn short_search(root: &Path, url: &str, max: &str, extra: &[&str]) -> Output {
+    let search = [
+        "--capacity",
+        "p99<2s",
+        "--capacity-start",
+        "500",
+        "--capacity-max",
+        max,
+    ];
+    let pace = ["--step", "300ms", "--warmup", "100ms"];
+    shootout(root, &[&["load", url][..], &search, &pace, extra].concat())
 }
 
 #[test]
@@ -88,18 +103,8 @@ fn a_server_that_meets_every_rate_tried_gives_a_bound_with_its_reason_and_the_ga
     let root = checkout::temp_folder("capacity-bound");
     let url = server.url("/");
     let search = |threshold: &str| {
-        let flags = [
-            "--capacity",
-            "p99<2s",
-            "--capacity-start",
-            "500",
-            "--capacity-max",
-            "2k",
-        ];
-        let pace = ["--step", "300ms", "--warmup", "100ms", "-c", "4", "-t", "1"];
-        let gate = ["--threshold", threshold];
-        let args = [&["load", url.as_str()][..], &flags, &pace, &gate].concat();
-        shootout(root.path(), &args)
+        let extra = ["-c", "4", "-t", "1", "--threshold", threshold];
+        short_search(root.path(), &url, "2k", &extra)
     };
     let held = search("capacity>=2000/s");
     let said = text(&held.stdout);
@@ -129,18 +134,8 @@ fn each_step_of_a_sharded_search_is_merged_before_it_is_judged() {
     let server = TestServer::start(Behavior::Hello).unwrap();
     let root = checkout::temp_folder("capacity-sharded");
     let url = server.url("/");
-    let flags = [
-        "--capacity",
-        "p99<2s",
-        "--capacity-start",
-        "500",
-        "--capacity-max",
-        "1k",
-    ];
-    let pace = ["--step", "300ms", "--warmup", "100ms", "-c", "4", "--json"];
-    let shards = ["--generators", "local:2"];
-    let args = [&["load", url.as_str()][..], &flags, &pace, &shards].concat();
-    let v = json(&shootout(root.path(), &args));
+    let extra = ["-c", "4", "--json", "--generators", "local:2"];
+    let v = json(&short_search(root.path(), &url, "1k", &extra));
     let steps = v["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 2, "{steps:?}");
     for step in steps {
@@ -163,18 +158,10 @@ fn a_saved_search_is_listed_and_exported_whole() {
     let url = server.url("/");
     let out = root.path().join("search.json");
     let out = out.to_string_lossy();
-    let flags = [
-        "--capacity",
-        "p99<2s",
-        "--capacity-start",
-        "500",
-        "--capacity-max",
-        "1k",
+    let extra = [
+        "-c", "2", "-t", "1", "--save", "--label", "search", "--out", &out,
     ];
-    let pace = ["--step", "300ms", "--warmup", "100ms", "-c", "2", "-t", "1"];
-    let keep = ["--save", "--label", "search", "--out", &out];
-    let args = [&["load", url.as_str()][..], &flags, &pace, &keep].concat();
-    let ran = shootout(root.path(), &args);
+    let ran = short_search(root.path(), &url, "1k", &extra);
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     assert!(
         text(&ran.stderr).contains("saved as load:1"),

@@ -3,7 +3,7 @@
 
 use super::objective::Objectives;
 use crate::model::capacity::{Step, StepVerdict};
-use crate::threshold::{Judgement, Metric, Threshold};
+use crate::threshold::{Judgement, Metric};
 use engine::{LoadResult, Percentiles};
 
 /// A step leaves more than this share of its requests late (over 1 ms after they were
@@ -56,7 +56,7 @@ pub fn judged(rate: f64, measure: &StepMeasure, objectives: &Objectives) -> Step
 /// generator's lateness, which the corrected latency counts. A step that met despite a
 /// late generator met.
 fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
-    let mut crossed = crossed(objectives, r, &r.latency_us);
+    let mut crossed = crossed(objectives, r);
     let answered = r.rps / rate;
     if answered < KEPT_UP {
         crossed.push(format!("answered {:.0}% of the rate", answered * 100.0));
@@ -64,7 +64,7 @@ fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
     if crossed.is_empty() {
         return StepVerdict::Met;
     }
-    let server_slow = !crossed_latency(objectives, &r.latency_raw_us).is_empty();
+    let server_slow = slow_once_asked(objectives, &r.latency_raw_us);
     match generator_missed(r) {
         Some(reason) if !server_slow || r.generator.bound => StepVerdict::GeneratorMissed {
             reason: format!("{reason} while the step missed {}", crossed.join(", ")),
@@ -73,29 +73,22 @@ fn verdict(rate: f64, r: &LoadResult, objectives: &Objectives) -> StepVerdict {
     }
 }
 
-/// Each objective `r` crosses, latency read from `latency`: `p99 31.20ms`, `errors 5%`.
-fn crossed(objectives: &Objectives, r: &LoadResult, latency: &Percentiles) -> Vec<String> {
-    let value = |t: &Threshold| match t.metric {
-        Metric::Latency(l) => (r.requests.ok + r.requests.status > 0).then(|| l.of(latency)),
-        m => m.of_load(r),
-    };
+/// Each objective `r` crosses: `p99 31.20ms`, `errors 5%`.
+fn crossed(objectives: &Objectives, r: &LoadResult) -> Vec<String> {
     (objectives.all().iter())
-        .map(|t| Judgement::of(t, value(t), "no response"))
+        .map(|t| Judgement::of(t, t.metric.of_load(r), "no response"))
         .filter(|j| !j.held())
         .map(|j| format!("{} {}", j.threshold.metric.name(), j.measured_text()))
         .collect()
 }
 
-/// The latency objectives `latency` crosses (a step with no response crosses none: it
-/// has nothing to say of how fast the server answered).
-fn crossed_latency(objectives: &Objectives, latency: &Percentiles) -> Vec<String> {
-    let of_latency = |t: &&Threshold| matches!(t.metric, Metric::Latency(_));
-    (objectives.all().iter().filter(of_latency))
-        .filter_map(|t| match t.metric {
-            Metric::Latency(l) => (!t.op.holds(l.of(latency), t.limit)).then(|| t.text.clone()),
-            _ => None,
-        })
-        .collect()
+/// Whether `raw` (latency from the actual send) crosses a latency objective: the server
+/// was slow once asked, however late the requests left.
+fn slow_once_asked(objectives: &Objectives, raw: &Percentiles) -> bool {
+    objectives.all().iter().any(|t| match t.metric {
+        Metric::Latency(l) => !t.op.holds(l.of(raw), t.limit),
+        _ => false,
+    })
 }
 
 /// Why the generator missed its schedule: more than [`LATE_LIMIT`] of the requests left

@@ -4,8 +4,7 @@
 //! are within the plan's precision; then both boundary rates are judged again, so that
 //! the answer carries an interval. A step the generator could not keep ends the search.
 
-use crate::model::capacity::{Ending, SearchPlan, StepVerdict};
-use std::collections::BTreeMap;
+use crate::model::capacity::{Ending, SearchPlan, StepVerdict, Tally};
 
 /// Where a search is.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,9 +29,8 @@ pub struct Search {
     met: Option<f64>,
     missed: Option<f64>,
     steps: usize,
-    /// Judgements so far at each rate (its f64 bits: positive rates sort as their bits):
-    /// how many met, how many missed.
-    tally: BTreeMap<u64, (usize, usize)>,
+    /// Judgements so far at each rate.
+    tally: Tally,
 }
 
 /// Below this, a descent stops: no server worth a search misses at 1 request/s.
@@ -48,7 +46,7 @@ impl Search {
             met: None,
             missed: None,
             steps: 0,
-            tally: BTreeMap::new(),
+            tally: Tally::default(),
         }
     }
 
@@ -77,10 +75,7 @@ impl Search {
     pub fn record(&mut self, verdict: &StepVerdict) {
         let rate = self.next;
         self.steps += 1;
-        if let StepVerdict::Met | StepVerdict::Missed { .. } = verdict {
-            let (met, missed) = self.tally.entry(rate.to_bits()).or_default();
-            *(if verdict.met() { met } else { missed }) += 1;
-        }
+        self.tally.record(rate, verdict);
         let phase = std::mem::replace(&mut self.phase, Phase::Climb);
         self.phase = match verdict {
             StepVerdict::GeneratorMissed { reason } => Phase::Done(Ending::Generator {
@@ -128,7 +123,7 @@ impl Search {
         let mid = round((lo * hi).sqrt());
         if hi / lo <= 1.0 + self.plan.precision || mid <= lo || mid >= hi {
             let wanted = |rate: f64| {
-                let (met, missed) = self.judged(rate);
+                let (met, missed) = self.tally.at(rate);
                 vec![rate; self.plan.boundary_judgements.saturating_sub(met + missed)]
             };
             // Judged alternately, the lower first: lo, hi, lo, hi.
@@ -160,10 +155,10 @@ impl Search {
         let (Some(lo), Some(hi)) = (self.met, self.missed) else {
             return Phase::Done(Ending::Found);
         };
-        if !self.mostly_met(lo) {
+        if !self.tally.mostly_met(lo) {
             self.missed = Some(lo);
-            let below = self.rates().rev().find(|&r| r < lo && self.mostly_met(r));
-            self.met = below;
+            let below = (self.tally.rates().rev()).find(|&(r, met, missed)| r < lo && met > missed);
+            self.met = below.map(|r| r.0);
             return match self.met {
                 Some(_) => self.bisect(),
                 None => match round(lo / 4.0) {
@@ -172,10 +167,13 @@ impl Search {
                 },
             };
         }
-        if self.mostly_met(hi) {
+        if self.tally.mostly_met(hi) {
             self.met = Some(hi);
-            let above = self.rates().find(|&r| r > hi && !self.mostly_met(r));
-            self.missed = above;
+            let above = self
+                .tally
+                .rates()
+                .find(|&(r, met, missed)| r > hi && met <= missed);
+            self.missed = above.map(|r| r.0);
             return match self.missed {
                 Some(_) => self.bisect(),
                 None => self.go(
@@ -185,21 +183,6 @@ impl Search {
             };
         }
         Phase::Done(Ending::Found)
-    }
-
-    /// How many judgements met and missed at `rate`.
-    fn judged(&self, rate: f64) -> (usize, usize) {
-        self.tally.get(&rate.to_bits()).copied().unwrap_or_default()
-    }
-
-    fn mostly_met(&self, rate: f64) -> bool {
-        let (met, missed) = self.judged(rate);
-        met > missed
-    }
-
-    /// Every rate judged, ascending.
-    fn rates(&self) -> impl DoubleEndedIterator<Item = f64> + '_ {
-        self.tally.keys().map(|bits| f64::from_bits(*bits))
     }
 
     fn go(&mut self, rate: f64, phase: Phase) -> Phase {

@@ -10,7 +10,7 @@ use engine::{LoadResult, LoadSpec, Pace, RateSchedule, RunError, Stop};
 use shootout::capacity::{self, objective, Objectives, StepFailed, StepLoad, StepMeasure};
 use shootout::generators::{fleet, FleetError, Launcher};
 use shootout::model::capacity::{CapacityResult, SearchPlan, Step};
-use shootout::threshold::{Judgement, Metric, Threshold};
+use shootout::threshold::{self, Judgement, Metric, Threshold};
 use shootout::units::grouped;
 use std::time::Duration;
 
@@ -71,9 +71,8 @@ impl CapacityFlags {
 
 /// `50000`, `50k`, `1.5M`, `50000/s`: requests/s, above zero and within the engine's range.
 fn parse_rate(text: &str) -> Result<f64, String> {
-    let threshold = format!("capacity>{text}");
-    match threshold.parse::<Threshold>() {
-        Ok(t) if t.limit > 0.0 && t.limit <= 1e9 => Ok(t.limit),
+    match threshold::parse_rate(text) {
+        Ok(rate) if rate > 0.0 && rate <= 1e9 => Ok(rate),
         _ => Err(format!(
             "{text:?} is not a rate in requests/s (e.g. 5000, 50k, 1.5M)"
         )),

@@ -56,9 +56,9 @@ pub(super) fn check(l: &LoadFile, times: StepTimes) -> Result<Option<CapacityLoa
     Ok(Some(CapacityLoad { objectives, plan }))
 }
 
-/// `start` as requests/s: a number above 0, at most the search's highest rate `max`.
+/// `start` as requests/s (`4000`, `4k`): above 0, at most the search's highest rate `max`.
 fn start_rate(text: &str, max: f64) -> Result<f64, FieldError> {
-    match text.trim().parse::<f64>() {
+    match crate::threshold::parse_rate(text) {
         Ok(rate) if rate > 0.0 && rate <= max => Ok(rate),
         _ => Err(FieldProblem::StartRate {
             text: text.to_string(),

@@ -135,7 +135,7 @@ fn metric_and_limit(name: &str, value: &str) -> Result<(Metric, f64), ThresholdE
         ("errors", _) => errors(value),
         ("cpu", _) => Ok((Metric::Cpu, micros(value)?)),
         // A rate found by a search, written as one: `30000/s`, `30k/s` or `30k`.
-        ("capacity", _) => Ok((Metric::Capacity, rate(value.trim_end_matches("/s"))?)),
+        ("capacity", _) => Ok((Metric::Capacity, rate(value)?)),
         _ => Err(ThresholdError::UnknownMetric {
             name: name.to_string(),
         }),
@@ -153,8 +153,9 @@ fn micros(value: &str) -> Result<f64, ThresholdError> {
     Ok(parse_duration(value)?.as_secs_f64() * 1e6)
 }
 
-/// Responses/s: `50000`, `50,000`, `50k`, `1.5M`.
-fn rate(value: &str) -> Result<f64, ThresholdError> {
+/// Responses/s: `50000`, `50,000`, `50k`, `1.5M`, and as a rate is written, `50k/s`.
+pub fn rate(value: &str) -> Result<f64, ThresholdError> {
+    let value = value.trim().trim_end_matches("/s");
     let bad = || ThresholdError::NotARate {
         value: value.to_string(),
     };

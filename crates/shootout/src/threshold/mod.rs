@@ -10,7 +10,7 @@ pub mod judgement;
 pub mod metric;
 pub mod per_contestant;
 
-pub use expression::{Op, Threshold, ThresholdError};
+pub use expression::{rate as parse_rate, Op, Threshold, ThresholdError};
 pub use judgement::{Judgement, Measured};
 pub use metric::{Latency, Metric};
 pub use per_contestant::Thresholds;

@@ -3,9 +3,9 @@
 //! say more.
 
 use super::ending::Ending;
-use super::step::{Step, StepVerdict};
+use super::step::Step;
+use super::tally::Tally;
 use crate::units::grouped;
-use std::collections::BTreeMap;
 
 /// A search's answer.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -23,7 +23,7 @@ pub enum Answer {
 impl Answer {
     /// The answer from the steps and how the search ended.
     pub fn of(steps: &[Step], ending: &Ending) -> Answer {
-        let judged = Judged::of(steps);
+        let judged = Tally::of(steps);
         let at_least = |reason: String| Answer::AtLeast {
             rate: judged.estimate().unwrap_or(0.0),
             reason,
@@ -45,7 +45,7 @@ impl Answer {
                 at_least("the search was cut short (Ctrl-C, or a step that could not run)".into())
             }
             Ending::Floor { rate } => Answer::Below { rate: *rate },
-            Ending::Found | Ending::OutOfSteps { .. } => match judged.interval() {
+            Ending::Found | Ending::OutOfSteps { .. } => match interval(&judged) {
                 Some(found) => found,
                 None if none_met => Answer::Below {
                     rate: judged.lowest().unwrap_or(0.0),
@@ -113,60 +113,23 @@ impl Answer {
     }
 }
 
-/// How many judgements met and missed at each rate the server was judged at (steps the
-/// generator missed say nothing of the server and are left out).
-struct Judged(BTreeMap<u64, (u32, u32)>);
-
-impl Judged {
-    fn of(steps: &[Step]) -> Judged {
-        let mut at = BTreeMap::new();
-        for s in steps {
-            let counts: &mut (u32, u32) = at.entry(s.rate.to_bits()).or_default();
-            match s.verdict {
-                StepVerdict::Met => counts.0 += 1,
-                StepVerdict::Missed { .. } => counts.1 += 1,
-                StepVerdict::GeneratorMissed { .. } => {}
-            }
-        }
-        // f64 bits of positive rates sort as the rates do.
-        at.retain(|_, (met, missed)| *met + *missed > 0);
-        Judged(at)
-    }
-
-    fn rates(&self) -> impl DoubleEndedIterator<Item = (f64, u32, u32)> + '_ {
-        (self.0.iter()).map(|(bits, (met, missed))| (f64::from_bits(*bits), *met, *missed))
-    }
-
-    /// The highest rate whose judgements mostly met.
-    fn estimate(&self) -> Option<f64> {
-        self.rates()
-            .rev()
-            .find(|(_, met, missed)| met > missed)
-            .map(|r| r.0)
-    }
-
-    fn lowest(&self) -> Option<f64> {
-        self.rates().next().map(|r| r.0)
-    }
-
-    /// The estimate between the highest rate at or below it that never missed and the
-    /// lowest above it that never met; None without a rate that met and one above it.
-    fn interval(&self) -> Option<Answer> {
-        let estimate = self.estimate()?;
-        let low = (self.rates().rev())
-            .find(|(r, _, missed)| *r <= estimate && *missed == 0)
-            .map_or(estimate, |r| r.0);
-        let above = || self.rates().filter(move |(r, ..)| *r > estimate);
-        let high = above()
-            .find(|(_, met, _)| *met == 0)
-            .or_else(|| above().next_back())?
-            .0;
-        Some(Answer::Interval {
-            estimate,
-            low,
-            high,
-        })
-    }
+/// The estimate between the highest rate at or below it that never missed and the
+/// lowest above it that never met; None without a rate that met and one above it.
+fn interval(judged: &Tally) -> Option<Answer> {
+    let estimate = judged.estimate()?;
+    let low = (judged.rates().rev())
+        .find(|(r, _, missed)| *r <= estimate && *missed == 0)
+        .map_or(estimate, |r| r.0);
+    let above = || judged.rates().filter(move |(r, ..)| *r > estimate);
+    let high = above()
+        .find(|(_, met, _)| *met == 0)
+        .or_else(|| above().next_back())?
+        .0;
+    Some(Answer::Interval {
+        estimate,
+        low,
+        high,
+    })
 }
 
 #[cfg(test)]

@@ -5,11 +5,13 @@ mod answer;
 mod ending;
 mod plan;
 mod step;
+mod tally;
 
 pub use answer::Answer;
 pub use ending::Ending;
 pub use plan::SearchPlan;
 pub use step::{Step, StepVerdict};
+pub use tally::Tally;
 
 /// The JSON schema of a search's result (`load --capacity --json`).
 pub const SCHEMA: &str = "shootout.capacity/1";
