@@ -367,6 +367,43 @@ fn load_with(behavior: Behavior, extra: &[&str]) -> Output {
     shootout(&[&base[..], extra].concat())
 }
 
+/// An open loop whose one connection cannot keep up: 100 requests/s to a server that
+/// takes 50 ms each (20/s), 150 ms timeout. Those that wait past it are dropped: the
+/// summary, the JSON and the thresholds say so, and every request is accounted for.
+#[test]
+fn an_open_loop_says_what_it_dropped_and_thresholds_judge_it() {
+    let delay = std::time::Duration::from_millis(50);
+    let server = TestServer::start(Behavior::Delay(delay)).unwrap();
+    let url = server.url("/hello");
+    let pace = ["--rate", "100", "-n", "30", "--timeout", "150ms"];
+    let load = [&["load", url.as_str(), "-c", "1", "-t", "1"][..], &pace].concat();
+    let judged = ["--threshold", "dropped<1%", "--threshold", "errors<=0"];
+    let out = shootout(&[&load[..], &judged].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(99), "{text}");
+    assert!(
+        text.contains("  Dropped (due, no connection within the timeout, never sent): "),
+        "{text}"
+    );
+    assert!(text.contains("thresholds crossed: 2 of 2"), "{text}");
+    assert!(
+        text.contains("WARNING: ") && text.contains(" were dropped"),
+        "{text}"
+    );
+    let out = shootout(&[&load[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let count = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("{v}"));
+    let (q, rate) = (&v["requests"], &v["rate"]);
+    let dropped = count(&q["dropped"]);
+    assert!(dropped > 0 && count(&q["ok"]) > 0, "{q}");
+    assert_eq!(count(&q["total"]), 30, "{q}");
+    assert_eq!(
+        count(&rate["started"]) + dropped + count(&rate["still_due"]),
+        count(&rate["scheduled"]),
+        "{rate}"
+    );
+}
+
 #[test]
 fn a_crossed_threshold_prints_its_table_and_exits_99() {
     let out = load_with(
