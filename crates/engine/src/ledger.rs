@@ -154,23 +154,74 @@ impl Ledger {
     /// How many of `wanted` requests may start at `now`, taking them from the budget.
     #[inline]
     pub fn take(&mut self, wanted: u32, now: u64) -> u32 {
-        if self.end.is_some_and(|end| now >= end) {
-            return 0;
-        }
-        let n = match &mut self.budget {
-            Some(left) if now >= self.measure_start => {
-                let n = (*left).min(wanted as u64);
-                *left -= n;
-                n as u32
-            }
-            _ => wanted,
-        };
+        self.take_due(wanted, now, now)
+    }
+
+    /// How many of `wanted` requests meant for `due` (an open loop's due time; `now` in a
+    /// closed loop) may start at `now`, taking them from the budget. A request is measured
+    /// by when it was meant to go (as its latency is), so only those due after the warm-up
+    /// count against the budget: with `-n N` exactly N are measured.
+    #[inline]
+    pub fn take_due(&mut self, wanted: u32, due: u64, now: u64) -> u32 {
+        let n = self.budgeted(wanted as u64, due, now) as u32;
         self.in_flight += n as u64;
-        if n > 0 && now >= self.measure_start {
+        if n > 0 && due >= self.measure_start {
             let second = self.second(now);
             self.stats.second(second).sent += n as u64;
         }
         n
+    }
+
+    /// How many of `wanted` requests due at `due` the load still allows at `now`, taken
+    /// from the budget.
+    #[inline]
+    fn budgeted(&mut self, wanted: u64, due: u64, now: u64) -> u64 {
+        if self.end.is_some_and(|end| now >= end) {
+            return 0;
+        }
+        match &mut self.budget {
+            Some(left) if due >= self.measure_start => {
+                let n = (*left).min(wanted);
+                *left -= n;
+                n
+            }
+            _ => wanted,
+        }
+    }
+
+    /// An open-loop request due at `due` found no connection to take it, and at `now` its
+    /// timeout has passed: it is dropped, never sent. False when the load allows no more
+    /// requests (the budget is spent, or the duration is over): there was none to drop.
+    #[inline]
+    pub fn dropped(&mut self, due: u64, now: u64) -> bool {
+        if self.budgeted(1, due, now) == 0 {
+            return false;
+        }
+        if due >= self.measure_start {
+            let second = self.second(now);
+            self.stats.record_error(Outcome::Dropped, second);
+        }
+        true
+    }
+
+    /// At the stop, an open-loop request came due at `due` and was neither sent nor
+    /// dropped: counted as still due if it is one of the measured window's (after the
+    /// warm-up, before the end) and the budget had room for it. False once the budget or
+    /// the window holds no more: no later request can be either.
+    pub fn still_due(&mut self, due: u64) -> bool {
+        if self.end.is_some_and(|end| due >= end) {
+            return false;
+        }
+        if due < self.measure_start {
+            return true;
+        }
+        match &mut self.budget {
+            Some(0) => return false,
+            Some(left) => *left -= 1,
+            None => {}
+        }
+        self.stats.still_due += 1;
+        true
     }
 
     /// True when no more requests will ever start.
@@ -396,5 +447,31 @@ mod tests {
         assert_eq!(d.take(1, 49), 1);
         assert_eq!(d.take(1, 50), 0);
         assert!(d.exhausted(50));
+    }
+
+    #[test]
+    fn an_open_loops_requests_count_by_their_due_time_sent_dropped_or_still_due() {
+        let mut l = Ledger::new(100, None, Some(3), 10);
+        // Due in the warm-up: neither measured nor taken from the budget, when they go
+        // and when they are dropped.
+        assert_eq!(l.take_due(1, 50, 120), 1);
+        assert!(l.dropped(90, 130));
+        // Due after it: each takes one of the 3 of the budget.
+        assert!(l.dropped(100, 130));
+        assert_eq!(l.take_due(1, 105, 130), 1);
+        assert!(l.still_due(99), "the warm-up's is passed over");
+        assert!(l.still_due(110));
+        // The budget is spent: nothing more to drop or wait for.
+        assert!(!l.dropped(111, 131));
+        assert!(!l.still_due(112));
+        assert!(l.exhausted(131));
+        let s = l.take_stats();
+        assert_eq!((s.counts.dropped, s.still_due), (1, 1));
+        assert_eq!((s.seconds[0].sent, s.seconds[0].dropped), (1, 1));
+        // A duration's window ends at its end: a request due then is in none.
+        let mut d = Ledger::new(0, Some(50), None, 10);
+        assert!(d.still_due(49) && !d.still_due(50));
+        assert!(!d.dropped(10, 50), "nothing is dropped past the end");
+        assert_eq!(d.take_stats().still_due, 1);
     }
 }

@@ -194,6 +194,7 @@ fn merge_rate(parts: &[LoadResult], duration_s: f64) -> Option<RateSummary> {
         achieved_rps: started as f64 / duration_s.max(f64::MIN_POSITIVE),
         scheduled,
         started,
+        still_due: rates.iter().map(|r| r.still_due).sum(),
         late: rates.iter().map(|r| r.late).sum(),
         waited: rates.iter().map(|r| r.waited).sum(),
     })
@@ -271,6 +272,39 @@ mod tests {
         );
         let clear = crate::result::wire_tests::written_before_tls();
         assert!(merge(&[clear]).unwrap().tls.is_none());
+    }
+
+    /// A shard's open loop that dropped `dropped` of its `scheduled`, `still_due` of them
+    /// waiting at the stop, the dropped in its first second.
+    fn dropping_part(scheduled: u64, dropped: u64, still_due: u64) -> LoadResult {
+        let mut p = crate::result::wire_tests::written_before_tls();
+        let sent = scheduled - dropped - still_due;
+        p.requests = Counts {
+            ok: sent,
+            dropped,
+            ..Counts::default()
+        };
+        let rate = p.rate.as_mut().expect("an open loop");
+        (rate.scheduled, rate.started, rate.still_due) = (scheduled, sent, still_due);
+        let mut second = Second::new();
+        (second.errors, second.dropped) = (dropped, dropped);
+        p.per_second = vec![SecondSummary::of(0, &second)];
+        p
+    }
+
+    #[test]
+    fn dropped_requests_merge_exactly_and_keep_the_accounting() {
+        let m = merge(&[dropping_part(100, 30, 5), dropping_part(80, 0, 2)]).unwrap();
+        let (q, rate) = (&m.requests, m.rate.as_ref().unwrap());
+        assert_eq!((q.dropped, q.total(), q.errors()), (30, 173, 30));
+        assert_eq!(
+            (rate.scheduled, rate.started, rate.still_due),
+            (180, 143, 7)
+        );
+        assert_eq!(rate.started + q.dropped + rate.still_due, rate.scheduled);
+        assert_eq!((m.per_second[0].dropped, m.per_second[0].errors), (30, 30));
+        let shards: Vec<u64> = m.shards.iter().map(|s| s.requests.dropped).collect();
+        assert_eq!(shards, [30, 0]);
     }
 
     #[test]

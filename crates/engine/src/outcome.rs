@@ -1,4 +1,6 @@
-//! How every request ends: exactly one outcome each, so the counts add up.
+//! How every request ends: exactly one outcome each, so the counts add up. An open loop's
+//! request that came due and was never sent (dropped) ends too: the schedule's every
+//! request is accounted for.
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
@@ -27,10 +29,14 @@ pub enum Outcome {
     /// HTTP/2: the connection ended in a protocol error, the server's (a GOAWAY with an
     /// error code) or one the client found (it sent GOAWAY).
     H2,
+    /// Open loop: the request came due and no connection was free or open to take it
+    /// within the timeout; it was never sent (k6's dropped iterations).
+    Dropped,
 }
 
-/// Request counts by outcome. `total()` is their sum plus those still in flight.
-/// (Read back from JSON, `total` is derived again, not trusted.)
+/// Request counts by outcome. `total()` is their sum plus those still in flight: every
+/// request sent, and in an open loop those dropped unsent. (Read back from JSON, `total`
+/// is derived again, not trusted.)
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 pub struct Counts {
     pub ok: u64,
@@ -48,6 +54,10 @@ pub struct Counts {
     pub reset: u64,
     #[serde(default)]
     pub h2: u64,
+    /// Open loop: due, and never sent for want of a connection within the timeout.
+    /// Absent from results written before it was counted.
+    #[serde(default)]
+    pub dropped: u64,
     /// Started but neither answered nor failed when the load stopped.
     pub in_flight: u64,
 }
@@ -67,24 +77,40 @@ impl Counts {
             Outcome::Tls => &mut self.tls,
             Outcome::Reset => &mut self.reset,
             Outcome::H2 => &mut self.h2,
+            Outcome::Dropped => &mut self.dropped,
         };
         *slot += 1;
     }
 
-    /// Every request started: the finished ones and those in flight.
+    /// Every request measured: the finished ones (the dropped among them) and those in
+    /// flight. With `-n N`, N once the load has ended by itself.
     pub fn total(&self) -> u64 {
         self.finished() + self.in_flight
     }
 
-    /// Requests that ended, well or badly.
+    /// Requests that ended, well or badly (dropped ones too: they will never be sent).
     pub fn finished(&self) -> u64 {
         self.ok + self.status + self.errors()
     }
 
-    /// Requests that got no well-framed response (everything but ok, status and in-flight).
+    /// Requests that got no well-framed response (everything but ok, status and
+    /// in-flight): those sent that failed, and those dropped unsent. A request the
+    /// schedule asked for and nobody answered failed, whichever side of the socket it
+    /// stopped on.
     pub fn errors(&self) -> u64 {
+        self.failed_sent() + self.dropped
+    }
+
+    /// Requests sent (a connect begun for them, or their bytes queued) that got no
+    /// well-framed response: wrk's socket errors, and TLS's and HTTP/2's.
+    pub fn failed_sent(&self) -> u64 {
         let h1 = self.timeout + self.connect + self.read + self.write + self.parse;
         h1 + self.tls + self.reset + self.h2
+    }
+
+    /// Requests that went out: all but the dropped.
+    pub fn sent(&self) -> u64 {
+        self.total() - self.dropped
     }
 
     /// Adds another set of counts to this one.
@@ -99,6 +125,7 @@ impl Counts {
         self.tls += other.tls;
         self.reset += other.reset;
         self.h2 += other.h2;
+        self.dropped += other.dropped;
         self.in_flight += other.in_flight;
     }
 }
@@ -106,7 +133,7 @@ impl Counts {
 impl Serialize for Counts {
     /// As JSON with `total` first, so readers need not add the classes up themselves.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Counts", 12)?;
+        let mut s = serializer.serialize_struct("Counts", 13)?;
         s.serialize_field("total", &self.total())?;
         s.serialize_field("ok", &self.ok)?;
         s.serialize_field("status", &self.status)?;
@@ -118,6 +145,7 @@ impl Serialize for Counts {
         s.serialize_field("tls", &self.tls)?;
         s.serialize_field("reset", &self.reset)?;
         s.serialize_field("h2", &self.h2)?;
+        s.serialize_field("dropped", &self.dropped)?;
         s.serialize_field("in_flight", &self.in_flight)?;
         s.end()
     }
@@ -141,14 +169,16 @@ mod tests {
             Outcome::Tls,
             Outcome::Reset,
             Outcome::H2,
+            Outcome::Dropped,
         ] {
             c.add(o);
         }
         c.in_flight = 3;
-        assert_eq!(c.total(), 13);
-        assert_eq!(c.errors(), 8);
+        assert_eq!(c.total(), 14);
+        assert_eq!((c.errors(), c.failed_sent(), c.dropped), (9, 8, 1));
+        assert_eq!(c.sent(), 13);
         let mut d = c;
         d.merge(&c);
-        assert_eq!(d.total(), 26);
+        assert_eq!((d.total(), d.dropped), (28, 2));
     }
 }

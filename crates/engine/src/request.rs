@@ -115,13 +115,10 @@ fn encode(config: &LoadConfig) -> Vec<u8> {
         "{} {} {}\r\nHost: {}\r\n",
         config.method, config.target.path, version, config.target.host_header
     );
-    let named = |h: &Header, name: &str| h.name.as_str().eq_ignore_ascii_case(name);
-    let has = |name: &str| config.headers.iter().any(|h| named(h, name));
-    for h in &config.headers {
-        if !named(h, "host") {
-            // `Name: value` as the spec wrote it (Header's text form).
-            s.push_str(&format!("{h}\r\n"));
-        }
+    let has = |name: &str| config.headers.iter().any(|h| h.is(name));
+    for h in config.headers.iter().filter(|h| !h.is("host")) {
+        // `Name: value` as the user wrote it, the name's case kept (Header's text form).
+        s.push_str(&format!("{h}\r\n"));
     }
     if !has("connection") {
         // HTTP/1.0 closes by default and HTTP/1.1 keeps alive by default: say so only
@@ -177,30 +174,56 @@ mod tests {
         c.headers.push("X-A: 1".parse().unwrap());
         let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
         assert!(s.starts_with("POST /hello HTTP/1.1\r\n"), "{s}");
-        assert!(s.contains("x-a: 1\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc"));
+        assert!(s.contains("X-A: 1\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc"));
         c.http10 = true;
         c.keepalive = true;
         let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
         assert!(s.contains("HTTP/1.0\r\n") && s.contains("Connection: keep-alive\r\n"));
     }
 
-    /// A spec's custom method and headers, resolved, make these exact bytes: names as
-    /// `http` keeps them (lowercase), values as given, a Host header left to the URL's.
+    /// A spec's custom method and headers, resolved, make these exact bytes: names and
+    /// values as written, a Host header left to the URL's.
     #[test]
     fn a_specs_method_and_headers_are_sent_as_written() {
         let url = crate::parse_url("http://127.0.0.1:8080/p?q=1").unwrap();
         let mut s = crate::LoadSpec::new(url);
         s.method = crate::parse_method("M-SEARCH").unwrap();
-        s.headers = ["X-A: b: c", "Accept:  */* ", "Host: elsewhere"]
-            .map(|h| h.parse().unwrap())
-            .to_vec();
+        s.headers = [
+            "X-A: b: c",
+            "accept:  */* ",
+            "x-MiXeD: 1",
+            "Host: elsewhere",
+        ]
+        .map(|h| h.parse().unwrap())
+        .to_vec();
         s.body = b"abc".to_vec();
         s.keepalive = false;
         let c = s.resolve().unwrap();
         assert_eq!(
             String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap(),
-            "M-SEARCH /p?q=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nx-a: b: c\r\naccept: */*\r\n\
+            "M-SEARCH /p?q=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-A: b: c\r\naccept: */*\r\nx-MiXeD: 1\r\n\
              Connection: close\r\nContent-Length: 3\r\n\r\nabc"
+        );
+    }
+
+    /// HTTP/2 sends every name in lowercase, as RFC 9113 §8.2.1 requires, whatever the
+    /// user wrote; HTTP/1.1 sends it as written (above).
+    #[test]
+    fn http2_lowercases_the_names_it_sends() {
+        let mut c = config();
+        c.http2 = true;
+        c.headers.push("X-MiXeD-Case: V".parse().unwrap());
+        let r = RequestBytes::new(&c);
+        let mut block = r.h2_block().expect("an HTTP/2 block").clone();
+        let mut names = Vec::new();
+        crate::hpack::Decoder::new(4096)
+            .decode(block.block(), |name, value| {
+                names.push((name.to_vec(), value.to_vec()));
+            })
+            .expect("the block decodes");
+        assert!(
+            names.contains(&(b"x-mixed-case".to_vec(), b"V".to_vec())),
+            "{names:?}"
         );
     }
 }

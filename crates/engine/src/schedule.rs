@@ -242,7 +242,9 @@ impl Pacer {
         self.next += self.stride;
     }
 
-    /// Requests of the whole schedule (all shares) due in [0, t_ns).
+    /// Requests of the whole schedule (all shares) due in [0, t_ns): the integral the
+    /// due times are checked against (the loops count what came due one by one).
+    #[cfg(test)]
     pub fn scheduled_before(&self, t_ns: u64) -> f64 {
         let t = t_ns as f64 / 1e9;
         self.segments
@@ -275,6 +277,7 @@ impl Segment {
         (tau >= 0.0 && tau <= self.len).then_some(self.t0 + tau)
     }
 
+    #[cfg(test)]
     fn count_at(&self, t: f64) -> f64 {
         let tau = (t - self.t0).max(0.0);
         self.n0 + self.rate * tau + self.slope * tau * tau / 2.0

@@ -30,6 +30,8 @@ pub struct Second {
     pub errors: u64,
     /// Of those errors, timeouts.
     pub timeouts: u64,
+    /// Of those errors, open-loop requests dropped unsent.
+    pub dropped: u64,
     /// Requests started in this second.
     pub sent: u64,
     /// Connections established in this second.
@@ -53,6 +55,7 @@ impl Second {
             requests: 0,
             errors: 0,
             timeouts: 0,
+            dropped: 0,
             sent: 0,
             connects: 0,
             devices: 0,
@@ -65,6 +68,7 @@ impl Second {
         self.requests += other.requests;
         self.errors += other.errors;
         self.timeouts += other.timeouts;
+        self.dropped += other.dropped;
         self.sent += other.sent;
         self.connects += other.connects;
         self.devices += other.devices;
@@ -99,6 +103,9 @@ pub struct LoopStats {
     pub late: u64,
     /// Open-loop requests that started late because every connection was busy.
     pub waited: u64,
+    /// Open-loop requests due in the measured window that were neither sent nor dropped
+    /// when the loop stopped (they waited for a connection).
+    pub still_due: u64,
     /// One entry per second of measurement.
     pub seconds: Vec<Second>,
     /// A TLS load's handshakes and failures (None in clear text: no histogram to carry).
@@ -128,6 +135,7 @@ impl Default for LoopStats {
             port_exhaustion: 0,
             late: 0,
             waited: 0,
+            still_due: 0,
             seconds: Vec::new(),
             tls: None,
             h2: None,
@@ -167,6 +175,7 @@ impl LoopStats {
         let s = self.second(second);
         s.errors += 1;
         s.timeouts += u64::from(outcome == Outcome::Timeout);
+        s.dropped += u64::from(outcome == Outcome::Dropped);
     }
 
     /// Records how long a connect took.
@@ -202,6 +211,7 @@ impl LoopStats {
         self.port_exhaustion += other.port_exhaustion;
         self.late += other.late;
         self.waited += other.waited;
+        self.still_due += other.still_due;
         for (i, s) in other.seconds.iter().enumerate() {
             self.second(i).merge(s);
         }

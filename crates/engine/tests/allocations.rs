@@ -1,5 +1,6 @@
 //! The request path allocates nothing: neither a request nor a connection costs an
-//! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either). Over TLS, a request costs exactly two, both inside
+//! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either),
+//! nor does an open loop's request dropped for want of a connection. Over TLS, a request costs exactly two, both inside
 //! rustls 0.23 (see `RUSTLS_ALLOCATIONS_PER_REQUEST`).
 //!
 //! A counting global allocator sees every allocation in this process, and counts those
@@ -16,7 +17,10 @@
 //! One test, so that no other test of this binary starts (or finishes, which libtest
 //! reports) while a load is counted.
 
-use engine::{IoChoice, LoadConfig, Pace, RateSchedule, Resume, Stop, Target, TlsClient};
+use engine::{
+    CheckedLoad, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, Resume, Stop, Target,
+    TlsClient,
+};
 use rustls::{ServerConnection, StreamOwned};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -243,22 +247,61 @@ fn allocations_beyond_seconds(
     requests: u64,
     tweak: impl Fn(&mut LoadConfig),
 ) -> u64 {
+    let c = config(addr, requests, tweak);
+    let (allocations, r) = run_counted(&engine::check(&c).unwrap());
+    assert_eq!(r.requests.ok, requests, "{:?}", r.requests);
+    allocations
+}
+
+/// A load of `requests` on 4 connections to `addr`, shaped by `tweak`.
+fn config(addr: SocketAddr, requests: u64, tweak: impl Fn(&mut LoadConfig)) -> LoadConfig {
     let mut c = LoadConfig::new(Target::parse(&format!("http://{addr}/")).unwrap());
     c.connections = 4;
     c.threads = 1;
     c.stop = Stop::Requests(requests);
     c.timeout = Duration::from_secs(5);
     tweak(&mut c);
-    let load = engine::check(&c).unwrap();
+    c
+}
+
+/// What the loops of `load` allocated beyond one histogram per second of its series, and
+/// its result.
+fn run_counted(load: &CheckedLoad) -> (u64, LoadResult) {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     LOADING.store(true, Ordering::Relaxed);
-    let r = engine::run_checked(&load, &AtomicBool::new(false));
+    let r = engine::run_checked(load, &AtomicBool::new(false));
     LOADING.store(false, Ordering::Relaxed);
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     let r = r.unwrap();
-    assert_eq!(r.requests.ok, requests, "{:?}", r.requests);
     // One loop: the merged series has its length.
-    (after - before) - r.per_second.len() as u64
+    ((after - before) - r.per_second.len() as u64, r)
+}
+
+/// Asserts that dropping 10,000 requests costs the loops what dropping 1,000 does: an
+/// open loop to a port that refuses every connect, so that no connection ever takes one.
+fn assert_dropping_allocates_nothing(io: IoChoice) {
+    let refused = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let dropped = |requests: u64| {
+        let c = config(refused, requests, |c| {
+            c.io = io;
+            // Due within 10 ms at most, each dropped 20 ms later.
+            c.pace = Pace::Open(RateSchedule::constant(1_000_000.0));
+            c.timeout = Duration::from_millis(20);
+        });
+        // Without the pre-flight, which the refusing port would fail.
+        let (allocations, r) = run_counted(&engine::check_settings(&c).unwrap());
+        assert_eq!(r.requests.dropped, requests, "{io:?}: {:?}", r.requests);
+        allocations
+    };
+    let (few, many) = (dropped(1_000), dropped(10_000));
+    assert_eq!(
+        few, many,
+        "{io:?}, dropped: beyond their seconds, {few} allocations for 1,000 requests, {many} \
+         for 10,000"
+    );
 }
 
 /// Asserts that 10,000 requests cost the loops what 1,000 do, beyond their seconds.
@@ -334,5 +377,6 @@ fn neither_a_request_nor_a_connection_allocates() {
             c.streams = 10;
         };
         assert_no_allocation_per_request(&format!("{io:?}, h2c, 10 streams"), over_h2c, h2c);
+        assert_dropping_allocates_nothing(io);
     }
 }

@@ -157,8 +157,11 @@ pub(super) fn expire_and_reconnect<D: Driver>(d: &mut D, now: u64) {
             close_and_reopen(d, slot, now, Outcome::Timeout);
         }
     }
-    let due: Vec<usize> = d.slots().due_for_reconnect(now).collect();
-    for slot in due {
-        open(d, slot, now);
+    // Slot by slot, not collected first: a list of them would cost an allocation each
+    // tick a refused connect is retried (tests/allocations.rs).
+    for slot in 0..d.slots().conns.len() {
+        if d.slots().due_for_reconnect(slot, now) {
+            open(d, slot, now);
+        }
     }
 }

@@ -41,13 +41,20 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
     let mut next_tick = now + tick;
     let mut cpu_start = None;
     let mut published = Published::default();
-    let mut starved = false;
+    let mut waiting = Waiting::Schedule;
     loop {
         let mut wake = spec.end.map_or(next_tick, |end| end.min(next_tick));
-        // A due request with no free connection waits for I/O to free one: polling
-        // again at once would spin the loop at 100% without sending anything.
-        if let Some(due) = d.slots().next_due().filter(|_| !starved) {
-            wake = wake.min(due);
+        match waiting {
+            Waiting::Schedule => {
+                if let Some(due) = d.slots().next_due() {
+                    wake = wake.min(due);
+                }
+            }
+            // A due request with no free connection waits for I/O to free one, or for its
+            // timeout to drop it: polling again at once would spin the loop at 100%
+            // without sending anything.
+            Waiting::Connection { drop_at } => wake = wake.min(drop_at),
+            Waiting::Nothing => {}
         }
         if let Some(t) = d.slots().fleet.as_ref().and_then(Fleet::next_timer) {
             wake = wake.min(t);
@@ -55,7 +62,7 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         let gather = d.slots().ledger.gather();
         d.poll(wake.saturating_sub(now), gather, &clock);
         now = clock.now();
-        starved = dispatch(d, now);
+        waiting = dispatch(d, now);
         tend_devices(d, now);
         if cpu_start.is_none() && d.slots().ledger.measuring(now) {
             cpu_start = Some(CpuTime::thread());
@@ -63,7 +70,9 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         if now >= next_tick {
             expire_and_reconnect(d, now);
             // A slot back from its connect backoff may take the request that waits.
-            starved = false;
+            if waiting != Waiting::Nothing {
+                waiting = Waiting::Schedule;
+            }
             next_tick = now + tick;
             publish(d, spec.live, &mut published);
         }
@@ -71,29 +80,54 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
             break;
         }
     }
+    d.slots().count_still_due(now);
     publish(d, spec.live, &mut published);
     finish(d, cpu_start, now)
 }
 
+/// What an open loop waits for once it has dispatched what was due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waiting {
+    /// The schedule's next due request (a closed loop: nothing of the schedule's).
+    Schedule,
+    /// A connection for the request that is due; at `drop_at` its timeout has passed
+    /// and it is dropped if none has come.
+    Connection { drop_at: u64 },
+    /// Nothing: the load allows no more requests.
+    Nothing,
+}
+
 /// Open loop: starts every request that is due on connections with room; the rest wait
-/// (and their wait counts in the corrected latency). True when a due request is waiting
-/// for a connection.
-fn dispatch<D: Driver>(d: &mut D, now: u64) -> bool {
+/// (and their wait counts in the corrected latency) until a connection takes them or,
+/// past the timeout, they are dropped unsent and the schedule moves on. A load whose
+/// connections never open thus still ends: `-n N` counts its N requests as dropped.
+fn dispatch<D: Driver>(d: &mut D, now: u64) -> Waiting {
     while let Some(due) = d.slots().next_due().filter(|&due| due <= now) {
-        let Some(slot) = d.slots().start_due(due, now) else {
-            d.slots().backlogged = true;
-            return true;
-        };
-        if d.slots().per_request() {
-            // The request starts with the connect, so its latency includes the handshake.
-            dial(d, slot, now);
-        } else {
-            d.kick(slot, now);
+        if let Some(slot) = d.slots().start_due(due, now) {
+            if d.slots().per_request() {
+                // The request starts with the connect, so its latency includes the handshake.
+                dial(d, slot, now);
+            } else {
+                d.kick(slot, now);
+            }
+            continue;
+        }
+        let s = d.slots();
+        if s.ledger.exhausted(now) {
+            return Waiting::Nothing;
+        }
+        let drop_at = due.saturating_add(s.ledger.timeout());
+        if now < drop_at {
+            s.backlogged = true;
+            return Waiting::Connection { drop_at };
+        }
+        if !s.drop_due(due, now) {
+            return Waiting::Nothing;
         }
     }
-    // Every due request has started: the backlog, if there was one, is gone.
+    // Every due request has started or been dropped: the backlog, if any, is gone.
     d.slots().backlogged = false;
-    false
+    Waiting::Schedule
 }
 
 /// Device load: lets devices leave, fires due timers, and brings in new devices.

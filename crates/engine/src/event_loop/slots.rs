@@ -191,7 +191,7 @@ impl Slots {
                 break slot;
             }
         };
-        if self.ledger.take(1, now) == 0 {
+        if self.ledger.take_due(1, due, now) == 0 {
             if self.per_request() {
                 self.free(slot);
             }
@@ -213,6 +213,35 @@ impl Slots {
         Some(slot)
     }
 
+    /// Open loop: the request due at `due` waited for a connection past its timeout and
+    /// is dropped at `now`; the schedule moves on to the next. False when the load allows
+    /// no more requests (nothing was dropped).
+    pub fn drop_due(&mut self, due: u64, now: u64) -> bool {
+        if !self.ledger.dropped(due, now) {
+            return false;
+        }
+        if let Some(p) = self.pacer.as_mut() {
+            p.advance();
+        }
+        true
+    }
+
+    /// Open loop, at the stop (`now`): counts the requests that came due and were neither
+    /// sent nor dropped, so that sent + dropped + still due is what the schedule asked.
+    /// They are at most a timeout's worth (older ones were dropped), or what a late loop
+    /// had not reached yet.
+    pub fn count_still_due(&mut self, now: u64) {
+        let Some(pacer) = self.pacer.as_mut() else {
+            return;
+        };
+        while let Some(due) = pacer.due().filter(|&due| due <= now) {
+            if !self.ledger.still_due(due) {
+                return;
+            }
+            pacer.advance();
+        }
+    }
+
     /// True when no request is pending on any connection.
     pub fn idle(&self) -> bool {
         self.conns.iter().all(|c| c.pending() == 0)
@@ -226,14 +255,8 @@ impl Slots {
         self.ledger.exhausted(now) && self.idle()
     }
 
-    /// Slots whose reconnect time has come.
-    pub fn due_for_reconnect(&self, now: u64) -> impl Iterator<Item = usize> + '_ {
-        self.conns
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, c)| match c.state {
-                State::Closed { retry_at } if retry_at <= now => Some(i),
-                _ => None,
-            })
+    /// True when `slot` is closed and its reconnect time has come.
+    pub fn due_for_reconnect(&self, slot: usize, now: u64) -> bool {
+        matches!(self.conns[slot].state, State::Closed { retry_at } if retry_at <= now)
     }
 }

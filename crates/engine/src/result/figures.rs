@@ -65,10 +65,16 @@ pub struct RateSummary {
     pub target_rps: f64,
     /// Requests/s actually started.
     pub achieved_rps: f64,
-    /// Requests the schedule asked for in the window.
+    /// Requests the schedule asked for in the window: those of the loops' shares that came
+    /// due after the warm-up and by the stop (at most `-n`).
     pub scheduled: u64,
-    /// Requests started in the window.
+    /// Requests sent in the window: `requests.total` less `requests.dropped`.
     pub started: u64,
+    /// Requests that came due in the window and were neither sent nor dropped when the
+    /// load stopped: they waited for a connection. `started + requests.dropped +
+    /// still_due = scheduled`, exactly. Absent before it was counted.
+    #[serde(default)]
+    pub still_due: u64,
     /// Requests started more than 1 ms after they were due while a connection was free:
     /// the generator did not keep the schedule.
     pub late: u64,

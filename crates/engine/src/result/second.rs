@@ -12,6 +12,9 @@ pub struct SecondSummary {
     pub requests: u64,
     pub errors: u64,
     pub timeouts: u64,
+    /// Of the errors, open-loop requests dropped unsent (absent before they were counted).
+    #[serde(default)]
+    pub dropped: u64,
     pub sent: u64,
     pub connects: u64,
     pub devices: u64,
@@ -40,6 +43,7 @@ impl SecondSummary {
             requests: s.requests,
             errors: s.errors,
             timeouts: s.timeouts,
+            dropped: s.dropped,
             sent: s.sent,
             connects: s.connects,
             devices: s.devices,
@@ -58,6 +62,7 @@ impl SecondSummary {
         s.requests = self.requests;
         s.errors = self.errors;
         s.timeouts = self.timeouts;
+        s.dropped = self.dropped;
         s.sent = self.sent;
         s.connects = self.connects;
         s.devices = self.devices;

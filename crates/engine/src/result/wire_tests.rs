@@ -74,7 +74,31 @@ fn sample() -> LoadResult {
     });
     r.h2 = Some(h2_part(2, "REFUSED_STREAM"));
     r.requests.tls = 2;
+    r.requests.dropped = 4;
+    r.rate
+        .as_mut()
+        .expect("the sample is an open loop")
+        .still_due = 1;
     r
+}
+
+/// Results written before dropped requests were counted lack `dropped` and `still_due`:
+/// they read as none, and the version stays (a reader of either kind reads both).
+#[test]
+fn a_result_written_before_dropped_requests_reads_as_none_dropped() {
+    let r = written_before_tls();
+    assert_eq!(r.requests.dropped, 0);
+    assert_eq!(r.rate.as_ref().map(|rate| rate.still_due), Some(0));
+    let v = serde_json::to_value(sample()).unwrap();
+    assert_eq!(
+        (
+            v["requests"]["dropped"].as_u64(),
+            v["requests"]["total"].as_u64()
+        ),
+        (Some(4), Some(9))
+    );
+    assert_eq!(v["rate"]["still_due"], 1);
+    assert_eq!(v["schema"], "shootout.load/1");
 }
 
 #[test]

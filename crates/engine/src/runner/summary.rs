@@ -8,7 +8,6 @@ use crate::result::{
     self, Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult,
     Percentiles, RateSummary, TlsSummary,
 };
-use crate::schedule::Pacer;
 use crate::stats::LoopStats;
 use std::sync::atomic::AtomicBool;
 
@@ -27,7 +26,7 @@ pub(super) fn summarise(
     let duration_s = (all.ended_ns.saturating_sub(measure_start) as f64 / 1e9).max(1e-9);
     let completed = all.counts.ok + all.counts.status;
     let generator = generator(&all, config.threads, io, duration_s);
-    let rate = rate_summary(config, &all, measure_start, duration_s);
+    let rate = rate_summary(config, &all, duration_s);
     let mut warnings = warnings(&all, &generator, config);
     let tls = all.tls.take();
     let h2 = all.h2.take();
@@ -82,27 +81,18 @@ pub(super) fn summarise(
 }
 
 /// Open loop: what the schedule asked of this shard in the measured window, and what ran.
-fn rate_summary(
-    config: &LoadConfig,
-    all: &LoopStats,
-    measure_start: u64,
-    duration_s: f64,
-) -> Option<RateSummary> {
-    let schedule = config.pace.schedule()?;
-    let whole = Pacer::new(schedule, 0, 1);
-    let end = measure_start + (duration_s * 1e9) as u64;
-    let scheduled = (whole.scheduled_before(end) - whole.scheduled_before(measure_start))
-        / config.shard.count as f64;
-    let scheduled = match config.stop {
-        Stop::Requests(n) => scheduled.min(n as f64),
-        Stop::After(_) => scheduled,
-    };
-    let started = all.counts.total();
+/// The loops count it exactly: every request of their share that came due after the
+/// warm-up and before the stop (within `-n`) was sent, dropped, or is still due.
+fn rate_summary(config: &LoadConfig, all: &LoopStats, duration_s: f64) -> Option<RateSummary> {
+    config.pace.schedule()?;
+    let scheduled = all.counts.total() + all.still_due;
+    let started = all.counts.sent();
     Some(RateSummary {
-        target_rps: scheduled / duration_s,
+        target_rps: scheduled as f64 / duration_s,
         achieved_rps: started as f64 / duration_s,
-        scheduled: scheduled.round() as u64,
+        scheduled,
         started,
+        still_due: all.still_due,
         late: all.late,
         waited: all.waited,
     })
@@ -173,6 +163,15 @@ fn warnings(all: &LoopStats, generator: &Generator, config: &LoadConfig) -> Vec<
         w.push(format!(
             "{} connects failed for lack of a free local port {spread}; they are counted as connect errors",
             all.port_exhaustion
+        ));
+    }
+    if all.counts.dropped > 0 {
+        w.push(format!(
+            "{} requests were dropped: they came due and no connection was free or open \
+             to take them within the timeout ({}), so they were never sent; they count as \
+             errors (more connections, -c, or a server that answers, would send them)",
+            all.counts.dropped,
+            crate::format_duration(config.timeout)
         ));
     }
     if all.unsolicited > 0 {

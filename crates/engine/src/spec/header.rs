@@ -1,5 +1,5 @@
 //! One request header, `Name: value`: `http`'s name and value, checked where the text
-//! enters (a flag, a file, a spec), written back as the same text.
+//! enters (a flag, a file, a spec), and the name as it was written, which HTTP/1.1 sends.
 
 use super::SpecError;
 use http::{HeaderName, HeaderValue};
@@ -7,11 +7,17 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
-/// A header sent after Host. The name is as `http` keeps it: lowercase (HTTP/1.1 names
-/// are case-insensitive, HTTP/2 requires lowercase).
+/// A header sent after Host.
+///
+/// HTTP/1.1 names are case-insensitive, yet some servers and proxies treat them as
+/// written, and wrk and curl send them as the user typed them: so does an HTTP/1.1 load
+/// (`spelling`). `name` is the same name as `http` keeps it, lowercase: what names are
+/// compared by, and what HTTP/2 sends (RFC 9113 §8.2.1 requires lowercase).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     pub name: HeaderName,
+    /// The name as written (the same token as `name`, case aside).
+    spelling: Box<str>,
     pub value: HeaderValue,
 }
 
@@ -19,6 +25,16 @@ impl Header {
     /// The value as text: every value enters as text, so it is UTF-8.
     pub fn value_text(&self) -> String {
         String::from_utf8_lossy(self.value.as_bytes()).into_owned()
+    }
+
+    /// The name as it was written, for HTTP/1.1.
+    pub fn spelling(&self) -> &str {
+        &self.spelling
+    }
+
+    /// True when this is the header `name` (any case).
+    pub fn is(&self, name: &str) -> bool {
+        self.name.as_str().eq_ignore_ascii_case(name)
     }
 }
 
@@ -36,17 +52,23 @@ impl FromStr for Header {
             reason: reason.to_string(),
         };
         let blank = |c: char| c.is_whitespace() && c != '\r' && c != '\n';
-        let name = HeaderName::from_bytes(name.trim().as_bytes())
+        let spelling = name.trim();
+        let name = HeaderName::from_bytes(spelling.as_bytes())
             .map_err(|_| bad("the name is not a token"))?;
         let value = HeaderValue::from_str(value.trim_matches(blank))
             .map_err(|_| bad("the value has a line break or a control character"))?;
-        Ok(Header { name, value })
+        Ok(Header {
+            name,
+            spelling: spelling.into(),
+            value,
+        })
     }
 }
 
+/// `Name: value` with the name as written: the HTTP/1.1 line, and the text a spec keeps.
 impl fmt::Display for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.name, self.value_text())
+        write!(f, "{}: {}", self.spelling, self.value_text())
     }
 }
 
@@ -56,6 +78,8 @@ impl Serialize for Header {
     }
 }
 
+/// Read back from its text: a spec saved before names kept their case holds them in
+/// lowercase, and reads so.
 impl<'de> Deserialize<'de> for Header {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Header, D::Error> {
         let text = String::deserialize(d)?;

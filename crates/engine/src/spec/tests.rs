@@ -167,8 +167,32 @@ fn methods_are_tokens_and_headers_keep_to_their_line() {
 #[test]
 fn headers_keep_their_value_and_print_back() {
     let h: Header = "X-Run:  a b ".parse().unwrap();
-    assert_eq!(h.to_string(), "x-run: a b");
+    assert_eq!(h.to_string(), "X-Run: a b");
     assert_eq!(h.to_string().parse::<Header>().unwrap(), h);
+    // Compared by name in any case; HTTP/2 and lookups use the lowercase one.
+    assert!(h.is("x-run") && h.is("X-RUN"));
+    assert_eq!((h.name.as_str(), h.spelling()), ("x-run", "X-Run"));
+}
+
+/// A spec's headers travel (to shards, to the store) with their names' case, and a spec
+/// saved before that (its names lowercase) reads as it was.
+#[test]
+fn a_specs_header_names_keep_their_case_through_json() {
+    let mut s = LoadSpec::new(url("http://127.0.0.1:8080/"));
+    s.headers = vec![
+        "X-My-Header: v".parse().unwrap(),
+        "ACCEPT: */*".parse().unwrap(),
+    ];
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(
+        json.contains(r#""headers":["X-My-Header: v","ACCEPT: */*"]"#),
+        "{json}"
+    );
+    assert_eq!(serde_json::from_str::<LoadSpec>(&json).unwrap(), s);
+    let older = r#"{"url": "http://127.0.0.1:8080/", "headers": ["x-my-header: v"]}"#;
+    let read: LoadSpec = serde_json::from_str(older).unwrap();
+    assert_eq!(read.headers[0].to_string(), "x-my-header: v");
+    assert!(read.headers[0].is("X-My-Header"));
 }
 
 #[test]

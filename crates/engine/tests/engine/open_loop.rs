@@ -151,3 +151,232 @@ fn a_fixed_rate_without_keepalive_opens_a_connection_per_request_and_keeps_the_r
         assert!(r.warnings.is_empty(), "{io:?}: {:?}", r.warnings);
     }
 }
+
+/// Every request the schedule made due in the measured window is accounted for exactly
+/// once: sent (in exactly one class, or in flight), dropped, or still due at the stop; a
+/// load with `-n` that ended by itself accounts for exactly its N. Each mismatch, named.
+fn accounting(r: &LoadResult) -> Vec<String> {
+    let q = &r.requests;
+    let mut found = Vec::new();
+    let classes = q.ok
+        + q.status
+        + q.timeout
+        + q.connect
+        + q.read
+        + q.write
+        + q.parse
+        + q.tls
+        + q.reset
+        + q.h2
+        + q.dropped
+        + q.in_flight;
+    if classes != q.total() {
+        found.push(format!("{classes} in the classes, total {}", q.total()));
+    }
+    let Some(rate) = r.rate.as_ref() else {
+        return vec!["no rate summary".into()];
+    };
+    if rate.started + q.dropped + rate.still_due != rate.scheduled {
+        found.push(format!(
+            "{} started + {} dropped + {} still due != {} scheduled",
+            rate.started, q.dropped, rate.still_due, rate.scheduled
+        ));
+    }
+    if rate.started != q.sent() {
+        found.push(format!("{} started, {} sent", rate.started, q.sent()));
+    }
+    if let (Some(n), false) = (r.config.requests, r.interrupted) {
+        if (q.total(), rate.scheduled, rate.still_due) != (n, n, 0) {
+            found.push(format!("-n {n}: total {}, {rate:?}", q.total()));
+        }
+    }
+    found
+}
+
+/// An open loop of `n` requests at `rate`/s against `url`, on `io`, without the pre-flight
+/// (a refused port would be refused before the load); failed, naming `what`, if it has
+/// not ended a minute later (it is then interrupted).
+fn open_n(what: &str, url: &str, tweak: impl Fn(&mut LoadConfig)) -> LoadResult {
+    let mut c = LoadConfig::new(Target::parse(url).unwrap());
+    c.connections = 2;
+    c.threads = 1;
+    c.timeout = Duration::from_millis(100);
+    c.pace = Pace::Open(RateSchedule::constant(400.0));
+    c.stop = Stop::Requests(40);
+    tweak(&mut c);
+    let checked = engine::check_settings(&c).expect("the load's settings check");
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let (done, ended) = std::sync::mpsc::channel();
+        let (checked, stop) = (&checked, &stop);
+        // The sender moves in: a load that panics drops it and ends the waits below.
+        s.spawn(move || {
+            let _ = done.send(engine::run_checked(checked, stop));
+        });
+        let within = ended.recv_timeout(Duration::from_secs(60));
+        let hung = within.is_err();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let r = within
+            .or_else(|_| ended.recv())
+            .unwrap()
+            .expect("load runs");
+        assert!(
+            !hung,
+            "{what}: still running after a minute: {:?}",
+            r.requests
+        );
+        r
+    })
+}
+
+/// An address nothing listens on (bound for a moment to find a free port, then closed).
+fn refused_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://{}/", listener.local_addr().unwrap())
+}
+
+/// A listener the kernel completes connections for, and that never reads nor answers:
+/// a server that accepts and never answers. Closed when dropped.
+fn silent_listener() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    (listener, url)
+}
+
+#[test]
+fn a_healthy_server_drops_nothing_and_every_request_is_accounted_for() {
+    let server = TestServer::start(Behavior::Hello).unwrap();
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        for keepalive in [true, false] {
+            let what = format!("{io:?}, keep-alive {keepalive}");
+            let r = open_n(&what, &server.url("/hello"), |c| {
+                c.io = io;
+                c.keepalive = keepalive;
+                c.connections = 10;
+                c.pace = Pace::Open(RateSchedule::constant(1000.0));
+                c.stop = Stop::Requests(200);
+                // Generous: a busy machine must not drop a request of a healthy server.
+                c.timeout = Duration::from_secs(5);
+            });
+            let q = &r.requests;
+            assert_eq!((q.ok, q.dropped), (200, 0), "{what}: {q:?}");
+            let wrong = accounting(&r);
+            assert!(wrong.is_empty(), "{what}: {wrong:?}");
+            assert!(
+                !r.warnings.iter().any(|w| w.contains("dropped")),
+                "{what}: {:?}",
+                r.warnings
+            );
+        }
+    }
+}
+
+#[test]
+fn requests_no_connection_takes_are_dropped_and_a_request_count_ends() {
+    let never_answers = TestServer::start(Behavior::NeverAnswer).unwrap();
+    let (_silent, silent) = silent_listener();
+    let refused = refused_url();
+    let mut wrong = Vec::new();
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        for keepalive in [true, false] {
+            for (server, url) in [
+                ("never answers", never_answers.url("/")),
+                ("refuses", refused.clone()),
+            ] {
+                let what = format!("{io:?}, keep-alive {keepalive}, a server that {server}");
+                let r = open_n(&what, &url, |c| {
+                    c.io = io;
+                    c.keepalive = keepalive;
+                    // A refused connect backs off 10 ms: 2 slots take ~200 a second at
+                    // most of the 2,000 due, and the rest wait past the timeout.
+                    c.pace = Pace::Open(RateSchedule::constant(2000.0));
+                    c.stop = Stop::Requests(100);
+                    c.timeout = Duration::from_millis(50);
+                });
+                wrong.extend(dropped_mismatches(
+                    &what,
+                    &r,
+                    keepalive && server == "refuses",
+                ));
+            }
+        }
+        // HTTP/2 over a connection that never answers: its streams time out, the rest
+        // wait for room and are dropped.
+        let what = format!("{io:?}, h2c, a listener that never reads");
+        let r = open_n(&what, &silent, |c| {
+            c.io = io;
+            c.http2 = true;
+        });
+        wrong.extend(dropped_mismatches(&what, &r, false));
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+/// What a load that could not send its requests got wrong: it must have dropped some
+/// (every one of them when `all`: no connection ever opened) and account for each.
+fn dropped_mismatches(what: &str, r: &LoadResult, all: bool) -> Vec<String> {
+    let q = &r.requests;
+    let mut found = accounting(r);
+    if q.dropped == 0 || (all && q.dropped != q.total()) {
+        found.push(format!("dropped {} of {}", q.dropped, q.total()));
+    }
+    if q.ok + q.status > 0 {
+        found.push("answered".into());
+    }
+    if !r.warnings.iter().any(|w| w.contains("were dropped")) {
+        found.push(format!("no warning of the dropped: {:?}", r.warnings));
+    }
+    let series: u64 = r.per_second.iter().map(|s| s.dropped).sum();
+    if series != q.dropped {
+        found.push(format!("{series} dropped in the per-second series"));
+    }
+    found
+        .into_iter()
+        .map(|m| format!("{what}: {m}\n  {q:?} {:?}", r.rate))
+        .collect()
+}
+
+#[test]
+fn a_duration_ends_with_what_still_waited_for_a_connection() {
+    // 200/s for 1 s on 2 connections to a server that never answers, timeout 300 ms:
+    // the requests due in the last 300 ms still wait for a connection at the stop.
+    let server = TestServer::start(Behavior::NeverAnswer).unwrap();
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let what = format!("{io:?}");
+        let r = open_n(&what, &server.url("/"), |c| {
+            c.io = io;
+            c.timeout = Duration::from_millis(300);
+            c.pace = Pace::Open(RateSchedule::constant(200.0));
+            c.stop = Stop::After(Duration::from_secs(1));
+        });
+        let wrong = accounting(&r);
+        assert!(wrong.is_empty(), "{what}: {wrong:?}");
+        let rate = r.rate.as_ref().unwrap();
+        assert!(rate.still_due > 0, "{what}: {rate:?}");
+        assert!(r.requests.dropped > 0, "{what}: {:?}", r.requests);
+        // What the schedule asked of the window: 200 requests, one either side.
+        assert!(rate.scheduled.abs_diff(200) <= 1, "{what}: {rate:?}");
+    }
+}
+
+#[test]
+fn a_load_that_drops_waits_for_each_timeout_instead_of_spinning() {
+    // No connection ever opens: every due request waits its timeout, then is dropped.
+    // Meanwhile the loop sleeps until the oldest is due to be dropped, or I/O comes.
+    let refused = refused_url();
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let what = format!("{io:?}");
+        let r = open_n(&what, &refused, |c| {
+            c.io = io;
+            c.pace = Pace::Open(RateSchedule::constant(2000.0));
+            c.stop = Stop::After(Duration::from_secs(1));
+        });
+        assert!(r.requests.dropped > 1000, "{what}: {:?}", r.requests);
+        let busy = r.generator.cpu_seconds / r.duration_s;
+        assert!(
+            busy < 0.5,
+            "{what}: the generator was {:.0}% busy",
+            busy * 100.0
+        );
+    }
+}

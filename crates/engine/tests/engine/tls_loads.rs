@@ -201,6 +201,35 @@ fn stalled_load(pki: &TestPki, tweak: impl Fn(&mut LoadConfig)) -> LoadResult {
     })
 }
 
+/// An open loop bounded by a request count ends though no handshake ever finishes: with
+/// keep-alive its requests find no open connection and are dropped at the timeout, over
+/// HTTP/1.1 and HTTP/2 alike.
+#[test]
+fn a_request_count_ends_while_no_handshake_finishes() {
+    let pki = TestPki::new().unwrap();
+    for io in BACKENDS {
+        for http2 in [false, true] {
+            let r = stalled_load(&pki, |c| {
+                c.io = io;
+                c.http2 = http2;
+                if let Some(tls) = c.tls.as_mut() {
+                    tls.http2 = http2;
+                }
+                c.stop = Stop::Requests(40);
+                c.pace = Pace::Open(RateSchedule::parse("400").unwrap());
+            });
+            let (q, rate) = (&r.requests, r.rate.as_ref().expect("an open loop"));
+            let what = format!("{io:?}, HTTP/2 {http2}");
+            assert_eq!((q.dropped, q.total()), (40, 40), "{what}: {q:?}");
+            assert_eq!(
+                (rate.scheduled, rate.started, rate.still_due),
+                (40, 0, 0),
+                "{what}: {rate:?}"
+            );
+        }
+    }
+}
+
 /// The TLS failure reasons of `r`.
 fn failures(r: &LoadResult) -> std::collections::BTreeMap<String, u64> {
     r.tls.as_ref().expect("a TLS summary").failures.clone()
@@ -222,13 +251,24 @@ fn a_stalled_handshake_ends_at_the_timeout_at_every_pace() {
         assert_eq!((q.timeout, q.total()), (8, 8), "{io:?}: {q:?}");
         assert_eq!(failures(&r)["handshake_timeout"], 8, "{io:?}");
         // Keep-alive: requests start on open connections only, so none starts; each
-        // connection's handshake is given up at the timeout (and counted), and tried again.
+        // connection's handshake is given up at the timeout (and counted), and tried
+        // again. A request waits for a connection up to the timeout, then is dropped.
         let r = stalled_load(&pki, |c| {
             c.io = io;
             c.stop = Stop::After(Duration::from_millis(500));
             c.pace = Pace::Open(RateSchedule::parse("400").unwrap());
         });
-        assert_eq!(r.requests.total(), 0, "{io:?}: {:?}", r.requests);
+        let q = &r.requests;
+        assert!(
+            q.dropped > 0 && q.total() == q.dropped,
+            "{io:?}: none sent, some dropped: {q:?}"
+        );
+        let rate = r.rate.as_ref().expect("an open loop");
+        assert_eq!(
+            (rate.started, q.dropped + rate.still_due),
+            (0, rate.scheduled),
+            "{io:?}: {rate:?}"
+        );
         let given_up = failures(&r)["handshake_timeout"];
         assert!(given_up >= 4, "{io:?}: {given_up} handshakes given up");
         // Those given up, and the last of each slot, whose connect may still be under way.

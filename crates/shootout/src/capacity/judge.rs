@@ -155,6 +155,7 @@ mod tests {
             achieved_rps: rate,
             scheduled,
             started: scheduled,
+            still_due: 0,
             late,
             waited: 0,
         });

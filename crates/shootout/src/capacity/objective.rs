@@ -66,11 +66,15 @@ impl fmt::Display for Objectives {
     }
 }
 
-/// One objective: a latency or error threshold with `<` or `<=`.
+/// One objective: a latency, error or dropped threshold with `<` or `<=`.
 pub fn objective(text: &str) -> Result<Threshold, ObjectiveError> {
     let t: Threshold = text.parse()?;
     match t.metric {
-        Metric::Latency(_) | Metric::ErrorShare | Metric::ErrorCount => {}
+        Metric::Latency(_)
+        | Metric::ErrorShare
+        | Metric::ErrorCount
+        | Metric::DroppedShare
+        | Metric::DroppedCount => {}
         Metric::Rps | Metric::Cpu | Metric::Capacity => {
             return Err(ObjectiveError::NotAnObjective {
                 metric: t.metric.name(),

@@ -102,6 +102,7 @@ mod tests {
             achieved_rps: sent,
             scheduled,
             started: (sent * 4.0) as u64,
+            still_due: 0,
             late: if sent < load.rate { scheduled / 3 } else { 0 },
             waited: 0,
         });

@@ -263,6 +263,9 @@ fn nothing_succeeded(n: &engine::Counts) -> String {
         ("write", n.write),
         ("parse", n.parse),
         ("tls", n.tls),
+        ("reset", n.reset),
+        ("h2", n.h2),
+        ("dropped", n.dropped),
         ("in flight", n.in_flight),
     ];
     let ended: Vec<String> = classes

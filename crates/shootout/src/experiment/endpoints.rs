@@ -185,7 +185,7 @@ mod tests {
         let files = BTreeMap::from([("up".to_string(), f.clone())]);
         let up = &declared(&files, Path::new(".")).unwrap()["up"];
         assert_eq!(up.method, http::Method::POST);
-        assert_eq!(up.headers, ["x-a: 1".parse::<Header>().unwrap()]);
+        assert_eq!(up.headers, ["X-A: 1".parse::<Header>().unwrap()]);
         // A colon in the key would split into another name and value: refused.
         f.headers = BTreeMap::from([("X:A".into(), "1".into())]);
         assert_eq!(

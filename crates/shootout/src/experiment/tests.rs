@@ -437,12 +437,12 @@ fn declared_endpoints_carry_their_request_into_the_cells() {
         (greet.method.as_str(), greet.path.as_str()),
         ("POST", "/greet?x=1")
     );
-    // Parsed once, into the load spec's types: the name as HTTP keeps it (lowercase).
+    // Parsed once, into the load spec's types: the name as written (HTTP/1.1 sends it so).
     assert_eq!(
         greet.headers,
         ["X-Token: t".parse::<engine::Header>().unwrap()]
     );
-    assert_eq!(greet.headers[0].to_string(), "x-token: t");
+    assert_eq!(greet.headers[0].to_string(), "X-Token: t");
     assert_eq!(greet.body, b"{\"who\": 1}");
     assert_eq!(greet.expect.judge(201, b"hi there"), Ok(()));
     assert!(greet.expect.judge(200, b"hi").is_err());

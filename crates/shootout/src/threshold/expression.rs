@@ -1,5 +1,5 @@
 //! The grammar of one threshold: `METRIC OP VALUE`, spaces optional (`p99<5ms`,
-//! `p99.9 <= 20ms`, `errors<0.1%`, `errors <= 10`, `rps >= 50k`, `cpu<40us`).
+//! `p99.9 <= 20ms`, `errors<0.1%`, `errors <= 10`, `dropped<1%`, `rps >= 50k`, `cpu<40us`).
 
 use super::metric::{Latency, Metric};
 use engine::{parse_duration, DurationError};
@@ -132,7 +132,8 @@ fn metric_and_limit(name: &str, value: &str) -> Result<(Metric, f64), ThresholdE
     match (name, latency) {
         (_, Some(l)) => Ok((Metric::Latency(l), micros(value)?)),
         ("rps", _) => Ok((Metric::Rps, rate(value)?)),
-        ("errors", _) => errors(value),
+        ("errors", _) => share_or_count(value, Metric::ErrorShare, Metric::ErrorCount),
+        ("dropped", _) => share_or_count(value, Metric::DroppedShare, Metric::DroppedCount),
         ("cpu", _) => Ok((Metric::Cpu, micros(value)?)),
         // A rate found by a search, written as one: `30000/s`, `30k/s` or `30k`.
         ("capacity", _) => Ok((Metric::Capacity, rate(value)?)),
@@ -170,8 +171,12 @@ pub fn rate(value: &str) -> Result<f64, ThresholdError> {
     non_negative(number).map(|n| n * scale).ok_or_else(bad)
 }
 
-/// `0.1%` (a share of every request) or `10` (a count).
-fn errors(value: &str) -> Result<(Metric, f64), ThresholdError> {
+/// `0.1%` (a share of every request: the metric `share`) or `10` (a count: `count`).
+fn share_or_count(
+    value: &str,
+    share: Metric,
+    count: Metric,
+) -> Result<(Metric, f64), ThresholdError> {
     let bad = || ThresholdError::NotErrors {
         value: value.to_string(),
     };
@@ -180,11 +185,11 @@ fn errors(value: &str) -> Result<(Metric, f64), ThresholdError> {
             p if p > 100.0 => Err(ThresholdError::OverHundredPercent {
                 value: value.to_string(),
             }),
-            p => Ok((Metric::ErrorShare, p / 100.0)),
+            p => Ok((share, p / 100.0)),
         },
         // A count is whole: `0.1` without `%` is most likely a share missing its sign.
         None => match value.parse::<u64>() {
-            Ok(n) => Ok((Metric::ErrorCount, n as f64)),
+            Ok(n) => Ok((count, n as f64)),
             Err(_) => Err(bad()),
         },
     }
@@ -241,6 +246,10 @@ mod tests {
         assert_eq!((share.0, share.1), (Metric::ErrorShare, Op::Below));
         assert!((share.2 - 0.001).abs() < 1e-12);
         assert_eq!(parse("errors<=10"), (Metric::ErrorCount, Op::AtMost, 10.0));
+        let dropped = parse("dropped < 1%");
+        assert_eq!((dropped.0, dropped.1), (Metric::DroppedShare, Op::Below));
+        assert!((dropped.2 - 0.01).abs() < 1e-12);
+        assert_eq!(parse("dropped<=0"), (Metric::DroppedCount, Op::AtMost, 0.0));
         assert_eq!(parse("cpu<40us"), (Metric::Cpu, Op::Below, 40.0));
         let t: Threshold = "  rps >= 50k ".parse().unwrap();
         assert_eq!(t.to_string(), "rps >= 50k");

@@ -15,11 +15,18 @@ pub enum Metric {
     /// A statistic of the latency from each request's intended send time (the one the
     /// tables show), microseconds.
     Latency(Latency),
-    /// Requests that did not succeed (a 4xx/5xx status, timeout, connect, read, write or
-    /// parse error), as a share of every request started.
+    /// Requests that did not succeed (a 4xx/5xx status, a timeout, connect, read, write,
+    /// parse, TLS or HTTP/2 error, or in an open loop dropped unsent), as a share of every
+    /// request measured. A dropped request is an error: the schedule asked for it and
+    /// nobody answered it, and `errors<1%` must not hold for a load that sent nothing.
     ErrorShare,
     /// Requests that did not succeed, counted.
     ErrorCount,
+    /// Open loop: requests dropped unsent (due, and no connection took them within the
+    /// timeout: k6's dropped iterations), as a share of every request measured.
+    DroppedShare,
+    /// Requests dropped unsent, counted.
+    DroppedCount,
     /// Server CPU per response, microseconds. Only an experiment measures the server's
     /// CPU; `shootout load` cannot see it.
     Cpu,
@@ -98,7 +105,7 @@ impl Latency {
 impl Metric {
     /// Every name a threshold may start with, for messages.
     pub const NAMES: &'static str =
-        "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, cpu, capacity";
+        "rps, p50, p75, p90, p99, p99.9, p99.99, max, mean, errors, dropped, cpu, capacity";
 
     /// The metric's name as written in a threshold.
     pub fn name(self) -> &'static str {
@@ -106,6 +113,7 @@ impl Metric {
             Metric::Rps => "rps",
             Metric::Latency(l) => l.name(),
             Metric::ErrorShare | Metric::ErrorCount => "errors",
+            Metric::DroppedShare | Metric::DroppedCount => "dropped",
             Metric::Cpu => "cpu",
             Metric::Capacity => "capacity",
         }
@@ -117,11 +125,14 @@ impl Metric {
     pub fn of_load(self, r: &LoadResult) -> Option<f64> {
         let n = &r.requests;
         let failed = n.status + n.errors();
+        let share = |count: u64| (n.total() > 0).then(|| count as f64 / n.total() as f64);
         match self {
             Metric::Rps => Some(r.rps),
             Metric::Latency(l) => (n.ok + n.status > 0).then(|| l.of(&r.latency_us)),
-            Metric::ErrorShare => (n.total() > 0).then(|| failed as f64 / n.total() as f64),
+            Metric::ErrorShare => share(failed),
             Metric::ErrorCount => Some(failed as f64),
+            Metric::DroppedShare => share(n.dropped),
+            Metric::DroppedCount => Some(n.dropped as f64),
             Metric::Cpu | Metric::Capacity => None,
         }
     }
@@ -141,8 +152,12 @@ impl Metric {
             Metric::Rps => format!("{} req/s", units::grouped(value)),
             Metric::Capacity => format!("{}/s", units::grouped(value)),
             Metric::Latency(_) | Metric::Cpu => units::micros(value),
-            Metric::ErrorShare => format!("{}%", trimmed(value * 100.0, 3)),
-            Metric::ErrorCount => format!("{} requests", units::grouped(value)),
+            Metric::ErrorShare | Metric::DroppedShare => {
+                format!("{}%", trimmed(value * 100.0, 3))
+            }
+            Metric::ErrorCount | Metric::DroppedCount => {
+                format!("{} requests", units::grouped(value))
+            }
         }
     }
 
@@ -178,6 +193,33 @@ mod tests {
         assert_eq!(Metric::Cpu.show(48.2), "48.20us");
         assert_eq!(Metric::Rps.show_signed(-10_000.0), "-10,000 req/s");
         assert_eq!(Metric::Latency(Latency::Max).show_signed(2200.0), "+2.20ms");
+    }
+
+    /// An open loop that dropped 3 of its 10 requests and answered 6 (one timed out):
+    /// the dropped count as errors, and as themselves.
+    #[test]
+    fn dropped_requests_are_errors_and_a_metric_of_their_own() {
+        let mut r = hello_run("a", Label::Ok, 1000.0, 1.0)
+            .result()
+            .unwrap()
+            .clone();
+        r.requests = engine::Counts {
+            ok: 6,
+            timeout: 1,
+            dropped: 3,
+            ..engine::Counts::default()
+        };
+        let of = |m: Metric| m.of_load(&r).unwrap();
+        assert_eq!(
+            (of(Metric::ErrorCount), of(Metric::DroppedCount)),
+            (4.0, 3.0)
+        );
+        assert!((of(Metric::ErrorShare) - 0.4).abs() < 1e-12);
+        assert!((of(Metric::DroppedShare) - 0.3).abs() < 1e-12);
+        // Nothing measured: no share to judge by.
+        r.requests = engine::Counts::default();
+        assert_eq!(Metric::DroppedShare.of_load(&r), None);
+        assert_eq!(Metric::DroppedCount.show(2.0), "2 requests");
     }
 
     #[test]

@@ -47,6 +47,81 @@ fn json_has_the_documented_fields_and_the_counts_add_up() {
     }
 }
 
+/// A server that records the head of every request it reads, answers each with an empty
+/// 200 and keeps the connection; it stops accepting when dropped.
+struct RecordingServer {
+    addr: std::net::SocketAddr,
+    heads: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl RecordingServer {
+    fn start() -> RecordingServer {
+        use std::io::{BufRead, BufReader};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let heads = std::sync::Arc::<std::sync::Mutex<Vec<String>>>::default();
+        let stop = std::sync::Arc::<std::sync::atomic::AtomicBool>::default();
+        let (kept, stopped) = (heads.clone(), stop.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                let kept = kept.clone();
+                std::thread::spawn(move || {
+                    let mut answer = stream.try_clone().unwrap();
+                    let mut lines = BufReader::new(stream);
+                    let mut head = String::new();
+                    // Until the client closes: a line at a time, a blank one ends a head.
+                    while lines.read_line(&mut head).is_ok_and(|n| n > 0) {
+                        if head.ends_with("\r\n\r\n") {
+                            kept.lock().unwrap().push(std::mem::take(&mut head));
+                            let ok = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+                            if answer.write_all(ok).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        RecordingServer { addr, heads, stop }
+    }
+}
+
+impl Drop for RecordingServer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        // Wakes the accept loop so that it sees the stop.
+        let _ = std::net::TcpStream::connect(self.addr);
+    }
+}
+
+/// Over HTTP/1.1 a header's name goes on the wire as the user wrote it, as wrk and curl
+/// send it (HTTP/2 lowercases it: the engine's request tests); the Host line keeps its own.
+#[test]
+fn header_names_reach_the_server_as_written() {
+    let server = RecordingServer::start();
+    let url = format!("http://{}/case", server.addr);
+    let headers = ["-H", "X-My-Header: v", "-H", "aCCept: */*"];
+    let load = ["load", &url, "-c", "1", "-t", "1", "-n", "3"];
+    let out = shootout(&[&load[..], &headers].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let heads = server.heads.lock().unwrap().clone();
+    assert!(heads.len() >= 3, "{heads:?}");
+    for head in &heads {
+        let lines: Vec<&str> = head.split("\r\n").collect();
+        assert_eq!(lines[0], "GET /case HTTP/1.1", "{head:?}");
+        assert_eq!(lines[1], format!("Host: {}", server.addr), "{head:?}");
+        assert_eq!(lines[2..4], ["X-My-Header: v", "aCCept: */*"], "{head:?}");
+    }
+}
+
 /// `load --h2c --streams 10` as a user runs it: every stream counted once, as the server
 /// counts it, the JSON says HTTP/2, its streams and the server's SETTINGS, and the text
 /// says so too.
@@ -285,6 +360,43 @@ fn load_with(behavior: Behavior, extra: &[&str]) -> Output {
     let url = server.url("/hello");
     let base = ["load", url.as_str(), "-c", "2", "-t", "1", "-n", "200"];
     shootout(&[&base[..], extra].concat())
+}
+
+/// An open loop whose one connection cannot keep up: 100 requests/s to a server that
+/// takes 50 ms each (20/s), 150 ms timeout. Those that wait past it are dropped: the
+/// summary, the JSON and the thresholds say so, and every request is accounted for.
+#[test]
+fn an_open_loop_says_what_it_dropped_and_thresholds_judge_it() {
+    let delay = std::time::Duration::from_millis(50);
+    let server = TestServer::start(Behavior::Delay(delay)).unwrap();
+    let url = server.url("/hello");
+    let pace = ["--rate", "100", "-n", "30", "--timeout", "150ms"];
+    let load = [&["load", url.as_str(), "-c", "1", "-t", "1"][..], &pace].concat();
+    let judged = ["--threshold", "dropped<1%", "--threshold", "errors<=0"];
+    let out = shootout(&[&load[..], &judged].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(99), "{text}");
+    assert!(
+        text.contains("  Dropped (due, no connection within the timeout, never sent): "),
+        "{text}"
+    );
+    assert!(text.contains("thresholds crossed: 2 of 2"), "{text}");
+    assert!(
+        text.contains("WARNING: ") && text.contains(" were dropped"),
+        "{text}"
+    );
+    let out = shootout(&[&load[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let count = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("{v}"));
+    let (q, rate) = (&v["requests"], &v["rate"]);
+    let dropped = count(&q["dropped"]);
+    assert!(dropped > 0 && count(&q["ok"]) > 0, "{q}");
+    assert_eq!(count(&q["total"]), 30, "{q}");
+    assert_eq!(
+        count(&rate["started"]) + dropped + count(&rate["still_due"]),
+        count(&rate["scheduled"]),
+        "{rate}"
+    );
 }
 
 #[test]

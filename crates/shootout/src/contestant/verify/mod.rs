@@ -660,10 +660,10 @@ mod tests {
     fn a_server_known_by_name_is_asked_for_by_that_name() {
         let request = request("app.test:8080", &greet("hi"), "HTTP/1.1", "");
         let head = String::from_utf8(request).unwrap();
-        // Headers as the load writes them (the spec's lowercase names), the body framed.
+        // Headers as the load writes them (names as written), the body framed.
         assert_eq!(
             head,
-            "POST /greet HTTP/1.1\r\nHost: app.test:8080\r\ncontent-type: text/plain\r\n\
+            "POST /greet HTTP/1.1\r\nHost: app.test:8080\r\nContent-Type: text/plain\r\n\
              Content-Length: 4\r\n\r\nwho?"
         );
         let plan = Plan {

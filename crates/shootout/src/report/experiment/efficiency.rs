@@ -303,6 +303,7 @@ mod tests {
             achieved_rps: 5000.0,
             scheduled,
             started: scheduled,
+            still_due: 0,
             late,
             waited: 0,
         }

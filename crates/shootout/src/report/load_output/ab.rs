@@ -11,11 +11,13 @@ pub fn print(r: &LoadResult) {
     println!("Concurrency Level:      {}", r.config.connections);
     println!("Time taken for tests:   {:.3} seconds", r.duration_s);
     println!("Complete requests:      {done}");
-    // ab has no TLS class; a clear-text load's line stays as ab prints it.
-    let tls = match q.tls {
-        0 => String::new(),
-        n => format!(", TLS: {n}"),
-    };
+    // ab has no TLS class, nor an open loop to drop requests from; a clear-text closed
+    // load's line stays as ab prints it.
+    let tls: String = [("TLS", q.tls), ("Dropped", q.dropped)]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(class, n)| format!(", {class}: {n}"))
+        .collect();
     println!(
         "Failed requests:        {failed}\n   (Connect: {}, Receive: {}, Length: {}, Exceptions: {}, Timeout: {}{tls})",
         q.connect,

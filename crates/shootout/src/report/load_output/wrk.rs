@@ -2,8 +2,8 @@
 
 use crate::units::{self, bytes, grouped, metric, micros};
 use engine::{
-    format_duration, CheckedLoad, H2Summary, IoChoice, LoadResult, LoadSpec, Pace, Shard, Stop,
-    TlsSummary,
+    format_duration, CheckedLoad, H2Summary, IoChoice, LoadResult, LoadSpec, Pace, RateSummary,
+    Shard, Stop, TlsSummary,
 };
 
 /// The lines printed before the load starts.
@@ -218,11 +218,7 @@ fn print_rate(r: &LoadResult) {
     let Some(rate) = &r.rate else {
         return;
     };
-    println!(
-        "  Rate: target {:.1}/s, achieved {:.1}/s ({} of {} scheduled started, {} late, \
-         {} waited for a free connection)",
-        rate.target_rps, rate.achieved_rps, rate.started, rate.scheduled, rate.late, rate.waited
-    );
+    println!("  {}", rate_line(rate, r.requests.dropped));
     let raw = &r.latency_raw_us;
     println!(
         "  Latency from the actual send (raw): p50 {}, p90 {}, p99 {}, max {}",
@@ -231,6 +227,22 @@ fn print_rate(r: &LoadResult) {
         micros(raw.p99),
         micros(raw.max)
     );
+}
+
+/// `Rate: target 200.0/s, achieved 150.0/s (300 of 400 scheduled started, 95 dropped, 5
+/// still due, 2 late, 40 waited for a free connection)`: the schedule against what ran,
+/// every scheduled request in exactly one of started, dropped and still due.
+fn rate_line(rate: &RateSummary, dropped: u64) -> String {
+    let unsent = match (dropped, rate.still_due) {
+        (0, 0) => String::new(),
+        (d, 0) => format!(", {d} dropped"),
+        (d, s) => format!(", {d} dropped, {s} still due"),
+    };
+    format!(
+        "Rate: target {:.1}/s, achieved {:.1}/s ({} of {} scheduled started{unsent}, {} late, \
+         {} waited for a free connection)",
+        rate.target_rps, rate.achieved_rps, rate.started, rate.scheduled, rate.late, rate.waited
+    )
 }
 
 /// Device loads: the per-second series the 2019 graphs are drawn from.
@@ -259,7 +271,7 @@ fn print_errors(r: &LoadResult) {
     if q.status > 0 {
         println!("  Non-2xx or 3xx responses: {}", q.status);
     }
-    if q.errors() > 0 {
+    if q.failed_sent() > 0 {
         // An HTTP/1.1 clear-text load's line stays as it was: tls, reset and h2 only
         // where there are some.
         let more: String = [("tls", q.tls), ("reset", q.reset), ("h2", q.h2)]
@@ -270,6 +282,13 @@ fn print_errors(r: &LoadResult) {
         println!(
             "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}{more}",
             q.connect, q.read, q.write, q.timeout, q.parse
+        );
+    }
+    if q.dropped > 0 {
+        // Not socket errors: they never had a socket. Errors all the same (`errors<…`).
+        println!(
+            "  Dropped (due, no connection within the timeout, never sent): {}",
+            q.dropped
         );
     }
     if q.in_flight > 0 {
@@ -333,9 +352,9 @@ fn print_generator(r: &LoadResult) {
     }
 }
 
-/// Generator CPU microseconds per finished request.
+/// Generator CPU microseconds per finished request (a dropped one cost next to nothing).
 pub fn cpu_us_per_request(r: &LoadResult) -> f64 {
-    let finished = r.requests.finished().max(1);
+    let finished = (r.requests.finished() - r.requests.dropped).max(1);
     r.generator.cpu_seconds * 1e6 / finished as f64
 }
 
@@ -390,6 +409,34 @@ mod tests {
              GET, 10 connections at most (keep-alive), warm-up 0s, timeout 5s\n  \
              TLS 1.3, ALPN http/1.1, trusting the system's CAs, groups X25519,secp256r1, \
              resume tickets"
+        );
+    }
+
+    #[test]
+    fn the_rate_line_accounts_for_every_scheduled_request() {
+        let rate = RateSummary {
+            target_rps: 200.0,
+            achieved_rps: 150.0,
+            scheduled: 400,
+            started: 300,
+            still_due: 5,
+            late: 2,
+            waited: 40,
+        };
+        assert_eq!(
+            rate_line(&rate, 95),
+            "Rate: target 200.0/s, achieved 150.0/s (300 of 400 scheduled started, 95 dropped, \
+             5 still due, 2 late, 40 waited for a free connection)"
+        );
+        let kept = RateSummary {
+            started: 400,
+            still_due: 0,
+            ..rate
+        };
+        assert_eq!(
+            rate_line(&kept, 0),
+            "Rate: target 200.0/s, achieved 150.0/s (400 of 400 scheduled started, 2 late, \
+             40 waited for a free connection)"
         );
     }
 

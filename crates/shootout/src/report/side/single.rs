@@ -133,9 +133,15 @@ impl Single {
         if r.interrupted {
             out.push(format!("{}: interrupted (stopped early)", self.name));
         }
-        let errors = r.requests.errors();
-        if errors > 0 {
-            out.push(format!("{}: {errors} requests failed", self.name));
+        let (errors, dropped) = (r.requests.errors(), r.requests.dropped);
+        match (errors, dropped) {
+            (0, _) => {}
+            (_, 0) => out.push(format!("{}: {errors} requests failed", self.name)),
+            _ => out.push(format!(
+                "{}: {errors} requests failed ({dropped} of them dropped: due, and never sent \
+                 for want of a connection)",
+                self.name
+            )),
         }
         out
     }

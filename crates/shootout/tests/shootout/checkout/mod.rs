@@ -70,7 +70,7 @@ pub fn planned_runs(doc: &serde_json::Value) -> usize {
 
 /// How a load's requests ended, as its JSON names them under `requests`: each request in
 /// exactly one, so they add up to `total`.
-pub const REQUEST_CLASSES: [&str; 11] = [
+pub const REQUEST_CLASSES: [&str; 12] = [
     "ok",
     "status",
     "timeout",
@@ -81,6 +81,7 @@ pub const REQUEST_CLASSES: [&str; 11] = [
     "tls",
     "reset",
     "h2",
+    "dropped",
     "in_flight",
 ];
 
