@@ -202,7 +202,7 @@ mod tests {
                 && chars.clone().next().is_some_and(|c| c.is_ascii_lowercase())
                 && chars.any(|c| c.is_ascii_uppercase())
         };
-        let words = text.split(|c: char| !c.is_ascii_alphanumeric());
-        text.contains("Other") || text.contains(['{', '}', '_']) || words.clone().any(camel_case)
+        let mut words = text.split(|c: char| !c.is_ascii_alphanumeric());
+        text.contains("Other") || text.contains(['{', '}', '_']) || words.any(camel_case)
     }
 }
