@@ -70,13 +70,10 @@ impl ServerCertVerifier for PartialChain {
         let Some(leaf) = Leaf::read(end_entity) else {
             return Err(refused);
         };
-        if self.is_trusted(end_entity) {
-            leaf.check_alone(now)?;
-            let parsed = ParsedCertificate::try_from(end_entity)?;
-            rustls::client::verify_server_name(&parsed, server_name)?;
-            return Ok(ServerCertVerified::assertion());
+        match self.is_trusted(end_entity) {
+            true => trusted_as_it_is(&leaf, end_entity, server_name, now),
+            false => Err(explained(refused, &leaf)),
         }
-        Err(explained(refused, &leaf))
     }
 
     fn verify_tls12_signature(
@@ -104,6 +101,20 @@ impl ServerCertVerifier for PartialChain {
     fn root_hint_subjects(&self) -> Option<&[DistinguishedName]> {
         self.webpki.root_hint_subjects()
     }
+}
+
+/// A certificate that is itself trusted, checked as OpenSSL checks it: its dates, its
+/// usage, and the name asked (by webpki, which reads the names whatever the rest says).
+fn trusted_as_it_is(
+    leaf: &Leaf,
+    end_entity: &CertificateDer<'_>,
+    server_name: &ServerName<'_>,
+    now: UnixTime,
+) -> Result<ServerCertVerified, Error> {
+    leaf.check_alone(now)?;
+    let parsed = ParsedCertificate::try_from(end_entity)?;
+    rustls::client::verify_server_name(&parsed, server_name)?;
+    Ok(ServerCertVerified::assertion())
 }
 
 /// webpki's refusal, with the certificate's own words when no trusted CA signed it:
@@ -136,4 +147,79 @@ fn explained(refused: Error, leaf: &Leaf) -> Error {
         _ => return refused,
     };
     Error::InvalidCertificate(CertificateError::Other(OtherError(Arc::new(refusal))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    use std::time::Duration;
+
+    /// A self-signed certificate for localhost that says CA:TRUE, as `openssl req -x509`
+    /// makes one, valid in 2030.
+    fn self_signed_ca_true() -> CertificateDer<'static> {
+        let mut params = CertificateParams::new(vec!["localhost".to_string()]).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.not_before = rcgen::date_time_ymd(2030, 1, 1);
+        params.not_after = rcgen::date_time_ymd(2030, 12, 31);
+        let key = KeyPair::generate().unwrap();
+        params.self_signed(&key).unwrap().der().clone()
+    }
+
+    fn check(
+        trusted: &[CertificateDer<'static>],
+        cert: &CertificateDer,
+        name: &str,
+        at: u64,
+    ) -> Result<(), CertificateRefusal> {
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let mut roots = RootCertStore::empty();
+        let (added, _) = roots.add_parsable_certificates(trusted.iter().cloned());
+        assert_eq!(added, trusted.len());
+        let chain = PartialChain::new(roots, trusted.to_vec(), &provider).unwrap();
+        let name = ServerName::try_from(name.to_string()).unwrap();
+        let now = UnixTime::since_unix_epoch(Duration::from_secs(at));
+        match chain.verify_server_cert(cert, &[], &name, &[], now) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(CertificateRefusal::of(&e).expect("a certificate refusal")),
+        }
+    }
+
+    /// 2030-06-01, when the certificate is valid.
+    const IN_2030: u64 = 1_906_502_400;
+
+    #[test]
+    fn a_ca_true_certificate_trusted_itself_passes_for_its_name_while_valid() {
+        let cert = self_signed_ca_true();
+        let trusted = [cert.clone()];
+        assert_eq!(check(&trusted, &cert, "localhost", IN_2030), Ok(()));
+        let wrong = check(&trusted, &cert, "example.com", IN_2030).unwrap_err();
+        assert!(
+            matches!(wrong, CertificateRefusal::WrongName { .. }),
+            "{wrong}"
+        );
+        let later = check(&trusted, &cert, "localhost", IN_2030 + 365 * 86_400).unwrap_err();
+        assert!(
+            matches!(later, CertificateRefusal::Expired { not_after: Some(_) }),
+            "{later}"
+        );
+        let sooner = check(&trusted, &cert, "localhost", IN_2030 - 365 * 86_400).unwrap_err();
+        assert!(
+            matches!(sooner, CertificateRefusal::NotValidYet { .. }),
+            "{sooner}"
+        );
+    }
+
+    #[test]
+    fn a_self_signed_certificate_not_trusted_is_named_self_signed() {
+        let cert = self_signed_ca_true();
+        let other = self_signed_ca_true();
+        let refusal = check(&[other], &cert, "localhost", IN_2030).unwrap_err();
+        assert_eq!(
+            refusal,
+            CertificateRefusal::SelfSigned {
+                subject: Some("CN=rcgen self signed cert".into())
+            }
+        );
+    }
 }
