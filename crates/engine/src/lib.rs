@@ -75,4 +75,4 @@ pub mod fuzzing {
     pub use crate::h2::fuzzing::h2_session;
 }
 pub use tls::handshake_error::HandshakeError;
-pub use tls::{Negotiated, Resume, TlsClient};
+pub use tls::{CertificateRefusal, Negotiated, PartialChain, Remedy, Resume, TlsClient};

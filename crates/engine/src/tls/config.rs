@@ -2,14 +2,15 @@
 //! share: the provider narrowed to the suites and groups asked for, the versions, whom to
 //! trust, the client certificate, ALPN and resumption.
 
+use super::certificate::PartialChain;
 use super::insecure::AcceptAnyCertificate;
-use super::roots;
+use super::roots::{self, Trusted};
 use super::verified_chain::RememberedChain;
 use super::{Resume, TlsClient};
 use crate::spec::tls::{Alpn, Certificates, ClientIdentity, TlsSpec};
 use crate::spec::SpecError;
 use rustls::client::danger::ServerCertVerifier;
-use rustls::client::{Resumption, Tls12Resumption, WantsClientCert, WebPkiServerVerifier};
+use rustls::client::{Resumption, Tls12Resumption, WantsClientCert};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ConfigBuilder, RootCertStore};
@@ -98,31 +99,33 @@ fn provider(spec: &TlsSpec) -> Result<CryptoProvider, SpecError> {
     })
 }
 
-/// rustls's certificate check (webpki, no revocation lists: what
-/// `with_root_certificates` makes), remembering the chain it last passed.
+/// The certificate check (webpki's, and a trusted certificate as it is:
+/// certificate::PartialChain), remembering the chain it last passed.
 fn checking(
-    roots: RootCertStore,
+    trusted: Trusted,
     provider: &Arc<CryptoProvider>,
 ) -> Result<Arc<dyn ServerCertVerifier>, SpecError> {
-    let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-        .build()
+    let check = PartialChain::new(trusted.roots, trusted.certificates, provider)
         .map_err(SpecError::Verifier)?;
-    Ok(Arc::new(RememberedChain::new(webpki)))
+    Ok(Arc::new(RememberedChain::new(Arc::new(check))))
 }
 
 /// The CAs of `--cacert`, or the system's.
-fn trusted(cacert: Option<&Certificates>) -> Result<RootCertStore, SpecError> {
+fn trusted(cacert: Option<&Certificates>) -> Result<Trusted, SpecError> {
     let Some(cacert) = cacert else {
         return roots::system();
     };
-    let mut store = RootCertStore::empty();
+    let mut roots = RootCertStore::empty();
     for (index, cert) in cacert.der().iter().enumerate() {
-        store.add(cert.clone()).map_err(|e| SpecError::CaCert {
+        roots.add(cert.clone()).map_err(|e| SpecError::CaCert {
             index: index + 1,
             reason: e.to_string(),
         })?;
     }
-    Ok(store)
+    Ok(Trusted {
+        roots,
+        certificates: cacert.der().to_vec(),
+    })
 }
 
 /// The client certificate and key, checked to belong together.

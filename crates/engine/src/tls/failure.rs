@@ -1,6 +1,7 @@
 //! Why a TLS connection failed, in a fixed set of reasons, and their counts: a loop counts
 //! into fixed slots on its hot path and names them only once, in its result.
 
+use super::certificate::CertificateRefusal;
 use rustls::{AlertDescription, CertificateError, Error, InvalidMessage};
 use std::collections::BTreeMap;
 
@@ -68,6 +69,30 @@ impl From<&CertificateError> for CertificateProblem {
                 CertificateProblem::InvalidPurpose
             }
             E::BadEncoding => CertificateProblem::BadEncoding,
+            E::Other(other) => match other.0.downcast_ref::<CertificateRefusal>() {
+                Some(refusal) => refusal.into(),
+                None => CertificateProblem::Other,
+            },
+            _ => CertificateProblem::Other,
+        }
+    }
+}
+
+/// The refusals certificate::PartialChain words itself.
+impl From<&CertificateRefusal> for CertificateProblem {
+    fn from(refusal: &CertificateRefusal) -> CertificateProblem {
+        use CertificateRefusal as R;
+        match refusal {
+            R::SelfSigned { .. } | R::UnknownIssuer { .. } | R::CaAsServer { .. } => {
+                CertificateProblem::UnknownIssuer
+            }
+            R::WrongName { .. } | R::NoNames => CertificateProblem::NotValidForName,
+            R::Expired { .. } => CertificateProblem::Expired,
+            R::NotValidYet { .. } => CertificateProblem::NotValidYet,
+            R::Revoked => CertificateProblem::Revoked,
+            R::BadSignature => CertificateProblem::BadSignature,
+            R::NotForServers => CertificateProblem::InvalidPurpose,
+            R::Malformed { .. } => CertificateProblem::BadEncoding,
             _ => CertificateProblem::Other,
         }
     }

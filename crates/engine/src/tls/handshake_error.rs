@@ -2,16 +2,16 @@
 //! that changes it: `certificate not valid for name "127.0.0.1", only for "localhost"
 //! (use --sni NAME, or --insecure to skip verification)`.
 
-use rustls::pki_types::UnixTime;
-use rustls::{AlertDescription, CertificateError};
+use super::certificate::{CertificateRefusal, Remedy};
+use rustls::AlertDescription;
 use std::io;
 use std::time::Duration;
 
 /// A TLS handshake that did not complete, or completed on terms the load cannot use.
 #[derive(Debug, thiserror::Error)]
 pub enum HandshakeError {
-    #[error("{}", certificate_text(.0))]
-    Certificate(CertificateError),
+    #[error("{} ({})", .0, remedy_text(.0.remedy()))]
+    Certificate(CertificateRefusal),
     #[error("the server refused the TLS handshake: alert {}{}", alert_name(*.0), alert_hint(*.0))]
     Alert(AlertDescription),
     #[error("the server does not answer in TLS (is the URL http://?)")]
@@ -44,7 +44,7 @@ fn alpn_hint(expected: &str) -> &'static str {
 impl HandshakeError {
     pub(super) fn of(e: rustls::Error) -> HandshakeError {
         match e {
-            rustls::Error::InvalidCertificate(e) => HandshakeError::Certificate(e),
+            rustls::Error::InvalidCertificate(e) => HandshakeError::Certificate((&e).into()),
             rustls::Error::AlertReceived(alert) => HandshakeError::Alert(alert),
             rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType) => {
                 HandshakeError::NotTls
@@ -75,56 +75,16 @@ impl HandshakeError {
     }
 }
 
-/// The reason, then the flag that changes it.
-fn certificate_text(e: &CertificateError) -> String {
+/// What helps, in a load's settings.
+fn remedy_text(remedy: Remedy) -> String {
     const SKIP: &str = "--insecure to skip verification";
-    match e {
-        CertificateError::NotValidForNameContext {
-            expected,
-            presented,
-        } => format!(
-            "certificate not valid for name {:?}{} (use --sni NAME, or {SKIP})",
-            expected.to_str(),
-            only_for(presented)
-        ),
-        CertificateError::NotValidForName => {
-            format!("certificate not valid for the name asked (use --sni NAME, or {SKIP})")
-        }
-        CertificateError::ExpiredContext { not_after, .. } => {
-            format!("certificate expired on {} (use {SKIP})", utc(*not_after))
-        }
-        CertificateError::Expired => format!("certificate expired (use {SKIP})"),
-        CertificateError::NotValidYetContext { not_before, .. } => format!(
-            "certificate not valid until {} (check the clock, or use {SKIP})",
-            utc(*not_before)
-        ),
-        CertificateError::NotValidYet => {
-            format!("certificate not valid yet (check the clock, or use {SKIP})")
-        }
-        CertificateError::UnknownIssuer => format!(
-            "certificate issued by an unknown CA, or self-signed (use --cacert FILE with its \
-             CA, or {SKIP})"
-        ),
-        e => format!("certificate rejected: {e} (use {SKIP})"),
-    }
-}
-
-/// `, only for "a", "b"`: the names the certificate has (webpki writes them as
-/// `DnsName("a")` and `IpAddress(127.0.0.1)`).
-fn only_for(presented: &[String]) -> String {
-    let bare = |name: &String| {
-        let inner = ["DnsName(", "IpAddress("]
-            .iter()
-            .find_map(|kind| name.strip_prefix(kind)?.strip_suffix(')'));
-        let inner = inner.unwrap_or(name);
-        format!("\"{}\"", inner.trim_matches('"'))
-    };
-    match presented {
-        [] => ", which names none".to_string(),
-        names => {
-            let quoted: Vec<String> = names.iter().map(bare).collect();
-            format!(", only for {}", quoted.join(", "))
-        }
+    match remedy {
+        Remedy::TrustIt => format!("use --cacert FILE with it, or {SKIP}"),
+        Remedy::TrustItsCa => format!("use --cacert FILE with its CA, or {SKIP}"),
+        Remedy::AnotherName => format!("use --sni NAME, or {SKIP}"),
+        Remedy::Remake(how) => format!("make it anew {how}, or use {SKIP}"),
+        Remedy::Clock => format!("check the clock, or use {SKIP}"),
+        Remedy::Skip => format!("use {SKIP}"),
     }
 }
 
@@ -163,21 +123,4 @@ fn alert_hint(alert: AlertDescription) -> &'static str {
         A::UnrecognisedName => " (it does not know the name sent: see --sni)",
         _ => "",
     }
-}
-
-/// `2024-01-31 23:59:59 UTC` (days to a civil date: Howard Hinnant's algorithm).
-fn utc(time: UnixTime) -> String {
-    let secs = time.as_secs();
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60);
-    format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02}:{s:02} UTC")
 }

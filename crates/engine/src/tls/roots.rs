@@ -4,16 +4,29 @@
 //! -install) is trusted without a flag, which a built-in list (webpki-roots) would not do.
 
 use crate::spec::SpecError;
+use rustls::pki_types::CertificateDer;
 use rustls::RootCertStore;
+
+/// Whom a load trusts: the CAs, and the same certificates as they were given, which a
+/// server may present as its own (certificate::PartialChain).
+pub(super) struct Trusted {
+    pub roots: RootCertStore,
+    pub certificates: Vec<CertificateDer<'static>>,
+}
 
 /// Every CA the system trusts that rustls can use; none at all is an error that says how
 /// to go on (a container image without ca-certificates has none).
-pub(super) fn system() -> Result<RootCertStore, SpecError> {
+pub(super) fn system() -> Result<Trusted, SpecError> {
     let found = rustls_native_certs::load_native_certs();
-    let mut store = RootCertStore::empty();
-    let (added, _unusable) = store.add_parsable_certificates(found.certs);
-    if added > 0 {
-        return Ok(store);
+    let mut roots = RootCertStore::empty();
+    let certificates: Vec<CertificateDer<'static>> = (found.certs.into_iter())
+        .filter(|cert| roots.add(cert.clone()).is_ok())
+        .collect();
+    if !certificates.is_empty() {
+        return Ok(Trusted {
+            roots,
+            certificates,
+        });
     }
     let reason = match found.errors.first() {
         Some(e) => e.to_string(),

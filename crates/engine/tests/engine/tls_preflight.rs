@@ -7,6 +7,7 @@ use crate::tls_test_kit;
 use engine::{Alpn, Certificates, ClientIdentity, LoadSpec, PrivateKey, RunError, TlsVersions};
 use std::net::SocketAddr;
 use std::time::Duration;
+use tls_test_kit::openssl::{self, Key, Made, SServer, Serving, Workshop, LOCAL_NAMES};
 use tls_test_kit::{clear_text_server, self_signed, silent_server, Ca, Identity, ServerSetup};
 
 /// An https load of `host` (as the URL names it) sent to `addr`, trusting `ca`.
@@ -72,20 +73,39 @@ fn an_expired_certificate_says_when() {
 }
 
 #[test]
-fn a_self_signed_certificate_is_an_unknown_issuer() {
+fn a_self_signed_certificate_says_so_and_passes_when_trusted_itself() {
     let ca = Ca::new("test CA");
-    let addr = ServerSetup::new(&self_signed(&["localhost"])).start();
+    let server = self_signed(&["localhost"]);
+    let addr = ServerSetup::new(&server).start();
     let mut spec = load("localhost", addr, &ca);
     let e = preflight(&spec, addr).unwrap();
     assert!(
         e.ends_with(
-            ": certificate issued by an unknown CA, or self-signed (use --cacert FILE with \
-             its CA, or --insecure to skip verification)"
+            ": self-signed certificate \"CN=rcgen self signed cert\", not a trusted one (use \
+             --cacert FILE with it, or --insecure to skip verification)"
         ),
         "{e}"
     );
     spec.tls.insecure = true;
     assert_eq!(preflight(&spec, addr), None);
+    spec.tls.insecure = false;
+    spec.tls.cacert = Some(Certificates::from_pem(server.cert.as_bytes(), "cacert").unwrap());
+    assert_eq!(preflight(&spec, addr), None);
+}
+
+#[test]
+fn a_ca_that_signed_the_certificate_but_is_not_trusted_is_named() {
+    let (ca, stranger) = (Ca::new("test CA"), Ca::new("another CA"));
+    let addr = ServerSetup::new(&stranger.issue(&["localhost"])).start();
+    let e = preflight(&load("localhost", addr, &ca), addr).unwrap();
+    assert!(
+        e.ends_with(
+            ": certificate issued by \"CN=another CA\", which is not trusted, and the server \
+             sent no chain from it to a trusted CA (use --cacert FILE with its CA, or \
+             --insecure to skip verification)"
+        ),
+        "{e}"
+    );
 }
 
 /// A server that wants a client certificate refuses the handshake without one (in TLS
@@ -232,4 +252,313 @@ fn a_clear_text_server_is_not_tls() {
         e.ends_with(": the server does not answer in TLS (is the URL http://?)"),
         "{e}"
     );
+}
+
+/// A certificate case: what is made, served and trusted, and whether curl takes it.
+struct Case<'a> {
+    what: &'static str,
+    serving: Serving<'a>,
+    /// The URL's host (resolved to the server's address).
+    host: &'static str,
+    /// `--cacert`; None: the system's CAs.
+    cacert: Option<&'a Made>,
+    /// What curl decides, and so must shootout.
+    accepted: bool,
+}
+
+impl<'a> Case<'a> {
+    fn new(what: &'static str, made: &'a Made, cacert: Option<&'a Made>, accepted: bool) -> Self {
+        let serving = Serving {
+            made,
+            chain: None,
+            tls12_only: false,
+        };
+        Case {
+            what,
+            serving,
+            host: "localhost",
+            cacert,
+            accepted,
+        }
+    }
+}
+
+/// shootout's check of the server at `addr` asked for as `host`, trusting `cacert` or the
+/// system's CAs: Err with its one line when it refuses.
+fn shootout_check(addr: SocketAddr, host: &str, cacert: Option<&Made>) -> Result<(), String> {
+    let url = format!("https://{host}:{}/", addr.port());
+    let mut spec = LoadSpec::new(engine::parse_url(&url).unwrap());
+    if let Some(ca) = cacert {
+        let pem = std::fs::read(&ca.cert).unwrap();
+        spec.tls.cacert = Some(Certificates::from_pem(&pem, "cacert").unwrap());
+    }
+    let config = spec
+        .resolve_at(addr)
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+    match engine::check(&config) {
+        Ok(_) => Ok(()),
+        Err(RunError::Tls { cause, .. }) => Err(cause.to_string()),
+        Err(e) => panic!("{url}: not a TLS error: {e}"),
+    }
+}
+
+/// A Rust type's debug form: `Other(OtherError(CaUsedAsEndEntity))`, `Foo { .. }`.
+fn looks_like_debug_text(text: &str) -> bool {
+    let camel_case = |word: &str| {
+        let mut chars = word.chars();
+        chars.next().is_some_and(|c| c.is_ascii_uppercase())
+            && chars.clone().next().is_some_and(|c| c.is_ascii_lowercase())
+            && chars.any(|c| c.is_ascii_uppercase())
+    };
+    let mut words = text.split(|c: char| !c.is_ascii_alphanumeric());
+    text.contains("Other") || text.contains(['{', '}', '_']) || words.any(camel_case)
+}
+
+/// Serves each case with `openssl s_server` and asks curl and shootout; a table of their
+/// decisions and shootout's refusals is printed (`-- --nocapture`).
+fn judged_as_curl_judges(cases: &[Case]) {
+    let mut table = vec!["case | curl | shootout | shootout's refusal".to_string()];
+    let mut wrong = Vec::new();
+    for case in cases {
+        let server = SServer::start(&case.serving);
+        let cacert = case.cacert.map(|m| m.cert.as_path());
+        let curl = openssl::curl(server.addr, case.host, cacert);
+        let ours = shootout_check(server.addr, case.host, case.cacert);
+        drop(server);
+        let word = |r: &Result<(), String>| if r.is_ok() { "accepts" } else { "refuses" };
+        let refusal = ours.clone().err().unwrap_or_default();
+        table.push(format!(
+            "{} | {} | {} | {refusal}",
+            case.what,
+            word(&curl),
+            word(&ours)
+        ));
+        if curl.is_ok() != case.accepted || ours.is_ok() != case.accepted {
+            wrong.push(format!("{}: curl {curl:?}, shootout {ours:?}", case.what));
+        }
+        let one_line = !refusal.contains('\n') && !looks_like_debug_text(&refusal);
+        assert!(one_line, "{}: {refusal:?}", case.what);
+    }
+    println!("{}", table.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "decided otherwise than expected:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// Certificates as guides tell people to make them, with the openssl command: shootout
+/// takes what curl takes and refuses what it refuses, in one line that names the problem.
+#[test]
+fn certificates_made_with_openssl_are_judged_as_curl_judges_them() {
+    let shop = Workshop::new();
+    let ca_true = ["basicConstraints=critical,CA:TRUE", LOCAL_NAMES];
+    let ca_false = ["basicConstraints=critical,CA:FALSE", LOCAL_NAMES];
+    let own = shop.self_signed("own", Key::P256, &ca_true);
+    let own_false = shop.self_signed("own-ca-false", Key::P256, &ca_false);
+    let elsewhere = shop.self_signed(
+        "elsewhere",
+        Key::P256,
+        &[
+            "basicConstraints=critical,CA:TRUE",
+            "subjectAltName=DNS:example.com",
+        ],
+    );
+    let own_expired = shop.expired("own-expired", Key::P256, None, &ca_true);
+    let root = shop.root("p256", Key::P256);
+    let stranger = shop.root("stranger", Key::P256);
+    let leaf_names = [LOCAL_NAMES];
+    let intermediate = shop.issue(
+        "intermediate",
+        Key::P256,
+        &root,
+        &[
+            "basicConstraints=critical,CA:TRUE",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ],
+    );
+    let below = shop.issue("below-intermediate", Key::P256, &intermediate, &leaf_names);
+    let leaf = shop.issue("leaf", Key::P256, &root, &leaf_names);
+    let expired = shop.expired("leaf-expired", Key::P256, Some(&root), &leaf_names);
+    let other_name = shop.issue(
+        "other-name",
+        Key::P256,
+        &root,
+        &["subjectAltName=DNS:example.com"],
+    );
+    let kinds = [
+        ("ECDSA P-384", Key::P384),
+        ("RSA 2048", Key::Rsa2048),
+        ("RSA 4096", Key::Rsa4096),
+        ("Ed25519", Key::Ed25519),
+    ];
+    let roots: Vec<Made> = kinds
+        .iter()
+        .map(|(_, k)| shop.root(&format!("{k:?}"), *k))
+        .collect();
+    let leaves: Vec<Made> = (kinds.iter().zip(&roots))
+        .map(|((_, k), r)| shop.issue(&format!("{k:?}-leaf"), *k, r, &leaf_names))
+        .collect();
+    let selves: Vec<Made> = (kinds.iter())
+        .map(|(_, k)| shop.self_signed(&format!("{k:?}-own"), *k, &ca_true))
+        .collect();
+
+    let mut cases = vec![
+        Case::new(
+            "self-signed CA:TRUE, --cacert itself",
+            &own,
+            Some(&own),
+            true,
+        ),
+        Case {
+            host: "127.0.0.1",
+            ..Case::new(
+                "self-signed CA:TRUE, --cacert itself, by address",
+                &own,
+                Some(&own),
+                true,
+            )
+        },
+        Case::new("self-signed CA:TRUE, no --cacert", &own, None, false),
+        Case::new(
+            "self-signed CA:TRUE, --cacert another CA",
+            &own,
+            Some(&root),
+            false,
+        ),
+        Case::new(
+            "self-signed CA:FALSE, --cacert itself",
+            &own_false,
+            Some(&own_false),
+            true,
+        ),
+        Case::new("self-signed CA:FALSE, no --cacert", &own_false, None, false),
+        Case::new(
+            "self-signed for another name, --cacert itself",
+            &elsewhere,
+            Some(&elsewhere),
+            false,
+        ),
+        Case::new(
+            "self-signed expired, --cacert itself",
+            &own_expired,
+            Some(&own_expired),
+            false,
+        ),
+        Case::new("leaf under a root (ECDSA P-256)", &leaf, Some(&root), true),
+        Case {
+            serving: Serving {
+                chain: Some(&intermediate),
+                ..Case::new("", &below, None, true).serving
+            },
+            ..Case::new(
+                "leaf under an intermediate it sends",
+                &below,
+                Some(&root),
+                true,
+            )
+        },
+        Case::new(
+            "leaf under an intermediate it does not send",
+            &below,
+            Some(&root),
+            false,
+        ),
+        Case::new("leaf expired", &expired, Some(&root), false),
+        Case::new("leaf for another name", &other_name, Some(&root), false),
+        Case::new("leaf under an unknown CA", &leaf, Some(&stranger), false),
+        Case {
+            serving: Serving {
+                tls12_only: true,
+                ..Case::new("", &leaf, None, true).serving
+            },
+            ..Case::new(
+                "TLS 1.2-only server, leaf under a root",
+                &leaf,
+                Some(&root),
+                true,
+            )
+        },
+        Case {
+            serving: Serving {
+                tls12_only: true,
+                ..Case::new("", &own, None, true).serving
+            },
+            ..Case::new(
+                "TLS 1.2-only server, self-signed CA:TRUE",
+                &own,
+                Some(&own),
+                true,
+            )
+        },
+    ];
+    for (i, (kind, _)) in kinds.iter().enumerate() {
+        let what = |text: &str| -> &'static str { format!("{text} ({kind})").leak() };
+        cases.push(Case::new(
+            what("leaf under a root"),
+            &leaves[i],
+            Some(&roots[i]),
+            true,
+        ));
+        cases.push(Case::new(
+            what("self-signed CA:TRUE, --cacert itself"),
+            &selves[i],
+            Some(&selves[i]),
+            true,
+        ));
+    }
+    judged_as_curl_judges(&cases);
+}
+
+/// Where shootout refuses what curl takes, on purpose: a certificate that names its host
+/// only in its subject's CN (browsers, Go and rustls stopped reading it; OpenSSL's curl
+/// still does), and a certificate that says CA:TRUE served under a root (webpki refuses a
+/// CA as a server; trusting the certificate itself passes it). Each says why in one line.
+#[test]
+fn where_shootout_is_stricter_than_curl_it_says_why() {
+    let shop = Workshop::new();
+    let cn_only = shop.self_signed("cn-only", Key::P256, &["basicConstraints=critical,CA:TRUE"]);
+    let root = shop.root("p256", Key::P256);
+    let ca_leaf = shop.issue(
+        "ca-leaf",
+        Key::P256,
+        &root,
+        &["basicConstraints=critical,CA:TRUE", LOCAL_NAMES],
+    );
+    let cases = [
+        (
+            Case::new(
+                "self-signed, CN only, --cacert itself",
+                &cn_only,
+                Some(&cn_only),
+                true,
+            ),
+            "certificate names no host in a subjectAltName, and its subject's CN is not \
+             checked (make it anew with -addext subjectAltName=DNS:NAME, or use --insecure \
+             to skip verification)",
+        ),
+        (
+            Case::new(
+                "leaf saying CA:TRUE under a root",
+                &ca_leaf,
+                Some(&root),
+                true,
+            ),
+            "certificate \"CN=ca-leaf\" says CA:TRUE, and a CA's certificate is trusted as a \
+             server's only when it is itself a trusted one (use --cacert FILE with it, or \
+             --insecure to skip verification)",
+        ),
+    ];
+    for (case, refusal) in &cases {
+        let server = SServer::start(&case.serving);
+        let cacert = case.cacert.map(|m| m.cert.as_path());
+        let curl = openssl::curl(server.addr, case.host, cacert);
+        let ours = shootout_check(server.addr, case.host, case.cacert);
+        println!("{} | curl {curl:?} | shootout {ours:?}", case.what);
+        assert_eq!(curl, Ok(()), "{}: curl takes it", case.what);
+        assert_eq!(ours, Err(refusal.to_string()), "{}", case.what);
+    }
+    let server = SServer::start(&cases[1].0.serving);
+    let trusted_itself = shootout_check(server.addr, "localhost", Some(&ca_leaf));
+    assert_eq!(trusted_itself, Ok(()), "the CA:TRUE leaf given to --cacert");
 }

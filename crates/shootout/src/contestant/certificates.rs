@@ -6,11 +6,11 @@
 //! They are made with the `openssl` command rather than a Rust crate: it makes both kinds
 //! (rcgen makes RSA keys only with some backends), it is on every machine that has nginx
 //! or h2o, and a reader can repeat by hand what it did. Whether a set is still good is
-//! judged the way the clients judge it: the chain verified by rustls (webpki) for every
-//! name, a day ahead.
+//! judged the way the clients judge it: the chain verified by the check every client of
+//! shootout makes (engine::PartialChain) for every name, a day ahead.
 
+use engine::{CertificateRefusal, PartialChain};
 use rustls::client::danger::ServerCertVerifier;
-use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
@@ -110,11 +110,12 @@ pub enum CertificateError {
         path: PathBuf,
         source: rustls::Error,
     },
-    #[error("{}: not valid for {name} a day from now: {source}", path.display())]
+    #[error("{}: not valid for {name} a day from now: {reason}", path.display())]
     Invalid {
         path: PathBuf,
         name: &'static str,
-        source: rustls::Error,
+        /// What the check refused, in words.
+        reason: String,
     },
     #[error("{}: not the key of {} (their public keys differ)", key.display(), cert.display())]
     NotTheLeafsKey { key: PathBuf, cert: PathBuf },
@@ -146,29 +147,28 @@ impl CertificateFiles {
         }
     }
 
-    /// The test CA, as a client's only root.
-    pub fn roots(&self) -> Result<RootCertStore, CertificateError> {
+    /// The check a client of a server serving these makes: the test CA the only one
+    /// trusted, as every client of shootout's checks (engine::PartialChain).
+    pub fn verifier(
+        &self,
+        provider: &Arc<CryptoProvider>,
+    ) -> Result<PartialChain, CertificateError> {
+        let ca = read_certificate(&self.ca)?;
+        let unusable = |source| CertificateError::Unusable {
+            path: self.ca.clone(),
+            source,
+        };
         let mut roots = RootCertStore::empty();
-        roots
-            .add(read_certificate(&self.ca)?)
-            .map_err(|source| CertificateError::Unusable {
-                path: self.ca.clone(),
-                source,
-            })?;
-        Ok(roots)
+        roots.add(ca.clone()).map_err(unusable)?;
+        PartialChain::new(roots, vec![ca], provider)
+            .map_err(|e| unusable(rustls::Error::General(e.to_string())))
     }
 
     /// Ok when the chain verifies for every name a day from now and the key is of its
     /// kind.
     pub fn check(&self) -> Result<(), CertificateError> {
         let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let verifier =
-            WebPkiServerVerifier::builder_with_provider(Arc::new(self.roots()?), provider.clone())
-                .build()
-                .map_err(|e| CertificateError::Unusable {
-                    path: self.ca.clone(),
-                    source: rustls::Error::General(e.to_string()),
-                })?;
+        let verifier = self.verifier(&provider)?;
         let leaf = read_certificate(&self.cert)?;
         let later = SystemTime::now() + MARGIN;
         let later = UnixTime::since_unix_epoch(
@@ -180,10 +180,11 @@ impl CertificateFiles {
             let server_name = ServerName::try_from(name).expect("NAMES are valid names");
             verifier
                 .verify_server_cert(&leaf, &[], &server_name, &[], later)
-                .map_err(|source| CertificateError::Invalid {
+                .map_err(|e| CertificateError::Invalid {
                     path: self.cert.clone(),
                     name,
-                    source,
+                    reason: CertificateRefusal::of(&e)
+                        .map_or_else(|| e.to_string(), |r| r.to_string()),
                 })?;
         }
         self.check_key(&provider, leaf)
@@ -392,11 +393,8 @@ mod tests {
     fn a_name_the_leaf_is_not_for_fails_and_a_broken_set_is_made_anew() {
         let builds = tempfile::tempdir().unwrap();
         let files = ensure(builds.path(), KeyKind::Ecdsa).unwrap();
-        let roots = Arc::new(files.roots().unwrap());
         let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let verifier = (WebPkiServerVerifier::builder_with_provider(roots, provider))
-            .build()
-            .unwrap();
+        let verifier = files.verifier(&provider).unwrap();
         let leaf = read_certificate(&files.cert).unwrap();
         let other = ServerName::try_from("example.com").unwrap();
         let now = UnixTime::now();

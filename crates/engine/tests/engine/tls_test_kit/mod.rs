@@ -1,5 +1,8 @@
 //! Certificates made for a test (rcgen: never committed) and a tiny rustls server that
-//! does handshakes and nothing else: what the pre-flight handshake is tested against.
+//! does handshakes and nothing else: what the pre-flight handshake is tested against;
+//! and certificates made with the `openssl` command, served by `openssl s_server` (openssl).
+
+pub mod openssl;
 
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
 use rustls::pki_types::pem::PemObject;

@@ -66,6 +66,11 @@ pub enum VerifyError {
     Tls(rustls::Error),
     #[error("TLS handshake: {0}")]
     Handshake(io::Error),
+    #[error("TLS handshake: {refusal} (it must serve {}, of the test CA)", serves.display())]
+    Certificate {
+        refusal: engine::CertificateRefusal,
+        serves: std::path::PathBuf,
+    },
     #[error("for {ip} (no SNI): {source}")]
     ForAddress {
         ip: String,

@@ -6,11 +6,13 @@ use super::connection::Connection;
 use super::exchange::connect;
 use super::{check, Check, Probe, VerifyError};
 use crate::contestant::certificates::{CertificateError, CertificateFiles};
+use engine::CertificateRefusal;
 use rustls::client::Resumption;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, HandshakeKind, StreamOwned};
 use rustls::{ProtocolVersion, SupportedProtocolVersion};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The name a contestant is asked for (SNI) and verified against.
@@ -20,11 +22,14 @@ const NAME: &str = "localhost";
 const ALPN: &[u8] = b"http/1.1";
 
 /// A TLS client for one contestant: TLS 1.2 and 1.3, ALPN `http/1.1`, the test CA of
-/// the certificate it serves as the only root.
+/// the certificate it serves as the only one trusted, checked as every client of
+/// shootout checks (engine::PartialChain).
 #[derive(Debug)]
 pub(super) struct TlsProbe {
     config: Arc<ClientConfig>,
     tls12: Arc<ClientConfig>,
+    /// The certificate the server is given to serve, named when it serves another.
+    serves: PathBuf,
 }
 
 /// What a handshake settled on, as the `tls` check reports it.
@@ -39,13 +44,14 @@ struct Negotiated {
 impl TlsProbe {
     /// The client for a server serving `certificate`.
     pub fn new(certificate: &CertificateFiles) -> Result<TlsProbe, CertificateError> {
-        let roots = Arc::new(certificate.roots()?);
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let verifier = Arc::new(certificate.verifier(&provider)?);
         let config = |versions: &[&'static SupportedProtocolVersion]| {
-            let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-            let mut c = ClientConfig::builder_with_provider(provider)
+            let mut c = ClientConfig::builder_with_provider(provider.clone())
                 .with_protocol_versions(versions)
                 .expect("the provider offers TLS 1.2 and 1.3")
-                .with_root_certificates(roots.clone())
+                .dangerous()
+                .with_custom_certificate_verifier(verifier.clone())
                 .with_no_client_auth();
             c.alpn_protocols = vec![ALPN.to_vec()];
             Arc::new(c)
@@ -53,32 +59,41 @@ impl TlsProbe {
         Ok(TlsProbe {
             config: config(rustls::ALL_VERSIONS),
             tls12: config(&[&rustls::version::TLS12]),
+            serves: certificate.cert.clone(),
         })
     }
 
     /// A connection to `addr` asking for `localhost`, its handshake done.
     pub fn connect(&self, addr: SocketAddr) -> Result<Connection, VerifyError> {
-        let s = handshake(self.config.clone(), addr, NAME)?;
+        let s = self.handshake(self.config.clone(), addr, NAME)?;
         Ok(Connection::Tls(Box::new(s)))
     }
-}
 
-/// A TCP connection to `addr` and a TLS handshake on it with `config`, asking for `name`.
-fn handshake(
-    config: Arc<ClientConfig>,
-    addr: SocketAddr,
-    name: &str,
-) -> Result<StreamOwned<ClientConnection, std::net::TcpStream>, VerifyError> {
-    let mut socket = connect(addr)?;
-    let name = ServerName::try_from(name)
-        .map_err(|e| VerifyError::Tls(rustls::Error::General(e.to_string())))?
-        .to_owned();
-    let mut tls = ClientConnection::new(config, name).map_err(VerifyError::Tls)?;
-    while tls.is_handshaking() {
-        tls.complete_io(&mut socket)
-            .map_err(VerifyError::Handshake)?;
+    /// A TCP connection to `addr` and a TLS handshake on it with `config`, asking for
+    /// `name`.
+    fn handshake(
+        &self,
+        config: Arc<ClientConfig>,
+        addr: SocketAddr,
+        name: &str,
+    ) -> Result<StreamOwned<ClientConnection, std::net::TcpStream>, VerifyError> {
+        let mut socket = connect(addr)?;
+        let name = ServerName::try_from(name)
+            .map_err(|e| VerifyError::Tls(rustls::Error::General(e.to_string())))?
+            .to_owned();
+        let mut tls = ClientConnection::new(config, name).map_err(VerifyError::Tls)?;
+        while tls.is_handshaking() {
+            tls.complete_io(&mut socket)
+                .map_err(|e| match CertificateRefusal::of_io(&e) {
+                    Some(refusal) => VerifyError::Certificate {
+                        refusal,
+                        serves: self.serves.clone(),
+                    },
+                    None => VerifyError::Handshake(e),
+                })?;
+        }
+        Ok(StreamOwned::new(tls, socket))
     }
-    Ok(StreamOwned::new(tls, socket))
 }
 
 impl Negotiated {
@@ -137,12 +152,13 @@ fn optional(name: &str, result: Result<String, VerifyError>) -> Check {
 }
 
 fn chain(p: &TlsProbe, addr: SocketAddr) -> Result<String, VerifyError> {
-    let named = handshake(p.config.clone(), addr, NAME)?;
+    let named = p.handshake(p.config.clone(), addr, NAME)?;
     let ip = addr.ip().to_string();
-    handshake(p.config.clone(), addr, &ip).map_err(|e| VerifyError::ForAddress {
-        ip: ip.clone(),
-        source: Box::new(e),
-    })?;
+    p.handshake(p.config.clone(), addr, &ip)
+        .map_err(|e| VerifyError::ForAddress {
+            ip: ip.clone(),
+            source: Box::new(e),
+        })?;
     Ok(format!(
         "{}; chain verified for {NAME} (SNI) and {ip}",
         Negotiated::of(&named)
@@ -150,7 +166,7 @@ fn chain(p: &TlsProbe, addr: SocketAddr) -> Result<String, VerifyError> {
 }
 
 fn tls12(p: &TlsProbe, addr: SocketAddr) -> Result<String, VerifyError> {
-    let s = handshake(p.tls12.clone(), addr, NAME)?;
+    let s = p.handshake(p.tls12.clone(), addr, NAME)?;
     Ok(Negotiated::of(&s).to_string())
 }
 
@@ -159,11 +175,11 @@ fn resume(p: &Probe, tls: &TlsProbe) -> Result<String, VerifyError> {
     let mut config = (*tls.config).clone();
     config.resumption = Resumption::in_memory_sessions(8);
     let config = Arc::new(config);
-    let first = handshake(config.clone(), p.addr, NAME)?;
+    let first = tls.handshake(config.clone(), p.addr, NAME)?;
     let mut first = Connection::Tls(Box::new(first));
     p.exchange(&mut first, p.endpoint, "HTTP/1.1", "")?;
     drop(first);
-    let second = Negotiated::of(&handshake(config, p.addr, NAME)?);
+    let second = Negotiated::of(&tls.handshake(config, p.addr, NAME)?);
     match second.kind {
         Some(HandshakeKind::Resumed) => Ok(format!("resumed ({second})")),
         _ => Err(VerifyError::NotResumed),
@@ -280,7 +296,12 @@ mod tests {
         assert!(!tls.passed);
         assert_eq!(
             tls.detail,
-            "TLS handshake: invalid peer certificate: UnknownIssuer"
+            format!(
+                "TLS handshake: certificate issued by \"CN=shootout test CA (rsa)\", which is \
+                 not trusted, and the server sent no chain from it to a trusted CA (it must \
+                 serve {}, of the test CA)",
+                ecdsa.cert.display()
+            )
         );
         assert!(checks.iter().filter(|c| !c.flagged).all(|c| !c.passed));
     }
