@@ -2,16 +2,22 @@
 //! capacity is known in closed form (W workers each holding a request for a fixed
 //! service time: W/service requests/s), a server that meets the objectives at every
 //! rate the search may send (a bound, with its reason), the capacity gate, saving and
-//! exporting a search, and the objectives' errors. Loads go to local test servers only;
-//! each test has its own SHOOTOUT_ROOT and removes it.
+//! exporting a search, and the objectives' errors; and, step by step against the
+//! closed-form server, that a step's verdict does not hang on the step before it (the
+//! search waits for the server to drain). Loads go to local test servers only; each test
+//! has its own SHOOTOUT_ROOT and removes it.
 
 #[allow(dead_code)] // each test file uses part of it
 mod checkout;
 
 use checkout::{assert_one_line_error, shootout};
 use serde_json::Value;
+use shootout::capacity::drain::Signal;
+use shootout::capacity::{judge, Drain, Objectives, Probe, StepMeasure};
+use shootout::model::capacity::Step;
 use std::path::Path;
 use std::process::Output;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use testserver::{Behavior, TestServer};
 
@@ -95,6 +101,65 @@ fn the_search_finds_a_capacity_known_in_closed_form() {
         at(estimate)
     );
     assert!(server.responses() > 0);
+}
+
+/// One step of a search as `load --capacity` runs it: an open loop at `rate` from
+/// `connections` connections, 200 ms of warm-up then 1 s measured, judged.
+fn step(url: &str, connections: usize, rate: f64, objectives: &Objectives) -> Step {
+    let mut spec = engine::LoadSpec::new(url.parse().expect("the test server's URL"));
+    spec.connections = connections;
+    spec.threads = Some(1);
+    spec.pace = engine::Pace::Open(engine::RateSchedule::constant(rate));
+    spec.warmup = Duration::from_millis(200);
+    spec.stop = Some(engine::Stop::After(Duration::from_secs(1)));
+    let config = spec.resolve().expect("a load of the test server");
+    let result = engine::run(&config, &AtomicBool::new(false)).expect("the step runs");
+    let measure = StepMeasure {
+        result,
+        server_cpu_s: None,
+    };
+    judge::judged(rate, &measure, objectives)
+}
+
+#[test]
+fn a_steps_verdict_does_not_depend_on_the_step_before_it() {
+    // 4 workers of 5 ms: 800 requests/s. A step far past it ends with a request in
+    // flight on each of its 200 connections; the server still serves them (250 ms of
+    // work), and a step at 500/s that inherited them would work them off for most of
+    // its measured second, at p99 far above 50 ms.
+    let service = Duration::from_millis(5);
+    let server = TestServer::start(Behavior::Workers {
+        workers: 4,
+        service,
+    })
+    .unwrap();
+    let (url, connections, rate) = (server.url("/"), 200, 500.0);
+    let objectives = Objectives::parse(&["p99<50ms"]).unwrap();
+    let mut spec = engine::LoadSpec::new(url.parse().unwrap());
+    spec.connections = connections;
+    let probe = Probe::new(&spec.resolve().unwrap()).expect("a probe at rest is answered");
+    let signals: Vec<Box<dyn Signal>> = vec![Box::new(probe)];
+    let not_interrupted = AtomicBool::new(false);
+    let mut drain = Drain::new(signals, &not_interrupted);
+    let at_rest = step(&url, connections, rate, &objectives);
+    drain.wait();
+    let after_met = step(&url, connections, rate, &objectives);
+    drain.wait();
+    let past = step(&url, connections, 6.0 * rate, &objectives);
+    assert!(!past.verdict.met(), "far past capacity: {}", past.line());
+    let wait = drain.wait();
+    let waited = wait.as_ref().map(|w| w.text()).unwrap_or_default();
+    let after_missed = step(&url, connections, rate, &objectives);
+    let steps = [&at_rest, &after_met, &past, &after_missed].map(Step::line);
+    assert_eq!(
+        after_met.verdict.met(),
+        after_missed.verdict.met(),
+        "the same rate after a step that met and after one past capacity ({waited}): \
+         {steps:#?}"
+    );
+    // The wait was for the queue the step past capacity left, and it ended.
+    let wait = wait.expect("the server was still serving the step past capacity");
+    assert!(!wait.gave_up, "{waited}");
 }
 
 #[test]
