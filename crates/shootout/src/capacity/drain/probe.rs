@@ -1,12 +1,14 @@
 //! The signal every search has, knowing only where the load goes: one request of the
 //! load's own kind (its URL, method, protocol and TLS), on one connection, timed from
-//! its send. The unloaded latency is measured before the first step, while the server is
-//! at rest; between steps the server is idle again when three probes in a row are
-//! answered within twice that (and 1 ms more, so that a machine's timer noise on a fast
-//! server is not read as a queue). Three, because a server that serves its queue in no
-//! order (a pool of workers that any waiting request may take) can answer a probe ahead
-//! of a queue it still holds: with two in a row, the closed-form test server was let go
-//! once in three with 9 of its 50 requests still queued.
+//! its send. The unloaded latency is the fastest of a few probes before the first step,
+//! while the server is at rest (the fastest, because a machine's noise only adds, and a
+//! figure it inflated would let a queue through). Between steps the server is idle again
+//! when three probes in a row are answered within twice that and 1 ms more (the
+//! millisecond, so that timer noise on a fast server is not read as a queue). Three,
+//! because a server that serves its queue in no order (a pool of workers that any
+//! waiting request may take) can answer a probe ahead of a queue it still holds: with
+//! two in a row and the median as the unloaded latency, the closed-form test server was
+//! let go with up to 12 of its 50 requests still queued.
 
 use super::Signal;
 use crate::units::micros;
@@ -14,7 +16,7 @@ use engine::{LoadConfig, Pace, Shard, Stop};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Probes timed at rest, whose median is the unloaded latency.
+/// Probes timed at rest, the fastest of which is the unloaded latency.
 const AT_REST: usize = 5;
 
 /// A probe not answered within this is a busy server's (or a failed one's).
@@ -38,15 +40,14 @@ impl Probe {
             config: one_request(step),
             unloaded_us: 0.0,
         };
-        let mut at_rest = (0..AT_REST)
+        let at_rest = (0..AT_REST)
             .map(|_| probe.latency_us())
             .collect::<Result<Vec<f64>, String>>()?;
-        at_rest.sort_by(f64::total_cmp);
-        probe.unloaded_us = at_rest[AT_REST / 2];
+        probe.unloaded_us = at_rest.into_iter().fold(f64::INFINITY, f64::min);
         Ok(probe)
     }
 
-    /// The median latency of the probes at rest, µs.
+    /// The latency of the fastest probe at rest, µs.
     pub fn unloaded_us(&self) -> f64 {
         self.unloaded_us
     }
@@ -54,7 +55,7 @@ impl Probe {
     /// The latency of one probe from its send, µs; why it got no answer.
     fn latency_us(&self) -> Result<f64, String> {
         let result = engine::run(&self.config, &AtomicBool::new(false))
-            .map_err(|e| format!("a probe could not run: {e}"))?;
+            .map_err(|e| format!("a probe failed: {e}"))?;
         let r = &result.requests;
         match r.ok + r.status {
             0 if r.timeout > 0 => Err(format!(
@@ -103,5 +104,38 @@ fn one_request(step: &LoadConfig) -> LoadConfig {
         shard: Shard::default(),
         start_at: None,
         ..step.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(url: &str) -> LoadConfig {
+        let mut spec = engine::LoadSpec::new(url.parse().unwrap());
+        spec.connections = 50;
+        spec.pace = Pace::Open(engine::RateSchedule::constant(1000.0));
+        spec.resolve().unwrap()
+    }
+
+    #[test]
+    fn a_probe_is_one_request_on_one_connection_of_the_loads_kind() {
+        let probe = one_request(&config("http://127.0.0.1:9/x"));
+        assert_eq!((probe.connections, probe.threads), (1, 1));
+        assert_eq!((probe.stop, probe.pace), (Stop::Requests(1), Pace::Closed));
+        assert_eq!(probe.timeout, TIMEOUT);
+    }
+
+    #[test]
+    fn a_server_no_probe_reaches_has_no_probe_and_says_why() {
+        // A port nothing listens on: bound, then let go.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let refused = Probe::new(&config(&format!("http://127.0.0.1:{port}/")));
+        let why = refused.err().expect("no probe of a closed port");
+        let said = format!("a probe failed: cannot connect to 127.0.0.1:{port}");
+        assert!(why.starts_with(&said), "{why}");
     }
 }

@@ -56,3 +56,51 @@ fn cores(members: Members, window: Duration) -> f64 {
     let after = Sample::of(members).seconds();
     (after - before).max(0.0) / t0.elapsed().as_secs_f64()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Child, Command};
+
+    /// A process that sleeps `rest`, then counts to a few million in the shell (a second
+    /// or more of one core's work), then ends: killed when dropped.
+    struct Worker(Child);
+
+    impl Worker {
+        fn start(rest: &str) -> Worker {
+            let script =
+                format!("sleep {rest}; i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done");
+            let child = Command::new("sh").args(["-c", &script]).spawn().unwrap();
+            Worker(child)
+        }
+    }
+
+    impl Drop for Worker {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    #[test]
+    fn a_server_at_work_is_busy_against_its_cpu_at_rest() {
+        assert!(CpuAtRest::new(Members::Unknown).is_none());
+        // At rest while it sleeps (read over 200 ms of its 1 s), then at work.
+        let worker = Worker::start("1");
+        let mut cpu = CpuAtRest::new(Members::Tree(worker.0.id())).unwrap();
+        assert!(
+            cpu.at_rest < MARGIN_CORES,
+            "asleep, it used {} cores",
+            cpu.at_rest
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let busy = std::iter::from_fn(|| (Instant::now() < deadline).then(|| cpu.busy()))
+            .flatten()
+            .next();
+        let said = busy.expect("the counting shell is read as busy within 10 s");
+        assert!(
+            said.starts_with("its CPU ") && said.ends_with("% at rest"),
+            "{said}"
+        );
+    }
+}
