@@ -50,7 +50,10 @@ fn short_search(root: &Path, url: &str, max: &str, extra: &[&str]) -> Output {
 #[test]
 fn the_search_finds_a_capacity_known_in_closed_form() {
     // 8 workers of 5 ms: at most 1,600 requests/s, each answered in about 5 ms below it;
-    // above it the queue grows without bound. p90 needs few samples: short steps.
+    // above it the queue grows without bound. p90 needs few samples: short steps. The
+    // climb starts at 250/s, so that no step lands on 1,600/s itself: there the queue is
+    // critical, a step from a drained server meets or misses by chance, and one miss in
+    // its confirmations would leave the interval's low end at the climb's 800/s.
     let service = Duration::from_millis(5);
     let server = TestServer::start(Behavior::Workers {
         workers: 8,
@@ -59,7 +62,7 @@ fn the_search_finds_a_capacity_known_in_closed_form() {
     .unwrap();
     let root = checkout::temp_folder("capacity-closed-form");
     let url = server.url("/");
-    let flags = ["--capacity", "p90<40ms", "--capacity-start", "200"];
+    let flags = ["--capacity", "p90<40ms", "--capacity-start", "250"];
     let pace = [
         "--step", "500ms", "--warmup", "200ms", "-c", "64", "-t", "1",
     ];
@@ -74,9 +77,11 @@ fn the_search_finds_a_capacity_known_in_closed_form() {
     let truth = 1600.0;
     // The truth is the upper edge of what meets (at exactly 1,600/s the queue is
     // critical); sleeps overshoot on a busy machine, so the real edge may sit a little
-    // below. The interval must hold it, and not be vague.
+    // below, and a step from a drained server a little above it may meet (its queue grows
+    // by a few requests in its 0.7 s). The interval must come within 10% of it, and not
+    // be vague.
     assert!(
-        low <= truth && high >= 0.9 * truth,
+        low <= 1.1 * truth && high >= 0.9 * truth,
         "[{low}, {high}] against {truth}"
     );
     assert!(low >= 0.75 * truth, "[{low}, {high}] is too wide a claim");
@@ -123,18 +128,19 @@ fn step(url: &str, connections: usize, rate: f64, objectives: &Objectives) -> St
 
 #[test]
 fn a_steps_verdict_does_not_depend_on_the_step_before_it() {
-    // 4 workers of 5 ms: 800 requests/s. A step far past it ends with a request in
-    // flight on each of its 200 connections; the server still serves them (250 ms of
-    // work), and a step at 500/s that inherited them would work them off for most of
-    // its measured second, at p99 far above 50 ms.
-    let service = Duration::from_millis(5);
+    // 2 workers of 20 ms: 100 requests/s. A step far past it ends with a request in
+    // flight on each of its 50 connections; the server still serves them (500 ms of
+    // work), and a step at 60/s that inherited them would work them off for most of its
+    // measured second, at p90 far above 100 ms. Sleeping workers and few connections:
+    // the test leaves the machine's cores to the tests beside it.
+    let service = Duration::from_millis(20);
     let server = TestServer::start(Behavior::Workers {
-        workers: 4,
+        workers: 2,
         service,
     })
     .unwrap();
-    let (url, connections, rate) = (server.url("/"), 200, 500.0);
-    let objectives = Objectives::parse(&["p99<50ms"]).unwrap();
+    let (url, connections, rate) = (server.url("/"), 50, 60.0);
+    let objectives = Objectives::parse(&["p90<100ms"]).unwrap();
     let mut spec = engine::LoadSpec::new(url.parse().unwrap());
     spec.connections = connections;
     let probe = Probe::new(&spec.resolve().unwrap()).expect("a probe at rest is answered");
