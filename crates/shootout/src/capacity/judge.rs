@@ -46,6 +46,7 @@ pub fn judged(rate: f64, measure: &StepMeasure, objectives: &Objectives) -> Step
             .server_cpu_s
             .filter(|_| responses > 0)
             .map(|s| s * 1e6 / responses as f64),
+        drain: None,
         verdict: verdict(rate, r, objectives),
     }
 }

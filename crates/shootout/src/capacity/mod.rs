@@ -6,15 +6,18 @@
 //! experiment watches the server.
 //!
 //! [`objective`] parses the objectives, [`search`] chooses each next rate from the
-//! verdicts so far, [`judge`] judges one step, and [`run`] carries a search out over a
+//! verdicts so far, [`judge`] judges one step, [`drain`] waits between steps for the
+//! server to drain what the step before left, and [`run`] carries a search out over a
 //! caller's loads (`shootout load --capacity`, or an experiment's `capacity` load). What a
 //! search keeps (its steps, plan and answer) is `model::capacity`'s.
 
+pub mod drain;
 pub mod judge;
 pub mod objective;
 pub mod run;
 pub mod search;
 
+pub use drain::{Drain, Probe};
 pub use judge::StepMeasure;
 pub use objective::{ObjectiveError, Objectives};
 pub use run::{run, StepFailed, StepLoad};

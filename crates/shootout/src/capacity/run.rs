@@ -1,6 +1,8 @@
 //! A search carried out: each step's load run by the caller (in-process, sharded, or
-//! inside an experiment that also watches the server), judged, shown, and kept.
+//! inside an experiment that also watches the server) once the server has drained the
+//! step before, judged, shown, and kept.
 
+use super::drain::Drain;
 use super::judge::{self, StepMeasure};
 use super::objective::Objectives;
 use super::search::Search;
@@ -22,13 +24,15 @@ pub struct StepFailed<E> {
     pub so_far: Box<CapacityResult>,
 }
 
-/// Runs the search: `run_step` loads one step, `on_step` sees each as it is judged.
-/// A step whose load was interrupted stops the search with what it found so far.
+/// Runs the search: `drain` waits before each step but the first, `run_step` loads one
+/// step, `on_step` sees each as it is judged. A step whose load was interrupted stops the
+/// search with what it found so far.
 // The error is as large as the success: it carries the search so far, once per search.
 #[allow(clippy::result_large_err)]
 pub fn run<E>(
     plan: &SearchPlan,
     objectives: &Objectives,
+    drain: &mut Drain,
     mut run_step: impl FnMut(StepLoad) -> Result<StepMeasure, E>,
     mut on_step: impl FnMut(&Step),
 ) -> Result<CapacityResult, StepFailed<E>> {
@@ -41,6 +45,10 @@ pub fn run<E>(
             warmup: plan.warmup,
             measured: plan.measured_at(rate, samples),
         };
+        let waited = match steps.is_empty() {
+            true => None,
+            false => drain.wait(),
+        };
         let measure = match run_step(load) {
             Ok(m) => m,
             Err(error) => {
@@ -50,7 +58,10 @@ pub fn run<E>(
             }
         };
         let interrupted = measure.result.interrupted;
-        let step = judge::judged(rate, &measure, objectives);
+        let step = Step {
+            drain: waited,
+            ..judge::judged(rate, &measure, objectives)
+        };
         on_step(&step);
         match interrupted {
             true => search.stop(),
@@ -81,8 +92,28 @@ fn result(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capacity::drain::Signal;
     use crate::model::capacity::StepVerdict;
     use crate::report::fixture::{result, Measured};
+    use std::sync::atomic::AtomicBool;
+
+    static NOT_INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+    /// A wait that never waits: no signal.
+    fn no_drain() -> Drain<'static> {
+        Drain::new(Vec::new(), &NOT_INTERRUPTED)
+    }
+
+    /// Busy at every other reading, from the first: each wait reads it busy once.
+    struct BusyOnce(bool);
+
+    impl Signal for BusyOnce {
+        fn busy(&mut self) -> Option<String> {
+            self.0 = !self.0;
+            self.0
+                .then(|| "a probe took 80.00ms, 5.00ms unloaded".into())
+        }
+    }
 
     /// A step's measure from a generator that keeps its schedule up to `generator_max`
     /// requests/s and, beyond it, sends a third of the requests late and half of them not
@@ -119,6 +150,7 @@ mod tests {
         let found = run(
             &SearchPlan::default(),
             &objectives,
+            &mut no_drain(),
             |load| Ok::<_, ()>(measured(load, 5000.0)),
             |step| shown.push(step.rate),
         )
@@ -143,6 +175,7 @@ mod tests {
         let failed = run(
             &SearchPlan::default(),
             &objectives,
+            &mut no_drain(),
             |load| {
                 n += 1;
                 match n {
@@ -157,5 +190,29 @@ mod tests {
         assert_eq!(failed.so_far.steps.len(), 2);
         assert_eq!(failed.so_far.ending, Ending::Interrupted);
         assert_eq!(failed.so_far.answer.short(), "at least 2,000/s");
+    }
+
+    #[test]
+    fn each_step_after_the_first_waits_for_the_server_to_drain_and_says_so() {
+        let objectives = Objectives::parse(&["p99<10ms"]).unwrap();
+        let signals: Vec<Box<dyn Signal>> = vec![Box::new(BusyOnce(false))];
+        let mut drain = Drain::new(signals, &NOT_INTERRUPTED);
+        let mut lines = Vec::new();
+        let found = run(
+            &SearchPlan::default(),
+            &objectives,
+            &mut drain,
+            |load| Ok::<_, ()>(measured(load, 5000.0)),
+            |step| lines.push(step.line()),
+        )
+        .unwrap();
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert_eq!(found.steps[0].drain, None, "the first step starts at rest");
+        for (step, line) in found.steps.iter().zip(&lines).skip(1) {
+            let wait = step.drain.as_ref().expect("a wait before every later step");
+            assert!(!wait.gave_up, "{wait:?}");
+            assert_eq!(wait.busy, "a probe took 80.00ms, 5.00ms unloaded");
+            assert!(line.ends_with(&format!("; {}", wait.text())), "{line}");
+        }
     }
 }

@@ -7,7 +7,9 @@ use super::destinations::Destinations;
 use super::{interrupt, WorkFailed};
 use clap::Args;
 use engine::{LoadResult, LoadSpec, Pace, RateSchedule, RunError, Stop};
-use shootout::capacity::{self, objective, Objectives, StepFailed, StepLoad, StepMeasure};
+use shootout::capacity::drain::Signal;
+use shootout::capacity::StepMeasure;
+use shootout::capacity::{self, objective, Drain, Objectives, Probe, StepFailed, StepLoad};
 use shootout::generators::{fleet, FleetError, Launcher};
 use shootout::model::capacity::{CapacityResult, SearchPlan, Step};
 use shootout::threshold::{self, Judgement, Metric, Threshold};
@@ -130,11 +132,13 @@ pub fn search(
     quiet: bool,
 ) -> anyhow::Result<Searched> {
     interrupt::install();
+    let mut drain = Drain::new(probe(spec), &interrupt::INTERRUPTED);
     let mut results = Vec::new();
     let mut number = 0;
     let found = capacity::run(
         &asked.plan,
         &asked.objectives,
+        &mut drain,
         |load| {
             let result = run_step(spec, load, runner)?;
             results.push(result.clone());
@@ -151,6 +155,23 @@ pub fn search(
     match found {
         Ok(capacity) => Ok(Searched { capacity, results }),
         Err(StepFailed { error, so_far }) => Err(step_failed(error, &so_far, results.len())),
+    }
+}
+
+/// A probe of the server `spec` loads, timed at rest now, for the wait between steps;
+/// none, with a line on stderr saying so, when it cannot reach the server from here (the
+/// search goes on without waiting: its shards may reach what this process cannot).
+fn probe(spec: &LoadSpec) -> Vec<Box<dyn Signal>> {
+    let probe = (spec.resolve().map_err(|e| e.to_string())).and_then(|c| Probe::new(&c));
+    match probe {
+        Ok(probe) => vec![Box::new(probe)],
+        Err(why) => {
+            eprintln!(
+                "capacity search: steps will not wait for the server to drain the step \
+                 before: {why}"
+            );
+            Vec::new()
+        }
     }
 }
 

@@ -1,15 +1,19 @@
 //! A capacity cell's run: its server started (or found running) and verified once, then a
 //! search ([`crate::capacity::run`]) of fixed-rate open-loop steps, each loaded by the
 //! cell's generators while a monitor watches the server, so that every step carries the
-//! server's CPU per response. Every step's load result is kept until the search ends: the
+//! server's CPU per response. Before each step but the first, the search waits for the
+//! server to drain the step before: its CPU back near its use at rest ([`CpuAtRest`]),
+//! then a probe answered at the unloaded latency (both read before the first step). Every step's load result is kept until the search ends: the
 //! run's result is the one at capacity. A server that exits, a step that cannot run, or
 //! Ctrl-C ends the search with what it measured so far.
 
+use super::cpu_at_rest::CpuAtRest;
 use super::failure::RunFailure;
 use super::judge;
 use super::measure::{load_spec, watched_load, Measurement, Ready};
 use super::{Controls, Event, Runner};
-use crate::capacity::{self, StepFailed, StepLoad, StepMeasure};
+use crate::capacity::drain::Signal;
+use crate::capacity::{self, Drain, Probe, StepFailed, StepLoad, StepMeasure};
 use crate::contestant::manifest::Contestant;
 use crate::experiment::{verdict, CapacityLoad, MatrixCell};
 use crate::model::capacity::{CapacityResult, Ending};
@@ -31,13 +35,15 @@ impl<F: FnMut(Event)> Runner<'_, F> {
     ) -> Result<Measurement, RunFailure> {
         let mut ready = self.ready(c, cell)?;
         // Every step's spec is this one at another rate: a mistake shows before the first.
-        load_spec(cell, &ready.host, ready.addr, ready.tls.clone())?;
+        let (_, config) = load_spec(cell, &ready.host, ready.addr, ready.tls.clone())?;
         let (controls, on_event) = (self.controls, &mut self.on_event);
+        let mut drain = Drain::new(at_rest(&ready, &config), controls.interrupt);
         let mut steps = Steps::new();
         let mut number = 0;
         let found = capacity::run(
             &search.plan,
             &search.objectives,
+            &mut drain,
             |load| steps.run(cell, load, &mut ready, controls),
             |step| {
                 number += 1;
@@ -47,6 +53,20 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         ready.watched.stop();
         Ok(steps.measurement(cell, found, &ready, controls.interrupt))
     }
+}
+
+/// What says the server of `ready` is still busy between steps, read at rest now: its CPU
+/// when its processes are known, and a probe of the load `config` when one answers (a
+/// server that does not answer a lone request fails the search's first step anyway).
+fn at_rest(ready: &Ready, config: &engine::LoadConfig) -> Vec<Box<dyn Signal>> {
+    let mut signals: Vec<Box<dyn Signal>> = Vec::new();
+    if let Some(cpu) = CpuAtRest::new(ready.watched.members()) {
+        signals.push(Box::new(cpu));
+    }
+    if let Ok(probe) = Probe::new(config) {
+        signals.push(Box::new(probe));
+    }
+    signals
 }
 
 /// Why a search ended before its plan did.

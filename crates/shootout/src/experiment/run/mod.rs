@@ -8,6 +8,7 @@
 mod capacity_search;
 mod certificate_cache;
 mod contestant_cache;
+mod cpu_at_rest;
 pub mod failure;
 mod judge;
 mod measure;

@@ -2,12 +2,14 @@
 //! answer read from the steps. The search itself is `crate::capacity`'s.
 
 mod answer;
+mod drain_wait;
 mod ending;
 mod plan;
 mod step;
 mod tally;
 
 pub use answer::Answer;
+pub use drain_wait::DrainWait;
 pub use ending::Ending;
 pub use plan::SearchPlan;
 pub use step::{Step, StepVerdict};

@@ -1,5 +1,6 @@
 //! One step of a capacity search as kept: a fixed rate, what came back, and the verdict.
 
+use super::drain_wait::DrainWait;
 use engine::Percentiles;
 
 /// One step as kept: the rate offered, what came back, and the verdict.
@@ -23,6 +24,10 @@ pub struct Step {
     pub generator_busy_percent: f64,
     /// Server CPU per response, microseconds, when the server was watched.
     pub server_cpu_us_per_response: Option<f64>,
+    /// The wait before the step for the server to drain the step before it, when there
+    /// was one (absent from searches kept before the search waited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drain: Option<DrainWait>,
     /// `"verdict": "met"`, `"missed"` with `crossed`, or `"generator-missed"` with `reason`.
     #[serde(flatten)]
     pub verdict: StepVerdict,
@@ -56,8 +61,17 @@ impl StepVerdict {
 }
 
 impl Step {
-    /// `12,000/s for 2.0s: p99 1.20ms, errors 0%, meets` (or what it missed, and why).
+    /// `12,000/s for 2.0s: p99 1.20ms, errors 0%, meets` (or what it missed, and why),
+    /// then the wait for the server to drain before it, when there was one.
     pub fn line(&self) -> String {
+        let judged = self.judged_line();
+        match &self.drain {
+            Some(wait) => format!("{judged}; {}", wait.text()),
+            None => judged,
+        }
+    }
+
+    fn judged_line(&self) -> String {
         let p99 = crate::units::micros(self.latency_us.p99);
         let errors = match self.requests {
             0 => 0.0,
@@ -103,6 +117,7 @@ pub(crate) mod tests {
             late: 0,
             generator_busy_percent: 20.0,
             server_cpu_us_per_response: Some(10.0),
+            drain: None,
             verdict,
         }
     }
