@@ -45,15 +45,12 @@ fn fake_checkout(tag: &str) -> TempDir {
         "rm -f {dir}/loading; python3 server.py {port} {dir}/loading & pid=$!; \
          while [ ! -e {dir}/loading ]; do sleep 0.05; done; kill -9 $pid; wait",
     );
-    // Needs a command this machine lacks: not set up, so its runs are skipped.
+    // Cannot be installed here: blocked, so its runs are skipped with the reason.
     contestant(root, "lacking", "exec python3 server.py {port}");
     let manifest = root.join("contestants/lacking/contestant.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("[\"python3\"]", "[\"shootout-no-such-command\"]"),
-    )
-    .unwrap();
+    let blocked = "blocked = \"no registry here has shootout-no-such-command\"\n";
+    std::fs::write(&manifest, format!("{blocked}{text}")).unwrap();
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::write(
         root.join("experiments/t.toml"),
@@ -107,6 +104,11 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     assert_eq!(label("wrong"), "verify-failed", "{text}");
     assert_eq!(label("dies"), "server-failed", "{text}");
     assert_eq!(label("lacking"), "skipped", "{text}");
+    let lacking = (doc["runs"].as_array().unwrap().iter())
+        .find(|r| r["contestant"] == "lacking")
+        .unwrap();
+    let reason = lacking["reason"].as_str().unwrap();
+    assert!(reason.contains("no registry here has"), "{reason}");
     // Only "good" can be valid: without it, no run was.
     let valid = label("good") == "ok";
     assert_eq!(
@@ -128,6 +130,58 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     );
     let versions = good["toolchain"].as_str().unwrap();
     assert!(versions.starts_with("Python 3."), "{versions}");
+}
+
+#[test]
+fn contestants_not_set_up_stop_the_run_before_it_starts_unless_it_sets_them_up() {
+    let folder = fake_checkout("not-set-up");
+    let root = folder.path();
+    assert!(shootout(root, &["setup", "wrong"]).status.success());
+    // "good" and "dies" are not built; "lacking" is blocked, which no setup changes.
+    let out = shootout(root, &["run", "t"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "error: experiment t: 2 contestants are not set up (nothing ran):\n\
+         \x20 good: needs setup: not built yet\n\
+         \x20 dies: needs setup: not built yet\n\
+         set them up and run: shootout run t --setup\n\
+         or set them up first: shootout setup good dies\n"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(!root.join("results/shootout.db").exists(), "nothing stored");
+
+    // With --setup they are set up and run; the blocked one keeps its row, with why.
+    std::fs::write(
+        root.join("experiments/two.toml"),
+        "name = \"two\"\ncontestants = [\"good\", \"lacking\"]\nlayouts = [\"shared\"]\n\
+         warmup = \"0.2s\"\nduration = \"0.5s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
+    )
+    .unwrap();
+    let out = shootout(root, &["run", "two", "--setup"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("good: set up ("), "{text}");
+    let doc = export(root);
+    let labels: Vec<(&str, &str)> = (doc["runs"].as_array().unwrap().iter())
+        .map(|r| {
+            (
+                r["contestant"].as_str().unwrap(),
+                r["label"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(labels.contains(&("lacking", "skipped")), "{labels:?}");
+    let good = labels.iter().find(|(c, _)| *c == "good").map(|(_, l)| *l);
+    assert!(
+        matches!(good, Some("ok" | "generator-bound")),
+        "{labels:?}: {text}"
+    );
 }
 
 #[test]
