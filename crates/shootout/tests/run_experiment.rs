@@ -254,6 +254,61 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
 }
 
 #[test]
+fn a_fork_loop_on_the_servers_core_makes_its_runs_disturbed_and_they_are_made_up() {
+    let folder = fake_checkout("forks");
+    let root = folder.path();
+    assert!(shootout(root, &["setup", "good"]).status.success());
+    // One planned run and one make-up, both beside the loop; no wait for a quiet machine.
+    std::fs::write(
+        root.join("experiments/forks.toml"),
+        "name = \"forks\"\ncontestants = [\"good\"]\nlayouts = [\"split\"]\n\
+         warmup = \"0.5s\"\nduration = \"2s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n\
+         [verdict]\nwait = \"0s\"\n[make_up]\nruns = 1\ntime = \"5m\"\n",
+    )
+    .unwrap();
+    // A neighbour that forks on the server's core (the last one): each /bin/true lives
+    // about a millisecond, between two of the monitor's samples. Bounded in count (a few
+    // minutes of forks), and killed below once the experiment is over.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let server_core = (cores - 1).to_string();
+    let forks = "i=0; while [ $i -lt 200000 ]; do /bin/true; i=$((i+1)); done";
+    let mut neighbour = Command::new("taskset")
+        .args(["-c", &server_core, "sh", "-c", forks])
+        .spawn()
+        .unwrap();
+    let out = shootout(root, &["run", "forks"]);
+    let _ = neighbour.kill();
+    let _ = neighbour.wait();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // No run was valid: the experiment says so and exits 1, all stored.
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    let doc = export(root);
+    let runs = doc["runs"].as_array().unwrap();
+    let made_up: Vec<bool> = runs.iter().map(|r| r["make_up"] == true).collect();
+    assert_eq!(
+        made_up,
+        [false, true],
+        "the planned run, then its make-up: {text}"
+    );
+    for r in runs {
+        assert_eq!(r["label"], "disturbed", "{r}");
+        let reason = r["reason"].as_str().unwrap();
+        assert!(reason.starts_with("foreign CPU"), "{reason}");
+        // The loop took a share of the server's core, about half of it while the server
+        // was busy: a quarter of 2 cores. Its children, missed by every sample, read a
+        // few percent when only live processes were counted.
+        let foreign = r["verdict"]["foreign"].as_f64().unwrap();
+        assert!(foreign > 0.10, "the fork loop is foreign CPU: {foreign}");
+    }
+    assert!(text.contains("(make-up)"), "{text}");
+    assert!(
+        text.contains("2 runs: 0 valid, 1 re-run, 1 marked"),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_unknown_contestant_is_a_check_error_and_nothing_is_stored() {
     let folder = fake_checkout("unknown");
     let root = folder.path();
