@@ -23,7 +23,10 @@ pub struct Point {
     pub cores: Vec<f32>,
     /// Each core's share (0..1) stolen by the hypervisor since the previous point.
     pub steal: Vec<f32>,
-    /// CPU seconds of every other user process alive at this point (not the server's
-    /// group, not the generator): its growth over a run is foreign work.
+    /// CPU seconds of every other user process (not the server's, not the generator's)
+    /// since the monitor's first point, processes that started and ended between points
+    /// included (process::foreign_cpu): its growth over a run is foreign work. Series
+    /// stored by earlier versions hold the sum over the processes alive at each point,
+    /// whose growth missed such processes.
     pub others_cpu_s: f64,
 }

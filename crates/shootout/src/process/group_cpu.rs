@@ -3,6 +3,7 @@
 //! The one /proc walker of shootout: the monitor and `shootout verify --load` read server
 //! CPU through it.
 
+use super::foreign_cpu::{ForeignProcess, Walk};
 use std::collections::{HashMap, HashSet};
 
 /// Which processes are the server's.
@@ -16,12 +17,17 @@ pub enum Members {
     Unknown,
 }
 
-/// CPU ticks (user, system) of every thread of a process group, keyed by (process,
-/// thread) id, the group's resident memory, the CPU ticks of every other user process of
-/// the machine but this one and its load shards (what the verdict calls foreign), and
-/// those of its load shards (this process's children outside the group: the generator).
+/// CPU ticks (user, system) of every thread of the server's processes, keyed by (process,
+/// thread) id, their resident memory, every other user process of the machine but this
+/// one and its load shards (what the verdict calls foreign), and the CPU ticks of those
+/// load shards (this process's children outside the server's: the generator).
 #[derive(Debug, Clone, Default)]
-pub struct Sample(HashMap<(u32, u32), Ticks>, u64, u64, u64);
+pub struct Sample {
+    threads: HashMap<(u32, u32), Ticks>,
+    rss_kb: u64,
+    foreign: Walk,
+    shards: u64,
+}
 
 /// The kernel's flag for its own threads (PF_KTHREAD): not a process that competes as
 /// foreign work (softirq threads carry the load's own network work).
@@ -61,8 +67,13 @@ impl Sample {
     /// Reads every thread of every live process of `members`. Processes and threads that
     /// end while being read are left out.
     pub fn of(members: Members) -> Sample {
-        let mut threads = HashMap::new();
-        let (mut rss_kb, mut others, mut shards) = (0, 0, 0);
+        let mut sample = Sample {
+            foreign: Walk {
+                began: ticks_since_boot(),
+                processes: Vec::new(),
+            },
+            ..Sample::default()
+        };
         let me = std::process::id();
         let processes: Vec<_> = procfs::process::all_processes()
             .into_iter()
@@ -83,43 +94,46 @@ impl Sample {
             if !member(&stat) {
                 let user_process = stat.flags & KERNEL_THREAD == 0;
                 if u32::try_from(stat.ppid) == Ok(me) {
-                    shards += stat.utime + stat.stime;
+                    sample.shards += stat.utime + stat.stime;
                 } else if user_process && u32::try_from(stat.pid) != Ok(me) {
-                    others += stat.utime + stat.stime;
+                    sample.foreign.processes.push(ForeignProcess::of(&stat));
                 }
                 continue;
             }
-            rss_kb += stat.rss * procfs::page_size() / 1024;
+            sample.rss_kb += stat.rss * procfs::page_size() / 1024;
             let tasks = process.tasks().into_iter().flatten().flatten();
             for (task, stat) in tasks.filter_map(|t| t.stat().ok().map(|s| (t, s))) {
                 let ticks = Ticks::of(&stat, &task);
-                threads.insert((task.pid as u32, task.tid as u32), ticks);
+                sample
+                    .threads
+                    .insert((task.pid as u32, task.tid as u32), ticks);
             }
         }
-        Sample(threads, rss_kb, others, shards)
+        sample
     }
 
     /// CPU seconds of this process's children outside the group, alive now: the shard
     /// processes of a load (`local:N`, or the `ssh` clients of remote shards).
     pub fn shard_seconds(&self) -> f64 {
-        self.3 as f64 / clock_ticks()
+        self.shards as f64 / clock_ticks()
     }
 
-    /// CPU seconds of every other user process (not the group, not this process), as the
-    /// sum over the processes alive now.
-    pub fn others_seconds(&self) -> f64 {
-        self.2 as f64 / clock_ticks()
+    /// Every other user process (not the server's, not this process or its shards), as
+    /// this walk read them: [`ForeignCpu`](super::foreign_cpu::ForeignCpu) counts their
+    /// work over walks.
+    pub fn foreign(&self) -> &Walk {
+        &self.foreign
     }
 
     /// Resident memory of the group's processes, in KiB.
     pub fn rss_kb(&self) -> u64 {
-        self.1
+        self.rss_kb
     }
 
     /// Total CPU seconds: the threads' run time in nanoseconds when every thread has it
     /// (a thread whose schedstat reads 0 has not run), else their ticks.
     pub fn seconds(&self) -> f64 {
-        let run_ns: Option<u64> = self.0.values().map(|t| t.run_ns).sum();
+        let run_ns: Option<u64> = self.threads.values().map(|t| t.run_ns).sum();
         match run_ns {
             Some(ns) if ns > 0 => ns as f64 / 1e9,
             _ => self.user_seconds() + self.sys_seconds(),
@@ -128,21 +142,21 @@ impl Sample {
 
     /// CPU seconds in user mode.
     pub fn user_seconds(&self) -> f64 {
-        self.0.values().map(|t| t.user).sum::<u64>() as f64 / clock_ticks()
+        self.threads.values().map(|t| t.user).sum::<u64>() as f64 / clock_ticks()
     }
 
     /// CPU seconds in the kernel on the group's behalf.
     pub fn sys_seconds(&self) -> f64 {
-        self.0.values().map(|t| t.sys).sum::<u64>() as f64 / clock_ticks()
+        self.threads.values().map(|t| t.sys).sum::<u64>() as f64 / clock_ticks()
     }
 
     /// Threads that used at least `share` of a core between `earlier` and this sample,
     /// `wall` seconds apart.
     pub fn busy_threads(&self, earlier: &Sample, wall: f64, share: f64) -> usize {
-        self.0
+        self.threads
             .iter()
             .filter(|(k, &t)| {
-                let before = earlier.0.get(k).copied().unwrap_or_default();
+                let before = earlier.threads.get(k).copied().unwrap_or_default();
                 let used = t.total().saturating_sub(before.total());
                 used as f64 / clock_ticks() / wall.max(1e-9) >= share
             })
@@ -188,8 +202,16 @@ pub fn reaped_children_seconds() -> f64 {
 }
 
 /// Clock ticks per second, the unit of /proc CPU times.
-fn clock_ticks() -> f64 {
+pub fn clock_ticks() -> f64 {
     procfs::ticks_per_second().max(1) as f64
+}
+
+/// Clock ticks since boot (CLOCK_BOOTTIME, the clock of a process's `starttime`); the
+/// most there can be when the clock cannot be read, so that no process seems new.
+fn ticks_since_boot() -> u64 {
+    use nix::time::{clock_gettime, ClockId};
+    let since_boot = clock_gettime(ClockId::CLOCK_BOOTTIME).map(std::time::Duration::from);
+    since_boot.map_or(u64::MAX, |d| (d.as_secs_f64() * clock_ticks()) as u64)
 }
 
 #[cfg(test)]
@@ -246,7 +268,7 @@ mod tests {
         run_for(30_000_000);
         let s = Sample::of(Members::Tree(me));
         // Linux keeps each thread's run time (schedstat) on the machines shootout runs on.
-        let run_ns: u64 = s.0.values().map(|t| t.run_ns.unwrap_or(0)).sum();
+        let run_ns: u64 = s.threads.values().map(|t| t.run_ns.unwrap_or(0)).sum();
         assert!(run_ns > 25_000_000, "{run_ns} ns");
         assert_eq!(s.seconds(), run_ns as f64 / 1e9);
     }

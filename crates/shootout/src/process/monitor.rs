@@ -1,9 +1,10 @@
 //! Watching a run every 100 ms: the server's CPU (user, system) and memory,
 //! the generator's CPU (this process, whose loops send the load, and its load shards),
-//! and each core's use.
+//! the other processes' (foreign CPU), and each core's use.
 
 use crate::machine::cores::{CoreTicks, CoreUse};
 use crate::model::Point;
+use crate::process::foreign_cpu::ForeignCpu;
 use crate::process::group_cpu::{self, Members, Sample};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -28,11 +29,12 @@ impl Monitor {
             let reaped = group_cpu::reaped_children_seconds();
             let mut points = Vec::new();
             let mut cores = CoreTicks::take();
+            let mut foreign = ForeignCpu::default();
             // Bounded by the flag, which `finish` always sets.
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
                 let used = now.use_since(&cores);
-                points.push(point(members, t0, used, reaped));
+                points.push(point(members, t0, used, reaped, &mut foreign));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -48,8 +50,15 @@ impl Monitor {
     }
 }
 
-fn point(members: Members, t0: Instant, used: CoreUse, reaped: f64) -> Point {
+fn point(
+    members: Members,
+    t0: Instant,
+    used: CoreUse,
+    reaped: f64,
+    foreign: &mut ForeignCpu,
+) -> Point {
     let s = Sample::of(members);
+    let others_cpu_s = foreign.add(s.foreign()) as f64 / group_cpu::clock_ticks();
     let shards = s.shard_seconds() + group_cpu::reaped_children_seconds() - reaped;
     Point {
         t_ms: t0.elapsed().as_millis() as u64,
@@ -60,6 +69,6 @@ fn point(members: Members, t0: Instant, used: CoreUse, reaped: f64) -> Point {
         generator_cpu_s: group_cpu::own_seconds() + shards,
         cores: used.busy,
         steal: used.steal,
-        others_cpu_s: s.others_seconds(),
+        others_cpu_s,
     }
 }

@@ -44,15 +44,12 @@ fn fake_checkout(tag: &str) -> TempDir {
         "rm -f {dir}/loading; python3 server.py {port} {dir}/loading & pid=$!; \
          while [ ! -e {dir}/loading ]; do sleep 0.05; done; kill -9 $pid; wait",
     );
-    // Needs a command this machine lacks: not set up, so its runs are skipped.
+    // Cannot be installed here: blocked, so its runs are skipped with the reason.
     contestant(root, "lacking", "exec python3 server.py {port}");
     let manifest = root.join("contestants/lacking/contestant.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("[\"python3\"]", "[\"shootout-no-such-command\"]"),
-    )
-    .unwrap();
+    let blocked = "blocked = \"no registry here has shootout-no-such-command\"\n";
+    std::fs::write(&manifest, format!("{blocked}{text}")).unwrap();
     std::fs::create_dir_all(root.join("experiments")).unwrap();
     std::fs::write(
         root.join("experiments/t.toml"),
@@ -106,6 +103,11 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     assert_eq!(label("wrong"), "verify-failed", "{text}");
     assert_eq!(label("dies"), "server-failed", "{text}");
     assert_eq!(label("lacking"), "skipped", "{text}");
+    let lacking = (doc["runs"].as_array().unwrap().iter())
+        .find(|r| r["contestant"] == "lacking")
+        .unwrap();
+    let reason = lacking["reason"].as_str().unwrap();
+    assert!(reason.contains("no registry here has"), "{reason}");
     // Only "good" can be valid: without it, no run was.
     let valid = label("good") == "ok";
     assert_eq!(
@@ -127,6 +129,58 @@ fn runs_are_labelled_and_the_experiment_goes_on() {
     );
     let versions = good["toolchain"].as_str().unwrap();
     assert!(versions.starts_with("Python 3."), "{versions}");
+}
+
+#[test]
+fn contestants_not_set_up_stop_the_run_before_it_starts_unless_it_sets_them_up() {
+    let folder = fake_checkout("not-set-up");
+    let root = folder.path();
+    assert!(shootout(root, &["setup", "wrong"]).status.success());
+    // "good" and "dies" are not built; "lacking" is blocked, which no setup changes.
+    let out = shootout(root, &["run", "t"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "error: experiment t: 2 contestants are not set up (nothing ran):\n\
+         \x20 good: needs setup: not built yet\n\
+         \x20 dies: needs setup: not built yet\n\
+         set them up and run: shootout run t --setup\n\
+         or set them up first: shootout setup good dies\n"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(!root.join("results/shootout.db").exists(), "nothing stored");
+
+    // With --setup they are set up and run; the blocked one keeps its row, with why.
+    std::fs::write(
+        root.join("experiments/two.toml"),
+        "name = \"two\"\ncontestants = [\"good\", \"lacking\"]\nlayouts = [\"shared\"]\n\
+         warmup = \"0.2s\"\nduration = \"0.5s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n\
+         [verdict]\nforeign = \"100%\"\nsteal = \"100%\"\n",
+    )
+    .unwrap();
+    let out = shootout(root, &["run", "two", "--setup"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("good: set up ("), "{text}");
+    let doc = export(root);
+    let labels: Vec<(&str, &str)> = (doc["runs"].as_array().unwrap().iter())
+        .map(|r| {
+            (
+                r["contestant"].as_str().unwrap(),
+                r["label"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(labels.contains(&("lacking", "skipped")), "{labels:?}");
+    let good = labels.iter().find(|(c, _)| *c == "good").map(|(_, l)| *l);
+    assert!(
+        matches!(good, Some("ok" | "generator-bound")),
+        "{labels:?}: {text}"
+    );
 }
 
 #[test]
@@ -195,6 +249,61 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
     assert!(
         r["reason"].as_str().unwrap().starts_with("foreign CPU"),
         "{r}"
+    );
+}
+
+#[test]
+fn a_fork_loop_on_the_servers_core_makes_its_runs_disturbed_and_they_are_made_up() {
+    let folder = fake_checkout("forks");
+    let root = folder.path();
+    assert!(shootout(root, &["setup", "good"]).status.success());
+    // One planned run and one make-up, both beside the loop; no wait for a quiet machine.
+    std::fs::write(
+        root.join("experiments/forks.toml"),
+        "name = \"forks\"\ncontestants = [\"good\"]\nlayouts = [\"split\"]\n\
+         warmup = \"0.5s\"\nduration = \"2s\"\n[[loads]]\nname = \"ka\"\nconnections = [4]\n\
+         [verdict]\nwait = \"0s\"\n[make_up]\nruns = 1\ntime = \"5m\"\n",
+    )
+    .unwrap();
+    // A neighbour that forks on the server's core (the last one): each /bin/true lives
+    // about a millisecond, between two of the monitor's samples. Bounded in count (a few
+    // minutes of forks), and killed below once the experiment is over.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let server_core = (cores - 1).to_string();
+    let forks = "i=0; while [ $i -lt 200000 ]; do /bin/true; i=$((i+1)); done";
+    let mut neighbour = Command::new("taskset")
+        .args(["-c", &server_core, "sh", "-c", forks])
+        .spawn()
+        .unwrap();
+    let out = shootout(root, &["run", "forks"]);
+    let _ = neighbour.kill();
+    let _ = neighbour.wait();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // No run was valid: the experiment says so and exits 1, all stored.
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    let doc = export(root);
+    let runs = doc["runs"].as_array().unwrap();
+    let made_up: Vec<bool> = runs.iter().map(|r| r["make_up"] == true).collect();
+    assert_eq!(
+        made_up,
+        [false, true],
+        "the planned run, then its make-up: {text}"
+    );
+    for r in runs {
+        assert_eq!(r["label"], "disturbed", "{r}");
+        let reason = r["reason"].as_str().unwrap();
+        assert!(reason.starts_with("foreign CPU"), "{reason}");
+        // The loop took a share of the server's core, about half of it while the server
+        // was busy: a quarter of 2 cores. Its children, missed by every sample, read a
+        // few percent when only live processes were counted.
+        let foreign = r["verdict"]["foreign"].as_f64().unwrap();
+        assert!(foreign > 0.10, "the fork loop is foreign CPU: {foreign}");
+    }
+    assert!(text.contains("(make-up)"), "{text}");
+    assert!(
+        text.contains("2 runs: 0 valid, 1 re-run, 1 marked"),
+        "{text}"
     );
 }
 

@@ -2,6 +2,7 @@
 
 mod lines;
 mod machine;
+mod not_set_up;
 mod progress;
 
 use super::catalog::Folders;
@@ -31,7 +32,8 @@ use std::time::Duration;
 pub struct RunArgs {
     /// An experiment file, or a name in experiments/ [default: quick]
     experiment: Option<String>,
-    /// Set up contestants that are not ready first (otherwise they are skipped)
+    /// Set up contestants that are not ready first (otherwise the run stops before it
+    /// starts, naming them)
     #[arg(long)]
     setup: bool,
     /// Seed of the run order's shuffles [default: from the clock; recorded]
@@ -69,7 +71,8 @@ pub const EXIT_CODES: &str = "Exit status:
   1    no run was valid (nothing measured a server; the tables say why), or the
        work failed (e.g. the results store could not be written)
   2    bad input: a flag, the experiment file (a field, a threshold, an unknown
-       contestant), or another shootout run holds the machine; nothing started
+       contestant), contestants that are not set up (without --setup), or another
+       shootout run holds the machine; nothing started
   99   a threshold of [thresholds] was crossed: a table at the end says which,
        where and by how much
   130  stopped by Ctrl-C, SIGTERM or SIGHUP; what ran is stored
@@ -86,6 +89,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     exp.make_up.runs = args.make_up_runs.or(exp.make_up.runs);
     exp.make_up.time = args.make_up_time.or(exp.make_up.time);
     let cat = gather(&exp, checkout.as_deref(), &args.folders, &results)?;
+    refuse_not_set_up(&args, &exp, &cat)?;
     let mut lock = match machine::take_machine(&exp.name, args.wait) {
         Err(LockError::Interrupted) => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
         taken => taken?,
@@ -214,6 +218,23 @@ fn gather(
     exp.check_contestants(&cat, &exp.file)
         .context("experiment")?;
     Ok(cat)
+}
+
+/// Unless `--setup` was given, an error (exit 2) when catalog contestants of `exp` are
+/// not set up: one line each, and the commands that set them up.
+fn refuse_not_set_up(args: &RunArgs, exp: &Experiment, cat: &Catalog) -> anyhow::Result<()> {
+    if args.setup {
+        return Ok(());
+    }
+    let name = args.experiment.as_deref().unwrap_or("quick");
+    let profile = args.profile.iter().flat_map(|p| ["--profile", p.as_str()]);
+    let given: Vec<&str> = std::iter::once(name).chain(profile).collect();
+    match not_set_up::check(exp, cat, &given) {
+        Some(lacking) => {
+            Err(anyhow::Error::new(lacking).context(format!("experiment {}", exp.name)))
+        }
+        None => Ok(()),
+    }
 }
 
 /// Says of each server already running that shootout neither starts, stops nor pins it,

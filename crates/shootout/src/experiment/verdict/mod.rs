@@ -174,11 +174,11 @@ fn busy(window: &[Point], cores: &[usize]) -> f64 {
 }
 
 /// The CPU time of other user processes over the window, as a share of the cores'
-/// time. Each interval counts only growth: a process that exits takes its whole CPU time
-/// out of the sum, which is not work done in the run. And no more growth than the cores
-/// had time for: a process missed by one walk of /proc (it was being read as it forked
-/// or exited) brings its whole past CPU time back into the next, which read as "foreign
-/// CPU 102% of the cores" while builds ran.
+/// time. Each interval counts only growth, and no more than the cores had time for: the
+/// monitor's count never falls within one load, but a capacity search's series joins
+/// one count per step, and series stored by earlier versions summed the processes alive
+/// at each point (a process that exited took its whole CPU time out of the sum; one
+/// missed by a walk brought it back, which read as "foreign CPU 102% of the cores").
 fn foreign(window: &[Point], cores: usize) -> f64 {
     let (Some(first), Some(last)) = (window.first(), window.last()) else {
         return 0.0;
