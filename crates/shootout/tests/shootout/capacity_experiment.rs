@@ -77,6 +77,7 @@ fn stored_run(root: &Path) -> RunRecord {
 
 #[test]
 fn a_capacity_search_finds_the_servers_closed_form_capacity() {
+    let _cores = checkout::fair_share_of_the_cores();
     let folder = checkout::temp_folder("capacity");
     let root = folder.path();
     let file = experiment(root);

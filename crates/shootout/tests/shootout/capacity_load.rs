@@ -48,6 +48,7 @@ fn short_search(root: &Path, url: &str, max: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn the_search_finds_a_capacity_known_in_closed_form() {
+    let _cores = checkout::fair_share_of_the_cores();
     // 8 workers of 5 ms: at most 1,600 requests/s, each answered in about 5 ms below it;
     // above it the queue grows without bound. p90 needs few samples: short steps. The
     // climb starts at 250/s, so that no step lands on 1,600/s itself: there the queue is
@@ -127,6 +128,7 @@ fn step(url: &str, connections: usize, rate: f64, objectives: &Objectives) -> St
 
 #[test]
 fn a_steps_verdict_does_not_depend_on_the_step_before_it() {
+    let _cores = checkout::fair_share_of_the_cores();
     // 2 workers of 20 ms: 100 requests/s. A step far past it ends with a request in
     // flight on each of its 50 connections; the server still serves them (500 ms of
     // work), and a step at 60/s that inherited them would work them off for most of its
@@ -206,6 +208,7 @@ fn a_server_that_meets_every_rate_tried_gives_a_bound_with_its_reason_and_the_ga
 
 #[test]
 fn each_step_of_a_sharded_search_is_merged_before_it_is_judged() {
+    let _cores = checkout::fair_share_of_the_cores();
     let server = TestServer::start(Behavior::Hello).unwrap();
     let root = checkout::temp_folder("capacity-sharded");
     let url = server.url("/");

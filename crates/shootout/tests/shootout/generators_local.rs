@@ -88,6 +88,7 @@ fn ensure_nginx() {
 
 #[test]
 fn thirty_thousand_connections_run_as_two_local_shards_and_add_up() {
+    let _cores = checkout::fair_share_of_the_cores();
     let tmp = tempdir("generators-local");
     let nginx = Nginx::start(&tmp, 2);
     let url = format!("http://127.0.0.1:{}/hello", nginx.port);
@@ -226,6 +227,7 @@ fn checkout_with(tag: &str, experiment: &str) -> PathBuf {
 
 #[test]
 fn an_experiment_runs_its_loads_on_local_shards() {
+    let _cores = checkout::fair_share_of_the_cores();
     let root = checkout_with(
         "generators-run",
         "name = \"t\"\ncontestants = [\"good\"]\nlayouts = [\"shared\"]\ngenerators = \"local:2\"\n\
@@ -294,6 +296,7 @@ fn children(pid: u32) -> Vec<u32> {
 
 #[test]
 fn ctrl_c_stops_every_shard_and_keeps_what_they_measured() {
+    let _cores = checkout::fair_share_of_the_cores();
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     let tmp = tempdir("generators-interrupt");

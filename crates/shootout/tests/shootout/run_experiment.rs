@@ -210,6 +210,7 @@ fn a_mistake_in_an_experiment_file_starts_nothing() {
 
 #[test]
 fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
+    let _cores = checkout::loading_a_core();
     let folder = fake_checkout("disturbed");
     let root = folder.path();
     assert!(shootout(root, &["setup", "good"]).status.success());
@@ -254,6 +255,7 @@ fn a_busy_loop_on_the_servers_core_makes_the_run_disturbed() {
 
 #[test]
 fn a_fork_loop_on_the_servers_core_makes_its_runs_disturbed_and_they_are_made_up() {
+    let _cores = checkout::loading_a_core();
     let folder = fake_checkout("forks");
     let root = folder.path();
     assert!(shootout(root, &["setup", "good"]).status.success());

@@ -40,6 +40,7 @@ fn load_over(fleet: &Fleet, hosts: usize, url: &str, args: &[&str]) -> std::proc
 
 #[test]
 fn a_load_over_two_hosts_merges_to_the_sum_of_its_shards() {
+    let _cores = crate::checkout::fair_share_of_the_cores();
     let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
     let url = fleet.start_nginx(1);
     let out = load_over(&fleet, 2, &url, &["-c", "10", "-t", "2", "-d", "1s"]);
@@ -67,6 +68,7 @@ fn a_load_over_two_hosts_merges_to_the_sum_of_its_shards() {
 
 #[test]
 fn the_hosts_clocks_are_measured_within_their_round_trip() {
+    let _cores = crate::checkout::fair_share_of_the_cores();
     let fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
     let (settings, hosts) = (settings(&fleet, None), hosts(&fleet, 2));
     let launcher = fleet.in_server_namespace(|| SshLauncher::connect(&hosts, &settings).unwrap());
@@ -189,6 +191,7 @@ fn push_copies_this_binary_to_a_host_that_has_none() {
 
 #[test]
 fn ctrl_c_stops_the_remote_shards_and_merges_what_they_measured() {
+    let _cores = crate::checkout::fair_share_of_the_cores();
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
@@ -271,6 +274,7 @@ fn experiment_over(url: &str, generators: &str) -> String {
 
 #[test]
 fn an_experiment_loads_a_server_by_url_from_two_hosts_and_refuses_one_it_would_start() {
+    let _cores = crate::checkout::fair_share_of_the_cores();
     let mut fleet = Fleet::new(&[HostKind::Ours, HostKind::Ours]);
     let url = fleet.start_nginx(1);
     let base = url.trim_end_matches("/hello");

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 /// The made-up contestants' server, `server.py PORT [MARK] [--nodelay]`: keep-alive
@@ -24,6 +25,23 @@ pub fn temp_folder(tag: &str) -> tempfile::TempDir {
 /// (steal of 5-35%, other tests beside) takes many times what an idle one does, and a
 /// test must not fail for that; a state that never comes still fails, naming it.
 pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The tests of this binary run side by side. Two kinds must not overlap: those that load
+/// the server's core on purpose (a busy loop, a fork loop beside a run, under test) and
+/// those whose assertions need each core's fair share in time (shards that must begin
+/// within 250 ms of their barrier, a capacity search's latency objectives). The first hold
+/// this lock alone, the second together.
+static CORES: RwLock<()> = RwLock::new(());
+
+/// Held by a test that loads a core on purpose, for as long as it does.
+pub fn loading_a_core() -> RwLockWriteGuard<'static, ()> {
+    CORES.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Held by a test that needs each core's fair share in time.
+pub fn fair_share_of_the_cores() -> RwLockReadGuard<'static, ()> {
+    CORES.read().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Polls `found` until it gives a value, for at most `deadline`; fails naming `what`.
 pub fn wait_for<T>(what: &str, deadline: Duration, mut found: impl FnMut() -> Option<T>) -> T {
