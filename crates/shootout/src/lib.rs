@@ -2,9 +2,9 @@
 //! writes, the store that keeps records, and the reports that read them. The `shootout`
 //! binary is a thin shell over this crate (arguments and printing only); the load
 //! generator itself is the `engine` crate. The modules are layers, each using only those
-//! before it in the order data flows (docs/architecture.md; tests/module_layers.rs checks):
-//! units, toml_file, model, stats, threshold, capacity, contestant, machine, process, generators,
-//! k8s, experiment, store, report, and the binary's cli.
+//! before it in the order data flows (docs/architecture.md; tests/shootout/module_layers.rs
+//! checks): units, toml_file, model, stats, threshold, capacity, contestant, machine,
+//! process, generators, k8s, experiment, store, report, and the binary's cli.
 
 pub mod capacity;
 pub mod contestant;
