@@ -8,6 +8,9 @@ use checkout::{PATIENCE, REQUEST_CLASSES};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The open-file limit of one process here: what makes 30,000 connections need two.
+const OPEN_FILE_LIMIT: u64 = 20_000;
+
 /// A private nginx (scripts/nginx-bench) with an access log, stopped when dropped.
 struct Nginx {
     pid: String,
@@ -99,11 +102,11 @@ fn thirty_thousand_connections_run_as_two_local_shards_and_add_up() {
             &url,
             "-c",
             "30000",
-            // Long enough for every connection to open on a machine busy with the other
-            // tests (no warm-up: `opened` counts the measured part): a SYN dropped by a
-            // full accept queue is retried 1, 3, 7 and 15 s after the first; 28,844 of
+            // Long enough for well over 20,000 connections to open on a machine busy with
+            // the other tests (no warm-up: `opened` counts the measured part): 28,844 of
             // 30,000 had opened in one 3 s run beside other tests, 27,294 in 8 s beside
-            // three others (scripts/test runs four at once).
+            // three others (scripts/test runs four at once); the connect timeout is
+            // longer, so a connection still opening at the end is no error.
             "-d",
             "16s",
             "--timeout",
@@ -120,9 +123,18 @@ fn thirty_thousand_connections_run_as_two_local_shards_and_add_up() {
     assert_eq!(out.status.code(), Some(0), "stderr: {err}");
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON result");
 
-    // Every connection opened, and none failed to.
+    // More connections opened than one process may hold, and none failed to. Not every
+    // one of the 30,000 need have opened: on a busy machine nginx accepts slowly, its
+    // accept queues (4,096 each) overflow, and a dropped SYN is retried 1, 3, 7 and 15 s
+    // later; CI once saw 29,841 open in 16 s. How many open in a time is the machine's
+    // speed, not what this test is about.
     assert_eq!(r["config"]["connections"], 30000, "{}", r["config"]);
-    assert_eq!(r["connections"]["opened"], 30000, "{}", r["connections"]);
+    let opened = r["connections"]["opened"].as_u64().unwrap_or(0);
+    assert!(
+        (OPEN_FILE_LIMIT + 1..=30000).contains(&opened),
+        "{}",
+        r["connections"]
+    );
     assert_eq!(r["requests"]["connect"], 0, "{}", r["requests"]);
     assert_eq!(r["config"]["shard"], "merged 2");
 
@@ -130,13 +142,15 @@ fn thirty_thousand_connections_run_as_two_local_shards_and_add_up() {
     let shards = r["shards"].as_array().expect("shards in the merged result");
     assert_eq!(shards.len(), 2);
     let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"));
+    let opened_by_shards: u64 = shards.iter().map(|s| n(&s["connections"]["opened"])).sum();
+    assert_eq!(opened, opened_by_shards);
     for class in REQUEST_CLASSES {
         let sum: u64 = shards.iter().map(|s| n(&s["requests"][class])).sum();
         assert_eq!(n(&r["requests"][class]), sum, "{class}");
     }
     for (s, want) in shards.iter().zip(["1/2", "2/2"]) {
         assert_eq!(s["shard"], want);
-        assert_eq!(s["connections"]["opened"], 15000, "{s}");
+        assert!(n(&s["connections"]["opened"]) <= 15000, "{s}");
         assert!(
             s["place"].as_str().is_some_and(|p| p.starts_with("local ")),
             "{s}"
