@@ -59,6 +59,8 @@ pub enum SpecError {
     Http2Alpn(String),
     #[error("TLS setting {0} given for an http:// URL: TLS needs https://")]
     TlsWithoutHttps(&'static str),
+    #[error("varying requests: {0}")]
+    Vary(#[from] crate::vary::VaryError),
     /// The resolved load did not check out (a host that does not resolve).
     #[error(transparent)]
     Config(#[from] ConfigError),
