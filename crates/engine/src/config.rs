@@ -297,9 +297,6 @@ impl LoadConfig {
             return invalid("timeout must be above zero");
         }
         if let Some(vary) = &self.vary {
-            if self.http2 {
-                return invalid("varying requests over HTTP/2 are not built yet");
-            }
             // Each connection holds twice its depth's worth of the longest request.
             let held = (2 * self.depth()).saturating_mul(vary.max_request_len());
             if held > MAX_PIPELINED_BYTES {

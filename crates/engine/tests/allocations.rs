@@ -411,6 +411,14 @@ fn neither_a_request_nor_a_connection_allocates() {
             c.streams = 10;
         };
         assert_no_allocation_per_request(&format!("{io:?}, h2c, 10 streams"), over_h2c, h2c);
+        // Varying over HTTP/2: each stream's block and body rendered into the slot's
+        // buffers, its answer checked.
+        let vary_h2c = |c: &mut LoadConfig| {
+            h2c(c);
+            c.vary = Some(varying(over_h2c));
+        };
+        let what = format!("{io:?}, varying h2c, 10 streams");
+        assert_no_allocation_per_request(&what, over_h2c, vary_h2c);
         assert_dropping_allocates_nothing(io);
     }
 }

@@ -99,7 +99,7 @@ pub(crate) struct Shared {
 const MAX_SEEN: usize = 1_000_000;
 
 /// What one request to a `Sum` server was.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Seen {
     pub method: String,
     /// Path and query.
@@ -154,22 +154,27 @@ impl Shared {
 
     /// A `Sum` or `SumCached` reply to `req`, which is kept.
     fn sum(&self, behavior: &Behavior, req: &request::Request) -> reply::Reply {
-        let mut total = reply::sum_of(req);
+        let mut total = reply::sum_of(&req.target, &req.body);
         if *behavior == Behavior::SumCached {
             total = *self.cached.get_or_init(|| total);
         }
-        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
-        if seen.len() < MAX_SEEN {
-            seen.push(Seen {
-                method: req.method.clone(),
-                target: req.target.clone(),
-                headers: req.headers.clone(),
-                body: req.body.clone(),
-            });
-        }
+        self.keep(Seen {
+            method: req.method.clone(),
+            target: req.target.clone(),
+            headers: req.headers.clone(),
+            body: req.body.clone(),
+        });
         reply::Reply {
             parts: vec![reply::sum(total, req)],
             after: reply::keep_or_close(req),
+        }
+    }
+
+    /// Keeps what a request was, up to `MAX_SEEN`.
+    fn keep(&self, request: Seen) {
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        if seen.len() < MAX_SEEN {
+            seen.push(request);
         }
     }
 

@@ -75,7 +75,7 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::StallAfter(_)
         | Behavior::PauseAfter { .. }
         | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
-        Behavior::Sum | Behavior::SumCached => one(sum(sum_of(req), req), keep),
+        Behavior::Sum | Behavior::SumCached => one(sum(sum_of(&req.target, &req.body), req), keep),
     }
 }
 
@@ -102,15 +102,15 @@ fn hello(status: u16, req: &Request, extra: &str) -> Vec<u8> {
     with_body(head, if bodyless { b"" } else { BODY }, req)
 }
 
-/// The sum of every run of digits in `req`'s query and body.
-pub(crate) fn sum_of(req: &Request) -> u64 {
-    let query = req.target.split_once('?').map_or("", |(_, q)| q);
+/// The sum of every run of digits in the query of `target` and in `body`.
+pub(crate) fn sum_of(target: &str, body: &[u8]) -> u64 {
+    let query = target.split_once('?').map_or("", |(_, q)| q);
     let numbers = |bytes: &[u8]| -> u64 {
         (bytes.split(|b| !b.is_ascii_digit()))
             .filter_map(|run| std::str::from_utf8(run).ok()?.parse::<u64>().ok())
             .fold(0, u64::saturating_add)
     };
-    numbers(query.as_bytes()).saturating_add(numbers(&req.body))
+    numbers(query.as_bytes()).saturating_add(numbers(body))
 }
 
 /// `total` as a text/plain answer.

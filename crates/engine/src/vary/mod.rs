@@ -7,6 +7,7 @@
 //! - `shape`, `compiled`: a shape bound to its values, for HTTP/1.1 and HTTP/2;
 //! - `draw`: each loop's draws (its own seed, its own sequence numbers);
 //! - `h1`: a connection's varying HTTP/1.1 requests, rendered into its own buffer;
+//! - `h2`: a connection's varying HTTP/2 requests: header blocks of literals, bodies;
 //! - `answer`: a response's body checked against the expected answer, as it arrives.
 //!
 //! Nothing here allocates per request: values are numbers kept per pending request,
@@ -17,6 +18,7 @@ mod compiled;
 mod draw;
 mod error;
 mod h1;
+mod h2;
 mod placeholder;
 mod request_line;
 mod shape;
@@ -27,6 +29,7 @@ pub use compiled::Drawn;
 pub use draw::{Drawer, Place};
 pub use error::VaryError;
 pub use h1::H1Requests;
+pub use h2::{max_block as max_h2_block, H2Requests};
 pub use request_line::RequestLine;
 pub use shape::{Context, Shape, Written};
 pub use template::Template;

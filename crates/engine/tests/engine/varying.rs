@@ -1,7 +1,7 @@
 //! Requests that vary: the server sees each request's values (distinct sequence numbers,
 //! random values in their range, every list item, the shapes in their weights, the same
 //! values for the same seed), on both drivers, in clear text and over TLS, in closed and
-//! open loops and device loads, sharded; and an answer that is not the one the values
+//! open loops and device loads, over HTTP/1.1 and HTTP/2, sharded; and an answer that is not the one the values
 //! call for is counted wrong. Against the test server's `sum` (and its cheat,
 //! `sum-cached`), each load bounded in requests.
 
@@ -12,7 +12,7 @@ use engine::{
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use testserver::{Behavior, Seen, TestPki, TestServer, Tls};
+use testserver::{Behavior, H2Behavior, Seen, TestPki, TestServer, Tls};
 
 /// A GET with two random values in its query, and a POST with a list's item and the
 /// sequence number in its body: the server sums them; both name them `a` and `b`.
@@ -122,6 +122,37 @@ fn varied_values_reach_the_server_on_both_drivers_in_clear_and_over_tls() {
                 }
             });
             assert_varied(&format!("{io:?}, tls {tls}"), &r, &server.seen(), 400);
+        }
+    }
+}
+
+#[test]
+fn varied_values_reach_an_http2_server_on_both_drivers_in_clear_and_over_tls() {
+    let pki = TestPki::new().unwrap();
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        for tls in [false, true] {
+            let server = match tls {
+                false => TestServer::start_h2(H2Behavior::Sum),
+                true => TestServer::start_h2_tls(
+                    H2Behavior::Sum,
+                    Tls::new(pki.server_config().unwrap()),
+                ),
+            }
+            .unwrap();
+            let r = load(&server, vary(7), 400, |c| {
+                c.io = io;
+                c.http2 = true;
+                c.streams = 8;
+                if tls {
+                    over_tls(&pki)(c);
+                    let tls = c.tls.as_mut().unwrap();
+                    let mut client = (*tls.config).clone();
+                    client.alpn_protocols = vec![b"h2".to_vec()];
+                    tls.config = std::sync::Arc::new(client);
+                    tls.http2 = true;
+                }
+            });
+            assert_varied(&format!("{io:?}, h2, tls {tls}"), &r, &server.seen(), 400);
         }
     }
 }
