@@ -14,7 +14,7 @@ use crate::hpack;
 use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
-use crate::vary::{self, H2Requests};
+use crate::vary::{H2Requests, Vary};
 
 /// The client connection preface (RFC 9113 section 3.4).
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -76,7 +76,7 @@ impl Session {
     /// A connection slot's session for requests `req`, with `depth` places.
     pub fn new(depth: usize, req: &RequestBytes) -> Session {
         let block = req.h2_block().map_or(0, |b| b.first().len())
-            + req.vary().map_or(0, vary::max_h2_block);
+            + req.vary().map_or(0, Vary::max_h2_block);
         Session {
             reader: FrameReader::new(DEFAULT_MAX_FRAME),
             decoder: hpack::Decoder::new(settings::DEFAULT_HEADER_TABLE),
@@ -176,7 +176,7 @@ impl Session {
     pub(super) fn open_streams(&mut self, req: &RequestBytes) {
         let limit = self.peer.stream_limit().unwrap_or(usize::MAX);
         // The most a HEADERS frame takes: the first block, and a size update before it.
-        let varying = req.vary().map_or(0, vary::max_h2_block);
+        let varying = req.vary().map_or(0, Vary::max_h2_block);
         let most =
             HEADER_LEN + self.request.first().len().max(self.request.next().len()) + 3 + varying;
         while self.streams.queued() > 0 && self.streams.open() < limit && self.going_away.is_none()

@@ -5,7 +5,7 @@
 
 use super::answer::Answer;
 use super::compiled::Drawn;
-use super::Vary;
+use super::{Shape, Vary};
 use crate::hpack;
 
 /// A connection's varying HTTP/2 requests.
@@ -29,7 +29,7 @@ impl H2Requests {
         H2Requests {
             drawn: vec![Drawn::default(); depth].into_boxed_slice(),
             answers: vec![Answer::default(); depth].into_boxed_slice(),
-            block: Vec::with_capacity(max_block(vary)),
+            block: Vec::with_capacity(vary.max_h2_block()),
             value: vec![0; value],
             body: vec![0; vary.max_body_len()],
         }
@@ -93,16 +93,11 @@ impl H2Requests {
     }
 }
 
-/// The longest header block any shape renders: every field a literal with its name
+/// The longest header block `shape` renders: every field a literal with its name
 /// written out, each integer at most 5 octets, content-length's 20 digits.
-pub fn max_block(vary: &Vary) -> usize {
-    (vary.shapes.iter())
-        .map(|s| {
-            let fields: usize = (s.fields.iter())
-                .map(|(n, v)| 12 + n.len() + v.max_len(&s.sources))
-                .sum();
-            fields + 12 + 14 + 20
-        })
-        .max()
-        .unwrap_or(0)
+pub fn max_block(shape: &Shape) -> usize {
+    let fields: usize = (shape.fields.iter())
+        .map(|(n, v)| 12 + n.len() + v.max_len(&shape.sources))
+        .sum();
+    fields + 12 + 14 + 20
 }

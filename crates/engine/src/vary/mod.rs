@@ -29,7 +29,7 @@ pub use compiled::Drawn;
 pub use draw::{Drawer, Place};
 pub use error::VaryError;
 pub use h1::H1Requests;
-pub use h2::{max_block as max_h2_block, H2Requests};
+pub use h2::H2Requests;
 pub use request_line::RequestLine;
 pub use shape::{Context, Shape, Written};
 pub use template::Template;
@@ -57,6 +57,11 @@ pub struct Vary {
     pub seed: u64,
     pub shapes: Vec<Shape>,
     pub(crate) total_weight: u64,
+    /// The longest HTTP/1.1 request, body and HTTP/2 header block any shape renders:
+    /// worked out once, read per request.
+    max_request: usize,
+    max_body: usize,
+    max_block: usize,
 }
 
 impl Vary {
@@ -65,30 +70,38 @@ impl Vary {
         let shapes: Vec<Shape> = (written.iter())
             .map(|w| Shape::compile(*w, cx))
             .collect::<Result<_, _>>()?;
+        let longest = |len: &dyn Fn(&Shape) -> usize| shapes.iter().map(len).max().unwrap_or(0);
+        let max_request = longest(&|s| {
+            let body = s.body.max_len(&s.sources);
+            s.head.max_len(&s.sources) + body + if s.length { 24 } else { 0 }
+        });
+        let max_body = longest(&|s| s.body.max_len(&s.sources));
+        let max_block = longest(&h2::max_block);
         Ok(Vary {
             seed,
             total_weight: shapes.iter().map(|s| s.weight as u64).sum(),
             shapes,
+            max_request,
+            max_body,
+            max_block,
         })
     }
 
     /// The longest HTTP/1.1 request any shape renders.
+    #[inline]
     pub fn max_request_len(&self) -> usize {
-        (self.shapes.iter())
-            .map(|s| {
-                let body = s.body.max_len(&s.sources);
-                s.head.max_len(&s.sources) + body + if s.length { 24 } else { 0 }
-            })
-            .max()
-            .unwrap_or(0)
+        self.max_request
     }
 
     /// The longest body any shape renders.
     pub fn max_body_len(&self) -> usize {
-        (self.shapes.iter())
-            .map(|s| s.body.max_len(&s.sources))
-            .max()
-            .unwrap_or(0)
+        self.max_body
+    }
+
+    /// The longest HTTP/2 header block any shape renders.
+    #[inline]
+    pub fn max_h2_block(&self) -> usize {
+        self.max_block
     }
 
     /// Renders the HTTP/1.1 request `drawn` into `out` (at least
