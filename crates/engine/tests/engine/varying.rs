@@ -166,6 +166,19 @@ fn an_open_loop_and_devices_vary_too() {
             c.pace = Pace::Open(RateSchedule::constant(2_000.0));
         });
         assert_varied(&format!("{io:?}, open loop"), &r, &server.seen(), 200);
+        // A connection per request: each renders its one request as it opens.
+        let server = TestServer::start(Behavior::Sum).unwrap();
+        let r = load(&server, vary(2), 100, |c| {
+            c.io = io;
+            c.keepalive = false;
+            c.pace = Pace::Open(RateSchedule::constant(1_000.0));
+        });
+        assert_varied(
+            &format!("{io:?}, a connection per request"),
+            &r,
+            &server.seen(),
+            100,
+        );
         let server = TestServer::start(Behavior::Sum).unwrap();
         let count = RateSchedule::parse_device_count("4:1s").unwrap();
         let r = load(&server, vary(1), 40, |c| {

@@ -309,6 +309,17 @@ pub(crate) mod tests {
         assert_eq!(lines, ["3*GET /x?n={seq}", "POST /y {seq}"]);
         let e = |args: &[&str]| format!("{:#}", spec(args).unwrap_err());
         assert!(e(&["http://a/", "--seed", "1"]).starts_with("--seed is for"));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("vary.toml");
+        let text = "url = \"http://a/\"\n[vary]\nrequests = [\"GET /x?n={seq}\"]\nseed = 2\n";
+        std::fs::write(&file, text).unwrap();
+        let s = spec(&["--scenario", file.to_str().unwrap(), "--seed", "5"]).unwrap();
+        let v = s.vary.unwrap();
+        assert_eq!(
+            (v.seed, v.requests.len()),
+            (Some(5), 1),
+            "the flag over the file"
+        );
         let bad = e(&["http://a/", "--request", "GET /x?n={nope:1}"]);
         assert!(
             bad.starts_with("--request: ") && bad.contains("nope:1"),
