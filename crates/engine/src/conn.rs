@@ -427,6 +427,9 @@ impl Conn {
         let t = times[self.oldest as usize];
         self.oldest = (self.oldest + 1) % times.len() as u32;
         self.pending -= 1;
+        if let Some(v) = self.vary.as_mut() {
+            v.answered(self.pending);
+        }
         t
     }
 }

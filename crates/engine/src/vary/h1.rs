@@ -67,6 +67,13 @@ impl H1Requests {
         }
     }
 
+    /// The oldest request was answered; `pending` are left. A server that answers a
+    /// request it cannot have read yet (a second response to one) leaves no unrendered
+    /// request behind the answered ones.
+    pub fn answered(&mut self, pending: u32) {
+        self.unrendered = self.unrendered.min(pending);
+    }
+
     /// Nothing pending any more (failed, abandoned, or a new connection).
     pub fn clear(&mut self) {
         self.out.clear();
