@@ -266,6 +266,9 @@ fn shards_draw_their_own_values_and_merge_exactly() {
         randoms.len()
     );
     let m = engine::merge(&[a.clone(), b.clone()]).unwrap();
+    // The load's seed is echoed, shards' and merged: the load can be sent again the same.
+    let seeds = (a.config.vary_seed, b.config.vary_seed, m.config.vary_seed);
+    assert_eq!(seeds, (Some(5), Some(5), Some(5)));
     assert_eq!(m.requests.wrong, a.requests.wrong + b.requests.wrong);
     assert_eq!(m.requests.ok, a.requests.ok + b.requests.ok);
     assert_eq!(
