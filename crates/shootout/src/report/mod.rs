@@ -6,6 +6,7 @@
 //! comparison names (an experiment, a run, a saved load, a JSON file).
 
 pub mod comparison;
+pub mod declared;
 pub mod document;
 pub mod experiment;
 #[cfg(test)]

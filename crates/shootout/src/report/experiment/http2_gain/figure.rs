@@ -3,9 +3,7 @@
 //! (its stored plan) say what its runs measured, and which HTTP/1.1 figure an HTTP/2 one
 //! is set against.
 
-use crate::report::experiment::cell_key::CellKey;
 use crate::store::{Plan, PlannedLoad};
-use crate::units;
 
 /// What a load's runs measure, for the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +75,7 @@ impl Figure {
     }
 
     /// What it is, in words, before where it was measured.
-    fn what(self) -> String {
+    pub fn what(self) -> String {
         let measure = match self.measure {
             Measure::Capacity => "requests/s on kept connections, as fast as responses come",
             Measure::Request => "server CPU µs per request on kept connections",
@@ -89,14 +87,6 @@ impl Figure {
             (Some(n), true) => format!("HTTP/2 over TLS (h2 by ALPN), {n} {}", per(n)),
         };
         format!("{measure}, over {over}")
-    }
-
-    /// A figure as the table shows it: requests/s grouped (`73,071`), CPU in tenths.
-    pub fn format(self, value: f64) -> String {
-        match self.measure {
-            Measure::Capacity => units::grouped(value),
-            Measure::Request => format!("{value:.1}"),
-        }
     }
 }
 
@@ -148,53 +138,6 @@ impl<'p> Planned<'p> {
         out
     }
 
-    /// The cell of its runs at `(endpoint, layout)`: its first level and schedule, at its
-    /// streams.
-    pub fn cell_key(&self, (endpoint, layout): (&str, &str)) -> CellKey {
-        CellKey {
-            endpoint: endpoint.to_string(),
-            layout: layout.to_string(),
-            load: self.load.name.clone(),
-            connections: self.load.levels.first().copied().unwrap_or_default(),
-            streams: self.figure.streams,
-            rate: match self.figure.measure {
-                Measure::Request => self.load.schedules.first().cloned(),
-                Measure::Capacity => None,
-            },
-        }
-    }
-
-    /// Where it was measured: `at 5000/s`, `50 connections`.
-    pub fn at(&self) -> String {
-        match self.figure.measure {
-            Measure::Request => format!(
-                "at {}/s",
-                self.load.schedules.first().map_or("?", String::as_str)
-            ),
-            Measure::Capacity => format!(
-                "{} connections",
-                self.load.levels.first().copied().unwrap_or_default()
-            ),
-        }
-    }
-
-    /// The column's meaning: the header, what it measures, and where (load, rate,
-    /// connections); an HTTP/2 figure's comparison with HTTP/1.1's.
-    pub fn meaning(&self, planned: &[Planned]) -> String {
-        let against = match (self.against(planned), self.figure.measure) {
-            (None, _) => "",
-            (Some(_), Measure::Capacity) => " (in percent of HTTP/1.1's)",
-            (Some(_), Measure::Request) => " (and what it adds to HTTP/1.1's)",
-        };
-        format!(
-            "{}: {}, {} (load {:?}){against}",
-            self.figure.header(),
-            self.figure.what(),
-            self.at(),
-            self.load.name
-        )
-    }
-
     /// For an HTTP/2 figure: the place of the HTTP/1.1 figure it is set against in
     /// `planned`.
     pub fn against(&self, planned: &[Planned]) -> Option<usize> {
@@ -207,43 +150,28 @@ impl<'p> Planned<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Budget, Certificate, PlannedHttp2, PlannedRepeats, PlannedTls};
-    use engine::{Resume, TlsVersions};
+    use crate::report::declared::Take;
+    use crate::report::fixture::{self, Settings};
+    use crate::store::Certificate;
+    use engine::Resume;
 
+    /// A load at `rate` (None: closed), over TLS or not, at `streams` over HTTP/2.
     fn load(name: &str, rate: Option<&str>, tls: bool, streams: &[usize]) -> PlannedLoad {
-        PlannedLoad {
-            name: name.into(),
-            kind: if rate.is_some() { "rate" } else { "closed" }.into(),
-            schedules: rate.into_iter().map(str::to_string).collect(),
-            levels: vec![50],
-            duration_s: None,
-            keepalive: true,
-            tls: tls.then_some(PlannedTls {
-                certificate: Certificate::Ecdsa,
-                resume: Resume::Tickets,
-                version: TlsVersions::every(),
-            }),
-            http2: (!streams.is_empty()).then(|| PlannedHttp2 {
-                streams: streams.to_vec(),
-            }),
+        let mut l = fixture::load(name);
+        if let Some(rate) = rate {
+            l = l.rate(rate);
+        }
+        if tls {
+            l = l.tls(Certificate::Ecdsa, Resume::Tickets);
+        }
+        match streams.is_empty() {
+            true => l,
+            false => l.streams(streams),
         }
     }
 
     fn plan(loads: Vec<PlannedLoad>) -> Plan {
-        Plan {
-            contestants: vec!["a".into()],
-            endpoints: vec!["hello".into()],
-            layouts: vec!["split".into()],
-            loads,
-            repeats: PlannedRepeats::Fixed { rounds: 1 },
-            warmup_s: 1.0,
-            duration_s: 3.0,
-            budget: Budget {
-                time_s: None,
-                make_up_runs: 0,
-                make_up_time_s: None,
-            },
-        }
+        fixture::plan(&["a"], loads)
     }
 
     fn headers(p: &Plan) -> Vec<String> {
@@ -283,18 +211,12 @@ mod tests {
         assert_eq!(planned[2].against(&planned), Some(0));
         assert_eq!(planned[0].against(&planned), None);
         assert_eq!(planned[7].against(&planned), Some(6));
-        assert_eq!(
-            planned[5].meaning(&planned),
-            "µs/req h2c ×10: server CPU µs per request on kept connections, over HTTP/2 with \
-             prior knowledge (h2c), 10 streams per connection, at 5000/s (load \"h2c rate\") \
-             (and what it adds to HTTP/1.1's)"
-        );
-        let key = planned[2].cell_key(("hello", "split"));
+        let key = Take::first_of(planned[2].load, Some(10)).key(("hello", "split"));
         assert_eq!(
             (key.load.as_str(), key.streams, key.rate),
             ("h2c", Some(10), None)
         );
-        let key = planned[5].cell_key(("hello", "split"));
+        let key = Take::first_of(planned[5].load, Some(10)).key(("hello", "split"));
         assert_eq!((key.streams, key.rate.as_deref()), (Some(10), Some("5000")));
     }
 

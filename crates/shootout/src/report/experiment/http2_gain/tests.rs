@@ -1,9 +1,12 @@
 use super::*;
+use crate::model::RunRecord;
 use crate::report::fixture::{disturb, h2_document};
+use crate::report::table::Table;
 
 fn table_of(runs: &[RunRecord]) -> Table {
     let d = h2_document();
-    let mut t = tables(d.experiment.plan.as_ref().unwrap(), runs);
+    let plan = d.experiment.plan.as_ref().unwrap();
+    let mut t = declared(plan).unwrap().tables(plan, runs);
     assert_eq!(t.len(), 1, "one endpoint, one layout");
     t.remove(0)
 }
@@ -129,7 +132,7 @@ fn an_experiment_without_http2_has_no_such_table_and_the_page_shows_it_when_it_h
     let d = h2_document();
     let mut h11 = d.experiment.plan.clone().unwrap();
     h11.loads.retain(|l| l.http2.is_none());
-    assert!(tables(&h11, &d.runs).is_empty());
+    assert!(declared(&h11).is_none());
     let tls = crate::report::fixture::tls_document();
     assert!(tls
         .tables()

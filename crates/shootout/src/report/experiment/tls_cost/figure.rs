@@ -2,9 +2,7 @@
 //! keeps its connections and how it speaks TLS (its stored plan) say what its runs
 //! measured.
 
-use crate::report::experiment::cell_key::CellKey;
 use crate::store::{Certificate, Plan, PlannedLoad};
-use crate::units;
 use engine::Resume;
 
 /// What a load's runs measure, for the table.
@@ -98,7 +96,7 @@ impl Figure {
     }
 
     /// What it is, in words, before where it was measured.
-    fn what(self) -> String {
+    pub fn what(self) -> String {
         match self {
             Figure::NewClient {
                 certificate,
@@ -116,15 +114,6 @@ impl Figure {
             Figure::Capacity => {
                 "requests/s on kept TLS connections, as fast as responses come".into()
             }
-        }
-    }
-
-    /// A CPU figure as the table shows it: whole µs for a new client (`1,542`), tenths
-    /// for a request.
-    pub fn format(self, us: f64) -> String {
-        match self {
-            Figure::NewClient { .. } => units::grouped(us),
-            _ => format!("{us:.1}"),
         }
     }
 }
@@ -151,125 +140,35 @@ impl<'p> Planned<'p> {
         }
         out
     }
-
-    /// The cell of its runs at `(endpoint, layout)`: its first level and schedule.
-    pub fn cell_key(&self, (endpoint, layout): (&str, &str)) -> CellKey {
-        CellKey {
-            endpoint: endpoint.to_string(),
-            layout: layout.to_string(),
-            load: self.load.name.clone(),
-            connections: self.load.levels.first().copied().unwrap_or_default(),
-            streams: None,
-            rate: match self.load.kind.as_str() {
-                "rate" => self.load.schedules.first().cloned(),
-                _ => None,
-            },
-        }
-    }
-
-    /// The column's meaning: the header, what it measures, and where (load, rate,
-    /// connections).
-    pub fn meaning(&self) -> String {
-        let at = match self.load.kind.as_str() {
-            "rate" => format!(
-                "at {}/s",
-                self.load.schedules.first().map_or("?", String::as_str)
-            ),
-            _ => format!(
-                "{} connections",
-                self.load.levels.first().copied().unwrap_or_default()
-            ),
-        };
-        format!(
-            "{}: {}, {at} (load {:?})",
-            self.figure.header(),
-            self.figure.what(),
-            self.load.name
-        )
-    }
-
-    /// For the clear-text request: the place of the request over TLS in `planned`.
-    pub fn paired_with(&self, planned: &[Planned]) -> Option<usize> {
-        match self.figure {
-            Figure::Request { tls: false } => planned
-                .iter()
-                .position(|p| p.figure == Figure::Request { tls: true }),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Budget, PlannedRepeats, PlannedTls};
-    use engine::TlsVersions;
+    use crate::report::declared::Take;
+    use crate::report::fixture::{load, plan, Settings};
+    use Certificate::{Ecdsa, Rsa};
 
-    fn load(
-        name: &str,
-        kind: &str,
-        keepalive: bool,
-        tls: Option<(Certificate, Resume)>,
-    ) -> PlannedLoad {
-        PlannedLoad {
-            name: name.into(),
-            kind: kind.into(),
-            schedules: match kind {
-                "rate" => vec!["500".into()],
-                _ => Vec::new(),
-            },
-            levels: vec![50],
-            duration_s: None,
-            keepalive,
-            tls: tls.map(|(certificate, resume)| PlannedTls {
-                certificate,
-                resume,
-                version: TlsVersions::every(),
-            }),
-            http2: None,
-        }
-    }
-
-    fn plan(loads: Vec<PlannedLoad>) -> Plan {
-        Plan {
-            contestants: vec!["a".into()],
-            endpoints: vec!["hello".into()],
-            layouts: vec!["split".into()],
-            loads,
-            repeats: PlannedRepeats::Fixed { rounds: 1 },
-            warmup_s: 1.0,
-            duration_s: 3.0,
-            budget: Budget {
-                time_s: None,
-                make_up_runs: 0,
-                make_up_time_s: None,
-            },
-        }
+    /// A new client per request at 500/s over TLS.
+    fn new_client(name: &str, certificate: Certificate, resume: Resume) -> PlannedLoad {
+        (load(name).rate("500").new_connections()).tls(certificate, resume)
     }
 
     #[test]
     fn each_load_gives_the_figure_its_settings_say_in_the_tables_order() {
-        let ecdsa = Some((Certificate::Ecdsa, Resume::Off));
-        let p = plan(vec![
-            load("clear", "rate", true, None),
-            load(
-                "capacity",
-                "closed",
-                true,
-                Some((Certificate::Ecdsa, Resume::Tickets)),
-            ),
-            load("rsa", "rate", false, Some((Certificate::Rsa, Resume::Off))),
-            load(
-                "resumed",
-                "rate",
-                false,
-                Some((Certificate::Ecdsa, Resume::Ids)),
-            ),
-            load("full", "rate", false, ecdsa),
-            load("full again", "rate", false, ecdsa),
-            load("over tls", "rate", true, ecdsa),
-            load("clear close", "rate", false, None),
-        ]);
+        let p = plan(
+            &["a"],
+            vec![
+                load("clear").rate("500"),
+                load("capacity").tls(Ecdsa, Resume::Tickets),
+                new_client("rsa", Rsa, Resume::Off),
+                new_client("resumed", Ecdsa, Resume::Ids),
+                new_client("full", Ecdsa, Resume::Off),
+                new_client("full again", Ecdsa, Resume::Off),
+                load("over tls").rate("500").tls(Ecdsa, Resume::Off),
+                load("clear close").rate("500").new_connections(),
+            ],
+        );
         let names: Vec<&str> = Planned::of(&p)
             .iter()
             .map(|x| x.load.name.as_str())
@@ -279,19 +178,19 @@ mod tests {
             ["full", "resumed", "rsa", "over tls", "clear", "capacity"]
         );
         let planned = Planned::of(&p);
-        assert_eq!(planned[4].paired_with(&planned), Some(3));
+        let (full, take) = (planned[0].figure, Take::first_of(planned[0].load, None));
         assert_eq!(
-            planned[0].meaning(),
+            take.meaning(full.header(), &full.what(), ""),
             "per new client: full handshake: a new connection, its TLS handshake (ECDSA P-256, \
              full: nothing resumed) and one request, at 500/s (load \"full\")"
         );
-        let key = planned[0].cell_key(("hello", "split"));
+        let key = take.key(("hello", "split"));
         assert_eq!((key.connections, key.rate.as_deref()), (50, Some("500")));
     }
 
     #[test]
     fn a_clear_request_alone_says_nothing_of_tls() {
-        let p = plan(vec![load("clear", "rate", true, None)]);
+        let p = plan(&["a"], vec![load("clear").rate("500")]);
         assert!(Planned::of(&p).is_empty());
     }
 }

@@ -1,125 +1,145 @@
-//! What TLS costs each server (issue 22): for an experiment with loads over TLS, one
-//! table per endpoint and layout, a row per contestant, that a reader follows without
-//! knowing TLS. Its figures are the server's CPU per response at a fixed rate as the
-//! efficiency tables compute it (`efficiency::Cost`): per new client (a new connection,
-//! its handshake and one request: full, resumed, with an RSA certificate), per request
-//! on a kept connection over TLS and in clear text, and what TLS adds; then the
-//! keep-alive capacity over TLS against the TLS ceiling. Under the table each row is said
-//! in a sentence ([`sentence`]). Which load gives which figure comes from the stored plan
-//! ([`figure`]); the caption says what was negotiated ([`negotiated`]).
+//! What TLS costs each server (issue 22): for an experiment with loads over TLS, a
+//! declared table (`report::declared`) per endpoint and layout, a row per contestant,
+//! that a reader follows without knowing TLS. Its figures are the server's CPU per
+//! response at a fixed rate as the efficiency tables compute it: per new client (a new
+//! connection, its handshake and one request: full, resumed, with an RSA certificate),
+//! per request on a kept connection over TLS and in clear text, and what TLS adds; then
+//! the keep-alive capacity over TLS against the TLS ceiling. Which load gives which
+//! figure comes from the stored plan ([`figure`]); the caption says what was negotiated.
 
 mod figure;
-mod negotiated;
-mod sentence;
-mod shown;
 
 use crate::contestant::catalog::TLS_CEILING;
-use crate::model::RunRecord;
-use crate::report::experiment::ceiling;
-use crate::report::experiment::efficiency::why_not_counted;
-use crate::report::experiment::ranking::{self, RankedCell};
-use crate::report::experiment::row::Row;
-use crate::report::table::columns::{Column, Design};
-use crate::report::table::Table;
-use crate::store::Plan;
+use crate::report::declared::{
+    Against, Baseline, Clause, Column, Declared, Digits, Mark, Measure, Order, Reference, Sentence,
+    Shown, Take, Worded,
+};
+use crate::store::{Certificate, Plan};
 use figure::{Figure, Planned};
-use negotiated::Said;
-use shown::{added, resumed_share, Shown};
 
-/// One table per endpoint and layout of `plan` when it has loads over TLS; none otherwise.
-pub fn tables(plan: &Plan, runs: &[RunRecord]) -> Vec<Table> {
+/// The table of `plan` when it has loads over TLS; None otherwise.
+pub fn declared(plan: &Plan) -> Option<Declared> {
     let planned = Planned::of(plan);
     if !planned.iter().any(|p| p.figure.over_tls()) {
-        return Vec::new();
+        return None;
     }
-    let cells = ranking::cells(runs);
-    let places = (plan.endpoints.iter())
-        .flat_map(|e| plan.layouts.iter().map(move |l| (e.as_str(), l.as_str())));
-    places
-        .map(|place| table(&plan.contestants, &planned, &cells, place))
-        .collect()
+    let columns: Vec<Column> = (planned.iter()).map(|p| column(p, &planned)).collect();
+    Some(Declared {
+        title: "What TLS costs each server".into(),
+        sentence: sentence(&planned),
+        // The cheapest new client first; requests/s, when it is the first figure, highest
+        // first.
+        order: Order {
+            column: 0,
+            highest_first: columns.first().is_some_and(|c| c.measure == Measure::Rps),
+        },
+        marks: vec![Mark::Disturbed],
+        chart: (!columns.is_empty()).then_some(0),
+        columns,
+        negotiated: Some(("server CPU µs".into(), certificates(&planned))),
+    })
 }
 
-/// One contestant's rows in the cells of the table's figures (`Planned::of`'s order).
-struct Line<'r, 'a> {
-    contestant: &'r str,
-    rows: Vec<Option<&'r Row<'a>>>,
-}
-
-impl Line<'_, '_> {
-    /// Each column's figure, the clear-text request's with the request over TLS beside it.
-    fn figures(&self, planned: &[Planned]) -> Vec<(Figure, Shown, Option<Shown>)> {
-        let shown = |i: usize| Shown::of(planned[i].figure, self.rows[i]);
-        (planned.iter().enumerate())
-            .map(|(i, p)| (p.figure, shown(i), p.paired_with(planned).map(shown)))
-            .collect()
+/// The column of `p`'s figure: a request over TLS with what it adds to the one in clear
+/// text, the capacity with its share of the TLS ceiling's.
+fn column(p: &Planned, planned: &[Planned]) -> Column {
+    let clear = planned
+        .iter()
+        .position(|q| q.figure == Figure::Request { tls: false });
+    let baseline = match p.figure {
+        Figure::Request { tls: true } => clear.map(|k| Baseline {
+            of: Reference::Column(k),
+            against: Against::Difference,
+            shown: Shown::Column {
+                header: "+ per request for TLS".into(),
+                meaning: "+ per request for TLS: the request over TLS minus the one in clear \
+                          text"
+                    .into(),
+            },
+        }),
+        Figure::Capacity => Some(Baseline {
+            of: Reference::Ceiling,
+            against: Against::Percent,
+            shown: Shown::Column {
+                header: "% of TLS ceiling".into(),
+                meaning: format!(
+                    "% of TLS ceiling: keep-alive req/s over TLS in percent of {TLS_CEILING}'s, \
+                     the cheapest TLS server this machine allows"
+                ),
+            },
+        }),
+        _ => None,
+    };
+    let take = Take::first_of(p.load, None);
+    Column {
+        header: p.figure.header().into(),
+        meaning: take.meaning(p.figure.header(), &p.figure.what(), ""),
+        take,
+        measure: match p.figure {
+            Figure::Capacity => Measure::Rps,
+            _ => Measure::CpuUs,
+        },
+        digits: match p.figure {
+            Figure::Request { .. } => Digits::Tenths,
+            _ => Digits::Whole,
+        },
+        baseline,
+        resumption: p.figure.resumes(),
     }
 }
 
-/// The table of one endpoint and layout (`place`).
-fn table(
-    contestants: &[String],
-    planned: &[Planned],
-    cells: &[RankedCell],
-    place: (&str, &str),
-) -> Table {
-    let at: Vec<Option<&RankedCell>> = (planned.iter())
-        .map(|p| cells.iter().find(|(k, _)| *k == p.cell_key(place)))
-        .collect();
-    let lines = lines(contestants, planned, &at);
-    let capacity = planned.iter().position(|p| p.figure == Figure::Capacity);
-    let top = (capacity.and_then(|i| at[i])).and_then(|(_, rows)| ceiling::find(rows));
-    let said = Said::of(
-        at.iter()
-            .flatten()
-            .flat_map(|(_, rows)| rows.iter())
-            .flat_map(|r| r.runs.clone()),
-    );
-    let design = Design {
-        title: format!(
-            "What TLS costs each server — /{}, layout {}: server CPU µs ({}; {})",
-            place.0,
-            place.1,
-            said.caption(),
-            certificates(planned)
-        ),
-        columns: columns(planned, capacity.zip(top)),
-        marks: [MARKED_MEANING.to_string()]
-            .into_iter()
-            .chain(said.otherwise())
-            .collect(),
-    };
-    let mut t = design.draw(&lines);
-    let percent = |l: &Line| Some(ceiling::percent_of(capacity.and_then(|i| l.rows[i])?, top?));
-    let sentences = (lines.iter())
-        .filter_map(|l| sentence::sentence(l.contestant, &l.figures(planned), percent(l)));
-    t.notes.extend(sentences);
-    t
+/// `c-x spends 310 µs CPU per new client, 41 µs if the client resumes, 520 µs with an
+/// RSA certificate; +6.0 µs per request over clear text (60% of c-epoll-tls's keep-alive
+/// requests/s)`.
+fn sentence(planned: &[Planned]) -> Sentence {
+    let at = |f: Figure| planned.iter().position(|p| p.figure == f);
+    let new_clients = (planned.iter().enumerate())
+        .filter_map(|(i, p)| Some((i, new_client(p.figure)?)))
+        .map(|(i, (words, withheld))| Worded {
+            column: i,
+            words: words.into(),
+            withheld: withheld.into(),
+        });
+    let over_tls = at(Figure::Request { tls: true });
+    Sentence {
+        verb: Some("spends".into()),
+        clauses: vec![
+            Clause::Figures {
+                each: new_clients.collect(),
+                unit: "µs".into(),
+                unmeasured: "has no figure per new client (see notes)".into(),
+            },
+            Clause::Changes {
+                each: (over_tls.into_iter())
+                    .map(|i| Worded::new(i, "per request over clear text"))
+                    .collect(),
+                unit: "µs".into(),
+                or_figure: over_tls.map(|i| Worded::new(i, "per request over TLS")),
+            },
+        ],
+        share: (at(Figure::Capacity))
+            .map(|i| Worded::new(i, format!("of {TLS_CEILING}'s keep-alive requests/s"))),
+    }
 }
 
-/// Each contestant's rows in the cells `at` (None where it has none), cheapest new client
-/// first.
-fn lines<'r, 'a>(
-    contestants: &'r [String],
-    planned: &[Planned],
-    at: &[Option<&'r RankedCell<'a>>],
-) -> Vec<Line<'r, 'a>> {
-    let row = |cell: &Option<&'r RankedCell<'a>>, name: &str| {
-        cell.and_then(|(_, rows)| rows.iter().find(|r| r.contestant == name))
+/// A new client's figure in words, and what is said when none resumed.
+fn new_client(figure: Figure) -> Option<(&'static str, &'static str)> {
+    let Figure::NewClient {
+        certificate,
+        resumed,
+    } = figure
+    else {
+        return None;
     };
-    let mut lines: Vec<Line> = (contestants.iter())
-        .map(|name| Line {
-            contestant: name,
-            rows: at.iter().map(|cell| row(cell, name)).collect(),
-        })
-        .collect();
-    lines.sort_by(|a, b| cheapest(planned, a).total_cmp(&cheapest(planned, b)));
-    lines
+    let none = "no resumption (no handshake resumed)";
+    let none_rsa = "no resumption with an RSA certificate (no handshake resumed)";
+    Some(match (certificate, resumed) {
+        (Certificate::Ecdsa, false) => ("CPU per new client", none),
+        (Certificate::Ecdsa, true) => ("if the client resumes", none),
+        (Certificate::Rsa, false) => ("with an RSA certificate", none_rsa),
+        (Certificate::Rsa, true) => ("resumed with an RSA certificate", none_rsa),
+    })
 }
-
-/// What `†` means here.
-const MARKED_MEANING: &str = "† no run counts: the median of runs disturbed or off the \
-     schedule by the generator's doing (the load's own table says how)";
 
 /// The certificates the loads served: `certificate ECDSA P-256`, `certificates ECDSA
 /// P-256, RSA 2048 in the RSA columns`.
@@ -139,100 +159,17 @@ fn certificates(planned: &[Planned]) -> String {
     }
 }
 
-/// The first column's figure, to sort by: cheapest first, those without one last.
-fn cheapest(planned: &[Planned], line: &Line) -> f64 {
-    match line.figures(planned).first() {
-        Some((_, Shown::Us { us, .. }, _)) => *us,
-        _ => f64::INFINITY,
-    }
-}
-
-/// The contestant, a column per figure (the clear-text request followed by what TLS
-/// adds), the share of the TLS ceiling when the capacity's cell has it, and the notes.
-/// `top` is the capacity's column and the ceiling's row there.
-fn columns<'c, 'a: 'c>(
-    planned: &'c [Planned],
-    top: Option<(usize, &'c Row<'a>)>,
-) -> Vec<Column<'c, Line<'c, 'a>>> {
-    let mut out = vec![Column::name("contestant", |l: &Line| l.contestant.into())];
-    for (i, p) in planned.iter().enumerate() {
-        let column = Column::number(p.figure.header(), move |l: &Line| cell(p.figure, l.rows[i]));
-        out.push(column.meaning(p.meaning()));
-        if let Some(tls) = p.paired_with(planned) {
-            let more = move |l: &Line| {
-                let shown = |j: usize| Shown::of(planned[j].figure, l.rows[j]);
-                added(shown(tls), shown(i)).unwrap_or_default()
-            };
-            out.push(Column::number("+ per request for TLS", more).meaning(
-                "+ per request for TLS: the request over TLS minus the one in clear text",
-            ));
-        }
-    }
-    if let Some((i, top)) = top {
-        let percent =
-            move |l: &Line| l.rows[i].map_or(String::new(), |r| ceiling::percent_of(r, top));
-        out.push(Column::number("% of TLS ceiling", percent).meaning(format!(
-            "% of TLS ceiling: keep-alive req/s over TLS in percent of {TLS_CEILING}'s, the \
-             cheapest TLS server this machine allows"
-        )));
-    }
-    out.push(Column::name("notes", move |l: &Line| notes(planned, l)));
-    out
-}
-
-/// A figure's cell: the capacity's requests/s as the other tables show it, else the CPU
-/// figure; `-` when nothing measured it.
-fn cell(figure: Figure, row: Option<&Row>) -> String {
-    match (figure, row) {
-        (Figure::Capacity, Some(row)) => row.rps_or_bound_text(),
-        _ => Shown::of(figure, row).cell(figure),
-    }
-}
-
-/// Why figures are missing (each reason once, after the columns it left blank), and how
-/// many new clients resumed where not all did.
-fn notes(planned: &[Planned], line: &Line) -> String {
-    let mut why: Vec<(String, Vec<&str>)> = Vec::new();
-    for (p, row) in planned.iter().zip(&line.rows) {
-        let missing = cell(p.figure, *row) == "-";
-        let Some(text) = row
-            .filter(|_| missing)
-            .map(why_not_counted)
-            .filter(|t| !t.is_empty())
-        else {
-            continue;
-        };
-        match why.iter_mut().find(|(t, _)| *t == text) {
-            Some((_, columns)) => columns.push(p.figure.header()),
-            None => why.push((text, vec![p.figure.header()])),
-        }
-    }
-    let partly = (planned.iter().zip(&line.rows))
-        .filter(|(p, _)| p.figure.resumes())
-        .filter_map(|(p, row)| Some((p, resumed_share((*row)?)?)))
-        .filter(|(_, share)| *share > 0.0 && *share < 0.99)
-        .map(|(p, share)| {
-            format!(
-                "{}: {:.0}% of new clients resumed",
-                p.figure.header(),
-                share * 100.0
-            )
-        });
-    (why.into_iter())
-        .map(|(text, columns)| format!("{}: {text}", columns.join(", ")))
-        .chain(partly)
-        .collect::<Vec<String>>()
-        .join("; ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::RunRecord;
     use crate::report::fixture::{disturb, tls_document};
+    use crate::report::table::Table;
 
     fn table_of(runs: &[RunRecord]) -> Table {
         let d = tls_document();
-        let mut t = tables(d.experiment.plan.as_ref().unwrap(), runs);
+        let plan = d.experiment.plan.as_ref().unwrap();
+        let mut t = declared(plan).unwrap().tables(plan, runs);
         assert_eq!(t.len(), 1, "one endpoint, one layout");
         t.remove(0)
     }
@@ -352,7 +289,7 @@ mod tests {
         let d = tls_document();
         let mut clear = d.experiment.plan.clone().unwrap();
         clear.loads.retain(|l| l.tls.is_none());
-        assert!(tables(&clear, &d.runs).is_empty());
+        assert!(declared(&clear).is_none());
         assert!(crate::report::fixture::document()
             .tables()
             .iter()
