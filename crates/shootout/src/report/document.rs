@@ -7,7 +7,7 @@ use crate::report::declared::Declared;
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{
-    capacity, convergence, efficiency, http2_gain, matrix, ramp, servers, tls_cost, unverified,
+    capacity, convergence, efficiency, matrix, ramp, servers, unverified,
 };
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -183,10 +183,7 @@ impl Document {
         let Some(plan) = self.experiment.plan.as_ref() else {
             return Vec::new();
         };
-        [tls_cost::declared(plan), http2_gain::declared(plan)]
-            .into_iter()
-            .flatten()
-            .collect()
+        crate::report::experiment::declared(plan)
     }
 
     /// The device-ramp runs, and the others.

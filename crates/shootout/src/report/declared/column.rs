@@ -4,7 +4,7 @@
 //! against.
 
 use crate::report::experiment::cell_key::CellKey;
-use crate::store::PlannedLoad;
+use crate::store::{Plan, PlannedLoad};
 
 /// One column of figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,4 +136,49 @@ pub enum Shown {
     InCell,
     /// In a column of its own, after both columns it compares.
     Column { header: String, meaning: String },
+}
+
+/// A load of a plan, at one of its stream counts, whose runs give a declared column its
+/// figure `F`.
+#[derive(Debug, Clone, Copy)]
+pub struct Planned<'p, F> {
+    pub figure: F,
+    pub load: &'p PlannedLoad,
+    pub streams: Option<usize>,
+}
+
+impl<'p, F> Planned<'p, F> {
+    /// Each load of `plan` at each of its stream counts whose runs give a figure (`of`),
+    /// in the plan's order.
+    pub fn every(
+        plan: &'p Plan,
+        of: impl Fn(&PlannedLoad, Option<usize>) -> Option<F>,
+    ) -> Vec<Self> {
+        (cells(plan))
+            .filter_map(|(load, streams)| {
+                let figure = of(load, streams)?;
+                Some(Planned {
+                    figure,
+                    load,
+                    streams,
+                })
+            })
+            .collect()
+    }
+
+    /// The cell it gives its figure in.
+    pub fn take(&self) -> Take {
+        Take::first_of(self.load, self.streams)
+    }
+}
+
+/// Each load of `plan` at each of its stream counts (None over HTTP/1.x), in its order.
+pub fn cells(plan: &Plan) -> impl Iterator<Item = (&PlannedLoad, Option<usize>)> {
+    plan.loads.iter().flat_map(|load| {
+        let streams: Vec<Option<usize>> = match &load.http2 {
+            Some(h2) => h2.streams.iter().copied().map(Some).collect(),
+            None => vec![None],
+        };
+        streams.into_iter().map(move |s| (load, s))
+    })
 }

@@ -28,7 +28,9 @@ use crate::report::page::colours::Colours;
 use crate::report::page::figure::Figure as Chart;
 use crate::report::table::Table;
 use crate::store::Plan;
-pub use column::{Against, Baseline, Column, Digits, Measure, Reference, Shown, Take};
+pub use column::{
+    cells, Against, Baseline, Column, Digits, Measure, Planned, Reference, Shown, Take,
+};
 pub use figure::Mark;
 pub use sentence::{Clause, Listed, Sentence, Worded};
 

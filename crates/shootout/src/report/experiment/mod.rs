@@ -20,3 +20,15 @@ pub mod servers;
 pub mod summary;
 pub mod tls_cost;
 pub mod unverified;
+
+use crate::report::declared::Declared;
+use crate::store::Plan;
+
+/// The comparison tables `plan` declares: what TLS costs each server (loads over TLS),
+/// what HTTP/2 gains or costs each server (loads over HTTP/2).
+pub fn declared(plan: &Plan) -> Vec<Declared> {
+    [tls_cost::declared(plan), http2_gain::declared(plan)]
+        .into_iter()
+        .flatten()
+        .collect()
+}

@@ -99,30 +99,14 @@ fn per(n: usize) -> &'static str {
 }
 
 /// A load (at one of its stream counts) that gives the table one of its figures.
-#[derive(Debug, Clone, Copy)]
-pub struct Planned<'p> {
-    pub figure: Figure,
-    pub load: &'p PlannedLoad,
-}
+pub type Planned<'p> = crate::report::declared::Planned<'p, Figure>;
 
 impl<'p> Planned<'p> {
     /// The first load of `plan` giving each figure, in the table's order: per group (the
     /// measure, in clear text or over TLS) with an HTTP/2 figure, its HTTP/1.1 figure, then
     /// its HTTP/2 ones by streams. Nothing without a load over HTTP/2.
     pub fn of(plan: &'p Plan) -> Vec<Planned<'p>> {
-        let every = (plan.loads.iter()).flat_map(|load| {
-            let streams: Vec<Option<usize>> = match &load.http2 {
-                Some(h2) => h2.streams.iter().copied().map(Some).collect(),
-                None => vec![None],
-            };
-            (streams.into_iter()).filter_map(move |s| {
-                Some(Planned {
-                    figure: Figure::of(load, s)?,
-                    load,
-                })
-            })
-        });
-        let every: Vec<Planned> = every.collect();
+        let every = Planned::every(plan, Figure::of);
         let mut out = Vec::new();
         for (measure, tls) in Figure::GROUPS {
             let mut group: Vec<Planned> = (every.iter())
@@ -150,28 +134,12 @@ impl<'p> Planned<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::declared::Take;
-    use crate::report::fixture::{self, Settings};
-    use crate::store::Certificate;
-    use engine::Resume;
-
-    /// A load at `rate` (None: closed), over TLS or not, at `streams` over HTTP/2.
-    fn load(name: &str, rate: Option<&str>, tls: bool, streams: &[usize]) -> PlannedLoad {
-        let mut l = fixture::load(name);
-        if let Some(rate) = rate {
-            l = l.rate(rate);
-        }
-        if tls {
-            l = l.tls(Certificate::Ecdsa, Resume::Tickets);
-        }
-        match streams.is_empty() {
-            true => l,
-            false => l.streams(streams),
-        }
-    }
+    use crate::report::fixture::{load, Settings};
+    use crate::store::Certificate::Ecdsa;
+    use engine::Resume::Tickets;
 
     fn plan(loads: Vec<PlannedLoad>) -> Plan {
-        fixture::plan(&["a"], loads)
+        crate::report::fixture::plan(&["a"], loads)
     }
 
     fn headers(p: &Plan) -> Vec<String> {
@@ -181,18 +149,14 @@ mod tests {
     #[test]
     fn each_load_gives_its_figures_http11_first_then_http2_by_streams() {
         let p = plan(vec![
-            load("h2 tls", None, true, &[10]),
-            load("h2c rate", Some("5000"), false, &[10]),
-            load("h2c", None, false, &[100, 1, 10]),
-            load("tls", None, true, &[]),
-            load("rate", Some("5000"), false, &[]),
-            load("ka", None, false, &[]),
-            load(
-                "rate over tls, nothing over h2 to set it against",
-                Some("5000"),
-                true,
-                &[],
-            ),
+            load("h2 tls").tls(Ecdsa, Tickets).streams(&[10]),
+            load("h2c rate").rate("5000").streams(&[10]),
+            load("h2c").streams(&[100, 1, 10]),
+            load("tls").tls(Ecdsa, Tickets),
+            load("rate").rate("5000"),
+            load("ka"),
+            // Nothing over HTTP/2 to set it against.
+            load("rate over tls").rate("5000").tls(Ecdsa, Tickets),
         ]);
         assert_eq!(
             headers(&p),
@@ -211,21 +175,18 @@ mod tests {
         assert_eq!(planned[2].against(&planned), Some(0));
         assert_eq!(planned[0].against(&planned), None);
         assert_eq!(planned[7].against(&planned), Some(6));
-        let key = Take::first_of(planned[2].load, Some(10)).key(("hello", "split"));
+        let key = planned[2].take().key(("hello", "split"));
         assert_eq!(
             (key.load.as_str(), key.streams, key.rate),
             ("h2c", Some(10), None)
         );
-        let key = Take::first_of(planned[5].load, Some(10)).key(("hello", "split"));
+        let key = planned[5].take().key(("hello", "split"));
         assert_eq!((key.streams, key.rate.as_deref()), (Some(10), Some("5000")));
     }
 
     #[test]
     fn without_a_load_over_http2_there_is_no_figure() {
-        let p = plan(vec![
-            load("ka", None, false, &[]),
-            load("rate", Some("5000"), false, &[]),
-        ]);
+        let p = plan(vec![load("ka"), load("rate").rate("5000")]);
         assert!(Planned::of(&p).is_empty());
     }
 }

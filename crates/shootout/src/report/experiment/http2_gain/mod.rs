@@ -11,7 +11,7 @@ mod figure;
 
 use crate::report::declared::{
     Against, Baseline, Clause, Column, Declared, Digits, Listed, Mark, Measure as Of, Order,
-    Reference, Sentence, Shown, Take, Worded,
+    Reference, Sentence, Shown, Worded,
 };
 use crate::store::Plan;
 use figure::{Measure, Planned};
@@ -37,7 +37,7 @@ pub fn declared(plan: &Plan) -> Option<Declared> {
 
 /// The column of `p`'s figure: an HTTP/2 one with its change from HTTP/1.1's after it.
 fn column(p: &Planned, planned: &[Planned]) -> Column {
-    let take = Take::first_of(p.load, p.figure.streams);
+    let take = p.take();
     let (measure, digits, against) = match p.figure.measure {
         Measure::Capacity => (Of::Rps, Digits::Whole, Against::Percent),
         Measure::Request => (Of::CpuUs, Digits::Tenths, Against::Difference),
@@ -79,14 +79,14 @@ fn sentence(planned: &[Planned]) -> Sentence {
         .filter(|(_, p)| p.figure.measure == Measure::Request)
         .map(|(i, p)| {
             let protocol = p.figure.protocol();
-            let at = Take::first_of(p.load, p.figure.streams).at();
+            let at = p.take().at();
             Worded::new(
                 i,
                 format!("CPU per request against HTTP/1.1 {at} ({protocol})"),
             )
         });
     let broke_down = (http2()).map(|(i, p)| {
-        let at = Take::first_of(p.load, p.figure.streams).at();
+        let at = p.take().at();
         Worded::new(i, format!("{}, {at}", p.figure.protocol()))
     });
     Sentence {

@@ -1,24 +1,10 @@
 use super::*;
 use crate::model::RunRecord;
-use crate::report::fixture::{disturb, h2_document};
+use crate::report::fixture::{disturb, h2_document, only_table, row};
 use crate::report::table::Table;
 
 fn table_of(runs: &[RunRecord]) -> Table {
-    let d = h2_document();
-    let plan = d.experiment.plan.as_ref().unwrap();
-    let mut t = declared(plan).unwrap().tables(plan, runs);
-    assert_eq!(t.len(), 1, "one endpoint, one layout");
-    t.remove(0)
-}
-
-/// The row of `contestant`, by column header.
-fn row<'t>(t: &'t Table, contestant: &str) -> Vec<(&'t str, &'t str)> {
-    let cells = t.rows.iter().find(|r| r[0] == contestant).unwrap();
-    t.headers
-        .iter()
-        .map(String::as_str)
-        .zip(cells.iter().map(String::as_str))
-        .collect()
+    only_table(&h2_document(), declared, runs)
 }
 
 fn sentence_of<'t>(t: &'t Table, contestant: &str) -> Option<&'t str> {

@@ -22,27 +22,19 @@ pub enum Figure {
 
 impl Figure {
     /// The table's columns, in order.
-    const ORDER: [Figure; 7] = [
-        Figure::NewClient {
-            certificate: Certificate::Ecdsa,
-            resumed: false,
-        },
-        Figure::NewClient {
-            certificate: Certificate::Ecdsa,
-            resumed: true,
-        },
-        Figure::NewClient {
-            certificate: Certificate::Rsa,
-            resumed: false,
-        },
-        Figure::NewClient {
-            certificate: Certificate::Rsa,
-            resumed: true,
-        },
-        Figure::Request { tls: true },
-        Figure::Request { tls: false },
-        Figure::Capacity,
-    ];
+    fn order() -> impl Iterator<Item = Figure> {
+        use Certificate::{Ecdsa, Rsa};
+        let clients = [(Ecdsa, false), (Ecdsa, true), (Rsa, false), (Rsa, true)];
+        let clients = clients.map(|(certificate, resumed)| Figure::NewClient {
+            certificate,
+            resumed,
+        });
+        let others = [
+            Figure::Request { tls: true },
+            Figure::Request { tls: false },
+        ];
+        clients.into_iter().chain(others).chain([Figure::Capacity])
+    }
 
     /// What `load` measures, if the table shows it (a load over HTTP/2 is the HTTP/2
     /// table's).
@@ -74,21 +66,14 @@ impl Figure {
         use Certificate::{Ecdsa, Rsa};
         match self {
             Figure::NewClient {
-                certificate: Ecdsa,
-                resumed: false,
-            } => "per new client: full handshake",
-            Figure::NewClient {
-                certificate: Ecdsa,
-                resumed: true,
-            } => "… resumed",
-            Figure::NewClient {
-                certificate: Rsa,
-                resumed: false,
-            } => "… RSA",
-            Figure::NewClient {
-                certificate: Rsa,
-                resumed: true,
-            } => "… RSA resumed",
+                certificate,
+                resumed,
+            } => match (certificate, resumed) {
+                (Ecdsa, false) => "per new client: full handshake",
+                (Ecdsa, true) => "… resumed",
+                (Rsa, false) => "… RSA",
+                (Rsa, true) => "… RSA resumed",
+            },
             Figure::Request { tls: true } => "per request over TLS",
             Figure::Request { tls: false } => "… in clear text",
             Figure::Capacity => "keep-alive req/s over TLS",
@@ -119,22 +104,15 @@ impl Figure {
 }
 
 /// A load that gives the table one of its figures.
-#[derive(Debug, Clone, Copy)]
-pub struct Planned<'p> {
-    pub figure: Figure,
-    pub load: &'p PlannedLoad,
-}
+pub type Planned<'p> = crate::report::declared::Planned<'p, Figure>;
 
 impl<'p> Planned<'p> {
     /// The first load of `plan` giving each figure, in the table's order. A request in
     /// clear text is shown only beside one over TLS (the difference is the figure).
     pub fn of(plan: &'p Plan) -> Vec<Planned<'p>> {
-        let first = |figure: Figure| {
-            (plan.loads.iter())
-                .find(|l| Figure::of(l) == Some(figure))
-                .map(|load| Planned { figure, load })
-        };
-        let mut out: Vec<Planned> = Figure::ORDER.into_iter().filter_map(first).collect();
+        let every = Planned::every(plan, |load, _| Figure::of(load));
+        let first = |figure: Figure| every.iter().find(|p| p.figure == figure).copied();
+        let mut out: Vec<Planned> = Figure::order().filter_map(first).collect();
         if first(Figure::Request { tls: true }).is_none() {
             out.retain(|p| p.figure != Figure::Request { tls: false });
         }
@@ -145,7 +123,6 @@ impl<'p> Planned<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::declared::Take;
     use crate::report::fixture::{load, plan, Settings};
     use Certificate::{Ecdsa, Rsa};
 
@@ -178,7 +155,7 @@ mod tests {
             ["full", "resumed", "rsa", "over tls", "clear", "capacity"]
         );
         let planned = Planned::of(&p);
-        let (full, take) = (planned[0].figure, Take::first_of(planned[0].load, None));
+        let (full, take) = (planned[0].figure, planned[0].take());
         assert_eq!(
             take.meaning(full.header(), &full.what(), ""),
             "per new client: full handshake: a new connection, its TLS handshake (ECDSA P-256, \

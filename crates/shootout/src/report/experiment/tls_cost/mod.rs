@@ -12,7 +12,7 @@ mod figure;
 use crate::contestant::catalog::TLS_CEILING;
 use crate::report::declared::{
     Against, Baseline, Clause, Column, Declared, Digits, Mark, Measure, Order, Reference, Sentence,
-    Shown, Take, Worded,
+    Shown, Worded,
 };
 use crate::store::{Certificate, Plan};
 use figure::{Figure, Planned};
@@ -70,7 +70,7 @@ fn column(p: &Planned, planned: &[Planned]) -> Column {
         }),
         _ => None,
     };
-    let take = Take::first_of(p.load, None);
+    let take = p.take();
     Column {
         header: p.figure.header().into(),
         meaning: take.meaning(p.figure.header(), &p.figure.what(), ""),
@@ -144,15 +144,11 @@ fn new_client(figure: Figure) -> Option<(&'static str, &'static str)> {
 /// The certificates the loads served: `certificate ECDSA P-256`, `certificates ECDSA
 /// P-256, RSA 2048 in the RSA columns`.
 fn certificates(planned: &[Planned]) -> String {
-    let mut kinds: Vec<&str> = Vec::new();
-    for title in planned
-        .iter()
+    let mut kinds: Vec<&str> = (planned.iter())
         .filter_map(|p| Some(p.load.tls?.certificate.title()))
-    {
-        if !kinds.contains(&title) {
-            kinds.push(title);
-        }
-    }
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
     match kinds.as_slice() {
         [one] => format!("certificate {one}"),
         _ => format!("certificates {} in the RSA columns", kinds.join(", ")),
@@ -163,25 +159,11 @@ fn certificates(planned: &[Planned]) -> String {
 mod tests {
     use super::*;
     use crate::model::RunRecord;
-    use crate::report::fixture::{disturb, tls_document};
+    use crate::report::fixture::{disturb, only_table, row, tls_document};
     use crate::report::table::Table;
 
     fn table_of(runs: &[RunRecord]) -> Table {
-        let d = tls_document();
-        let plan = d.experiment.plan.as_ref().unwrap();
-        let mut t = declared(plan).unwrap().tables(plan, runs);
-        assert_eq!(t.len(), 1, "one endpoint, one layout");
-        t.remove(0)
-    }
-
-    /// The row of `contestant`, by column header.
-    fn row<'t>(t: &'t Table, contestant: &str) -> Vec<(&'t str, &'t str)> {
-        let cells = t.rows.iter().find(|r| r[0] == contestant).unwrap();
-        t.headers
-            .iter()
-            .map(String::as_str)
-            .zip(cells.iter().map(String::as_str))
-            .collect()
+        only_table(&tls_document(), declared, runs)
     }
 
     #[test]
