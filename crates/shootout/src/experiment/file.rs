@@ -2,6 +2,7 @@
 //! profiles that override parts of it. [`super::check`] turns it into an [`super::Experiment`].
 
 use super::error::UnknownProfile;
+use super::table::{TableAgainst, TableMeasure};
 use regex::Regex;
 use serde::{Deserialize, Deserializer};
 use serde_untagged::UntaggedEnumVisitor;
@@ -55,6 +56,38 @@ pub struct ExperimentFile {
     /// Contestants declared here (`[contestant.NAME]`), checked by [`super::inline`].
     #[serde(default)]
     pub contestant: BTreeMap<String, toml::Table>,
+    /// Comparison tables of its own (`[[table]]`), checked by [`super::table`].
+    #[serde(default)]
+    pub table: Vec<TableFile>,
+}
+
+/// A `[[table]]`: a comparison table the report draws, a row per contestant.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    pub title: String,
+    pub columns: Vec<ColumnFile>,
+    /// The header of the column the rows are ordered by (default the first).
+    pub order: Option<String>,
+}
+
+/// A column of a `[[table]]`: the cell it takes (a load, at the table's endpoint and
+/// layout unless it names its own) and what it measures there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnFile {
+    pub header: String,
+    pub load: String,
+    pub endpoint: Option<String>,
+    pub layout: Option<String>,
+    /// An HTTP/2 load's stream count (default its first).
+    pub streams: Option<usize>,
+    #[serde(default)]
+    pub measure: TableMeasure,
+    /// The header of the column its figure is set against.
+    pub baseline: Option<String>,
+    #[serde(default)]
+    pub against: TableAgainst,
 }
 
 /// The `[verdict]` table: percentages of the cores' time.

@@ -52,6 +52,18 @@ impl Take {
         }
     }
 
+    /// A load the plan does not have: a cell no run is in.
+    pub fn named(load: &str) -> Take {
+        Take {
+            endpoint: None,
+            layout: None,
+            load: load.to_string(),
+            connections: 0,
+            streams: None,
+            rate: None,
+        }
+    }
+
     /// The cell at `(endpoint, layout)`, the table's place.
     pub fn key(&self, (endpoint, layout): (&str, &str)) -> CellKey {
         CellKey {

@@ -6,7 +6,7 @@
 //! each row, and the chart drawn beside it on the page. One code path ([`Declared::tables`]
 //! and [`Declared::charts`]) draws any declared table; an experiment kind (what TLS
 //! costs, what HTTP/2 gains) is a declaration built from its plan, and an experiment
-//! file may declare its own (`[[table]]`).
+//! file may declare its own (`[[table]]`, `own`).
 //!
 //! Extensions, each named for what it adds: `resumption` (a TLS column whose clients
 //! were asked to resume), `negotiated` (what the TLS runs negotiated, for the caption),
@@ -19,6 +19,7 @@ mod drawn;
 pub mod figure;
 mod line;
 pub mod negotiated;
+mod own;
 mod resumption;
 pub mod sentence;
 

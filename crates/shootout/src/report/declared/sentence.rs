@@ -143,7 +143,7 @@ impl Clause {
                 let changes: Vec<String> = (each.iter())
                     .filter_map(|w| {
                         let change = drawn.compared(w.column, line, true)?;
-                        Some(format!("{change} {unit} {}", w.words))
+                        Some(spaced(&[&change, unit, &w.words]))
                     })
                     .collect();
                 match changes.is_empty() {
@@ -217,4 +217,10 @@ fn listed(head: String, tail: Vec<String>) -> String {
             format!("{} and {last}", all.join(", "))
         }
     }
+}
+
+/// `parts` joined by spaces, the empty ones left out.
+fn spaced(parts: &[&str]) -> String {
+    let said: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
+    said.join(" ")
 }

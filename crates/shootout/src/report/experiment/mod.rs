@@ -25,10 +25,13 @@ use crate::report::declared::Declared;
 use crate::store::Plan;
 
 /// The comparison tables `plan` declares: what TLS costs each server (loads over TLS),
-/// what HTTP/2 gains or costs each server (loads over HTTP/2).
+/// what HTTP/2 gains or costs each server (loads over HTTP/2), and the experiment's own
+/// (`[[table]]`).
 pub fn declared(plan: &Plan) -> Vec<Declared> {
+    let own = plan.tables.iter().map(|t| Declared::of_table(t, plan));
     [tls_cost::declared(plan), http2_gain::declared(plan)]
         .into_iter()
         .flatten()
+        .chain(own)
         .collect()
 }
