@@ -128,7 +128,9 @@ pub struct Baseline {
 pub enum Reference {
     /// The same contestant's figure in another column (its place among the columns).
     Column(usize),
-    /// The ceiling's figure in the same column: the best this machine allows.
+    /// The ceiling's figure in the same column: the best this machine allows. Set
+    /// against in percent as every table's `% of ceiling` is (`ceiling::percent_of`), and
+    /// shown only where the ceiling measured.
     Ceiling,
 }
 
