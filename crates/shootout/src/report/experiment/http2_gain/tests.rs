@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::RunRecord;
-use crate::report::fixture::{disturb, h2_document, only_table, row};
+use crate::report::fixture::{disturbed, h2_document, only_table, row};
 use crate::report::table::Table;
 
 fn table_of(runs: &[RunRecord]) -> Table {
@@ -87,12 +87,7 @@ fn a_server_without_http2_keeps_its_row_and_says_why_once() {
 
 #[test]
 fn a_figure_without_a_run_that_counts_is_marked_and_the_legend_says_what_each_is() {
-    let mut runs = h2_document().runs;
-    for r in runs.iter_mut().filter(|r| {
-        r.coordinates.contestant == "go-nethttp" && r.coordinates.load == "h2c at 5000/s"
-    }) {
-        disturb(r, 0.2);
-    }
+    let runs = disturbed(h2_document().runs, "go-nethttp", "h2c at 5000/s");
     let t = table_of(&runs);
     let go = row(&t, "go-nethttp");
     assert_eq!(go[6], ("µs/req h2c ×10", "31.5† (+11.5)"));

@@ -159,7 +159,7 @@ fn certificates(planned: &[Planned]) -> String {
 mod tests {
     use super::*;
     use crate::model::RunRecord;
-    use crate::report::fixture::{disturb, only_table, row, tls_document};
+    use crate::report::fixture::{disturbed, only_table, row, tls_document};
     use crate::report::table::Table;
 
     fn table_of(runs: &[RunRecord]) -> Table {
@@ -252,16 +252,19 @@ mod tests {
 
     #[test]
     fn a_figure_without_a_run_that_counts_is_marked() {
-        let mut runs = tls_document().runs;
-        for r in runs.iter_mut().filter(|r| {
-            r.coordinates.contestant == "nginx-static" && r.coordinates.load == "new client"
-        }) {
-            disturb(r, 0.2);
-        }
-        let t = table_of(&runs);
-        assert_eq!(
-            row(&t, "nginx-static")[1],
-            ("per new client: full handshake", "310†")
+        let t = table_of(&disturbed(
+            tls_document().runs,
+            "nginx-static",
+            "new client",
+        ));
+        let nginx = row(&t, "nginx-static");
+        assert_eq!(nginx[1], ("per new client: full handshake", "310†"));
+        assert!(
+            nginx[9]
+                .1
+                .starts_with("per new client: full handshake: 1 disturbed"),
+            "a figure that does not count says why: {}",
+            nginx[9].1
         );
         assert!(t.notes[0].contains("† no run counts"));
     }
