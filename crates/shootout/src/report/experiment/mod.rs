@@ -1,7 +1,9 @@
 //! The tables of an experiment: the 2009 matrix, the 2017 per-server tables, the 2019
-//! device ramps, shootout's own table per cell, what TLS costs each server, what HTTP/2
-//! gains or costs each server, capacity at objective, two experiments compared, and
-//! whether the cells of an experiment that repeats until sure converged.
+//! device ramps, shootout's own table per cell, capacity at objective, two experiments
+//! compared, and whether the cells of an experiment that repeats until sure converged;
+//! and the comparison tables a plan declares ([`declared`]: what TLS costs each server,
+//! what HTTP/2 gains or costs each server, the experiment's own), which
+//! `report::declared` draws.
 
 pub mod capacity;
 pub mod ceiling;
