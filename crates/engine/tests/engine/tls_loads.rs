@@ -240,7 +240,8 @@ fn a_stalled_handshake_ends_at_the_timeout_at_every_pace() {
     let pki = TestPki::new().unwrap();
     for io in BACKENDS {
         // A connection per request, due by the schedule: each request times out on its
-        // connection's handshake.
+        // connection's handshake, or, when the loop is late on a busy machine, waited for
+        // a connection past its timeout and is dropped (CI once saw 7 and 1).
         let r = stalled_load(&pki, |c| {
             c.io = io;
             c.keepalive = false;
@@ -248,8 +249,10 @@ fn a_stalled_handshake_ends_at_the_timeout_at_every_pace() {
             c.pace = Pace::Open(RateSchedule::parse("400").unwrap());
         });
         let q = &r.requests;
-        assert_eq!((q.timeout, q.total()), (8, 8), "{io:?}: {q:?}");
-        assert_eq!(failures(&r)["handshake_timeout"], 8, "{io:?}");
+        assert_eq!((q.timeout + q.dropped, q.total()), (8, 8), "{io:?}: {q:?}");
+        assert!(q.timeout > 0, "{io:?}: {q:?}");
+        let given_up = failures(&r)["handshake_timeout"];
+        assert!((q.timeout..=8).contains(&given_up), "{io:?}: {given_up}");
         // Keep-alive: requests start on open connections only, so none starts; each
         // connection's handshake is given up at the timeout (and counted), and tried
         // again. A request waits for a connection up to the timeout, then is dropped.

@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// the experiment's [make_up] time, else a third of the planned rounds' time]
     #[arg(long, value_name = "TIME", value_parser = engine::parse_duration)]
     make_up_time: Option<Duration>,
+    /// How long a round waits for a quiet machine before it runs anyway, e.g. `5s`
+    /// [default: the experiment's [verdict] wait, else 30s]
+    #[arg(long, value_name = "TIME", value_parser = engine::parse_duration)]
+    quiet_wait: Option<Duration>,
     /// With ssh: generators, copy this binary to each host before each load (else each
     /// host runs the shootout on its PATH, which must be this version)
     #[arg(long)]
@@ -88,6 +92,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let mut exp = experiment::read(&path, args.profile.as_deref()).context("experiment")?;
     exp.make_up.runs = args.make_up_runs.or(exp.make_up.runs);
     exp.make_up.time = args.make_up_time.or(exp.make_up.time);
+    if let Some(wait) = args.quiet_wait {
+        exp.verdict_policy.wait = wait;
+    }
     let cat = gather(&exp, checkout.as_deref(), &args.folders, &results)?;
     refuse_not_set_up(&args, &exp, &cat)?;
     let mut lock = match machine::take_machine(&exp.name, args.wait) {
