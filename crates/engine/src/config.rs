@@ -184,6 +184,8 @@ pub struct LoadConfig {
     pub start_at: Option<u64>,
     /// An `https://` target: the TLS client every connection uses; None for `http://`.
     pub tls: Option<TlsClient>,
+    /// Requests that vary (None: every request is the same).
+    pub vary: Option<crate::vary::Vary>,
 }
 
 /// Part `index` (0-based) of a load split into `count` equal parts; `"I/N"` in a spec.
@@ -266,6 +268,7 @@ impl LoadConfig {
             shard: Shard::default(),
             start_at: None,
             tls: None,
+            vary: None,
         }
     }
 
@@ -292,6 +295,13 @@ impl LoadConfig {
         }
         if self.timeout.is_zero() {
             return invalid("timeout must be above zero");
+        }
+        if let Some(vary) = &self.vary {
+            // Each connection holds twice its depth's worth of the longest request.
+            let held = (2 * self.depth()).saturating_mul(vary.max_request_len());
+            if held > MAX_PIPELINED_BYTES {
+                return invalid("the longest varying request times the depth exceeds 32 MiB");
+            }
         }
         if let Pace::Devices(d) = &self.pace {
             if !self.keepalive || self.pipeline != 1 {

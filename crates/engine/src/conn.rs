@@ -3,14 +3,16 @@
 //! A connection carries up to `depth` pending requests. Their start times live in a slab
 //! owned by the loop, `depth` per connection. Over HTTP/1.1 they are a ring, and the bytes
 //! still to write are a single count: every request is the same, so the unsent bytes are
-//! always the tail of the loop's shared request buffer. Over HTTP/2 the connection's
-//! [`Session`] holds them (its streams answer in any order) and the frames to write.
+//! always the tail of the loop's shared request buffer; when requests vary, they are the
+//! connection's own ([`H1Requests`]). Over HTTP/2 the connection's [`Session`] holds them
+//! (its streams answer in any order) and the frames to write.
 
 use crate::h2::Session;
 use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
-use crate::response::ResponseParser;
+use crate::response::{Response, ResponseParser};
+use crate::vary::{H1Requests, Vary};
 use std::os::fd::RawFd;
 
 /// Where a connection is in its life.
@@ -54,6 +56,8 @@ pub struct Conn {
     pub ready: bool,
     /// An HTTP/2 load's connection state (None over HTTP/1.1): made once per slot.
     h2: Option<Box<Session>>,
+    /// Varying HTTP/1.1 requests (None: the loop's shared bytes).
+    vary: Option<Box<H1Requests>>,
 }
 
 impl Default for Conn {
@@ -69,6 +73,7 @@ impl Default for Conn {
             connect_started: 0,
             ready: false,
             h2: None,
+            vary: None,
         }
     }
 }
@@ -78,6 +83,14 @@ impl Conn {
     pub fn http2(session: Session) -> Conn {
         Conn {
             h2: Some(Box::new(session)),
+            ..Conn::default()
+        }
+    }
+
+    /// A connection slot whose HTTP/1.1 requests vary, `depth` of them pending at most.
+    pub fn varying(depth: usize, vary: &Vary) -> Conn {
+        Conn {
+            vary: Some(Box::new(H1Requests::new(depth, vary))),
             ..Conn::default()
         }
     }
@@ -127,7 +140,7 @@ impl Conn {
 
     /// Starts `n` requests at `now`: they are pending and their bytes unsent.
     #[inline]
-    pub fn start(&mut self, n: u32, now: u64, times: &mut [Stamp], req: &RequestBytes) {
+    pub fn start(&mut self, n: u32, now: u64, times: &mut [Stamp], req: &mut RequestBytes) {
         let stamp = Stamp {
             intended: now,
             sent: now,
@@ -139,13 +152,20 @@ impl Conn {
 
     /// Starts one request stamped `stamp` (an open-loop request may be late).
     #[inline]
-    pub fn start_stamped(&mut self, stamp: Stamp, times: &mut [Stamp], req: &RequestBytes) {
+    pub fn start_stamped(&mut self, stamp: Stamp, times: &mut [Stamp], req: &mut RequestBytes) {
         if let Some(h2) = self.h2.as_mut() {
             return h2.start(stamp, times, req);
         }
         let depth = times.len() as u32;
-        times[((self.oldest + self.pending) % depth) as usize] = stamp;
+        let place = ((self.oldest + self.pending) % depth) as usize;
+        times[place] = stamp;
         self.pending += 1;
+        if let (Some(v), Some(drawn)) = (self.vary.as_mut(), req.draw()) {
+            if let Some(vary) = req.vary() {
+                v.start(place, drawn, self.oldest + self.pending, vary);
+            }
+            return;
+        }
         self.unsent += req.request_len() as u32;
     }
 
@@ -170,7 +190,7 @@ impl Conn {
         &mut self,
         now: u64,
         times: &mut [Stamp],
-        req: &RequestBytes,
+        req: &mut RequestBytes,
         ledger: &mut Ledger,
     ) {
         let room = self.room(times.len()) as u32;
@@ -186,6 +206,9 @@ impl Conn {
         if let Some(h2) = &self.h2 {
             return h2.unsent();
         }
+        if let Some(v) = &self.vary {
+            return v.unsent();
+        }
         let all = req.all();
         &all[all.len() - self.unsent as usize..]
     }
@@ -195,6 +218,9 @@ impl Conn {
     pub fn wrote(&mut self, n: usize, req: &RequestBytes) {
         if let Some(h2) = self.h2.as_mut() {
             return h2.wrote(n, req);
+        }
+        if let (Some(v), Some(vary)) = (self.vary.as_mut(), req.vary()) {
+            return v.wrote(n, self.oldest + self.pending, vary);
         }
         self.unsent -= (n as u32).min(self.unsent);
     }
@@ -219,11 +245,12 @@ impl Conn {
                 ledger.unsolicited(now);
                 return Ok(Verdict::Close);
             }
-            let progress = self.parser.feed(data).map_err(|_| Outcome::Parse)?;
+            let progress = self.feed(data, req).map_err(|_| Outcome::Parse)?;
             data = data.get(progress.consumed..).unwrap_or_default();
             let Some(response) = progress.done else {
                 continue;
             };
+            let right = self.answered_right(&response, req);
             let started = self.pop(times);
             self.parser.start(req.is_head());
             if self.pending == 0 && !data.is_empty() {
@@ -232,7 +259,10 @@ impl Conn {
                 ledger.unsolicited(now);
                 return Ok(Verdict::Close);
             }
-            ledger.response(started, now, response.status);
+            match right {
+                true => ledger.response(started, now, response.status),
+                false => ledger.error(started, now, Outcome::Wrong),
+            }
             if !response.keep_alive {
                 ledger.closed_by_server(now);
                 return Ok(Verdict::Close);
@@ -254,9 +284,13 @@ impl Conn {
             return;
         }
         if let Ok(response) = self.parser.finish_eof() {
+            let right = self.answered_right(&response, req);
             let started = self.pop(times);
             self.parser.start(req.is_head());
-            ledger.response(started, now, response.status);
+            match right {
+                true => ledger.response(started, now, response.status),
+                false => ledger.error(started, now, Outcome::Wrong),
+            }
         }
         self.fail(Outcome::Read, now, times, ledger);
     }
@@ -290,6 +324,9 @@ impl Conn {
             ledger.error(started, now, outcome);
         }
         self.unsent = 0;
+        if let Some(v) = self.vary.as_mut() {
+            v.clear();
+        }
     }
 
     /// Fails the pending requests as timeouts if the oldest has waited too long.
@@ -330,6 +367,9 @@ impl Conn {
             ledger.in_flight(started);
         }
         self.unsent = 0;
+        if let Some(v) = self.vary.as_mut() {
+            v.clear();
+        }
     }
 
     /// The socket is gone; the slot may reconnect at `retry_at`.
@@ -347,6 +387,39 @@ impl Conn {
         self.state = State::Closed { retry_at };
         self.oldest = 0;
         self.unsent = 0;
+        if let Some(v) = self.vary.as_mut() {
+            v.clear();
+        }
+    }
+
+    /// Frames `data` for the oldest pending request; a varying one's answer is checked
+    /// as its body goes by.
+    #[inline]
+    fn feed(
+        &mut self,
+        data: &[u8],
+        req: &RequestBytes,
+    ) -> Result<crate::response::Progress, crate::response::ResponseError> {
+        let (Some(v), Some(vary)) = (self.vary.as_mut(), req.vary()) else {
+            return self.parser.feed(data);
+        };
+        let drawn = v.drawn(self.oldest as usize);
+        let mut checking = crate::vary::Checking {
+            vary,
+            drawn: &drawn,
+            answer: &mut v.answer,
+        };
+        self.parser.feed_to(data, &mut checking)
+    }
+
+    /// False when the oldest pending request's answer is not what its values call for
+    /// (a 4xx or 5xx is a status, whatever its body); its check starts over.
+    fn answered_right(&mut self, response: &Response, req: &RequestBytes) -> bool {
+        let (Some(v), Some(vary)) = (self.vary.as_mut(), req.vary()) else {
+            return true;
+        };
+        let answer = std::mem::take(&mut v.answer);
+        response.status >= 400 || answer.right(vary, &v.drawn(self.oldest as usize))
     }
 
     #[inline]
@@ -354,6 +427,9 @@ impl Conn {
         let t = times[self.oldest as usize];
         self.oldest = (self.oldest + 1) % times.len() as u32;
         self.pending -= 1;
+        if let Some(v) = self.vary.as_mut() {
+            v.answered(self.pending);
+        }
         t
     }
 }

@@ -33,6 +33,7 @@ mod spec;
 mod stats;
 mod tls;
 mod uring;
+mod vary;
 
 pub use config::{ConfigError, IoChoice, LoadConfig, Shard, ShardError, Stop, Target};
 pub use cpu::allowed_cpus;
@@ -76,3 +77,4 @@ pub mod fuzzing {
 }
 pub use tls::handshake_error::HandshakeError;
 pub use tls::{CertificateRefusal, Negotiated, PartialChain, Remedy, Resume, TlsClient};
+pub use vary::{RequestLine, Template, Vary, VaryError, VarySpec};

@@ -109,6 +109,8 @@ fn merged_config(parts: &[LoadResult], requests: &Counts) -> ConfigEcho {
     config.requests = parts[0].config.requests.map(|_| requests.total());
     config.shard = format!("merged {}", parts.len());
     config.start_at = None;
+    let seed = parts[0].config.vary_seed;
+    config.vary_seed = seed.filter(|_| parts.iter().all(|p| p.config.vary_seed == seed));
     config
 }
 

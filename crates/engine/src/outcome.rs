@@ -29,6 +29,9 @@ pub enum Outcome {
     /// HTTP/2: the connection ended in a protocol error, the server's (a GOAWAY with an
     /// error code) or one the client found (it sent GOAWAY).
     H2,
+    /// A well-framed 1xx/2xx/3xx response whose body is not the answer the request's
+    /// values call for (a varying load's expected answer).
+    Wrong,
     /// Open loop: the request came due and no connection was free or open to take it
     /// within the timeout; it was never sent (k6's dropped iterations).
     Dropped,
@@ -54,6 +57,10 @@ pub struct Counts {
     pub reset: u64,
     #[serde(default)]
     pub h2: u64,
+    /// Answered, but not with the expected answer (varying requests). Absent from results
+    /// written before answers were checked.
+    #[serde(default)]
+    pub wrong: u64,
     /// Open loop: due, and never sent for want of a connection within the timeout.
     /// Absent from results written before it was counted.
     #[serde(default)]
@@ -77,6 +84,7 @@ impl Counts {
             Outcome::Tls => &mut self.tls,
             Outcome::Reset => &mut self.reset,
             Outcome::H2 => &mut self.h2,
+            Outcome::Wrong => &mut self.wrong,
             Outcome::Dropped => &mut self.dropped,
         };
         *slot += 1;
@@ -105,7 +113,7 @@ impl Counts {
     /// well-framed response: wrk's socket errors, and TLS's and HTTP/2's.
     pub fn failed_sent(&self) -> u64 {
         let h1 = self.timeout + self.connect + self.read + self.write + self.parse;
-        h1 + self.tls + self.reset + self.h2
+        h1 + self.tls + self.reset + self.h2 + self.wrong
     }
 
     /// Requests that went out: all but the dropped.
@@ -125,6 +133,7 @@ impl Counts {
         self.tls += other.tls;
         self.reset += other.reset;
         self.h2 += other.h2;
+        self.wrong += other.wrong;
         self.dropped += other.dropped;
         self.in_flight += other.in_flight;
     }
@@ -133,7 +142,7 @@ impl Counts {
 impl Serialize for Counts {
     /// As JSON with `total` first, so readers need not add the classes up themselves.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Counts", 13)?;
+        let mut s = serializer.serialize_struct("Counts", 14)?;
         s.serialize_field("total", &self.total())?;
         s.serialize_field("ok", &self.ok)?;
         s.serialize_field("status", &self.status)?;
@@ -145,6 +154,7 @@ impl Serialize for Counts {
         s.serialize_field("tls", &self.tls)?;
         s.serialize_field("reset", &self.reset)?;
         s.serialize_field("h2", &self.h2)?;
+        s.serialize_field("wrong", &self.wrong)?;
         s.serialize_field("dropped", &self.dropped)?;
         s.serialize_field("in_flight", &self.in_flight)?;
         s.end()
@@ -169,16 +179,17 @@ mod tests {
             Outcome::Tls,
             Outcome::Reset,
             Outcome::H2,
+            Outcome::Wrong,
             Outcome::Dropped,
         ] {
             c.add(o);
         }
         c.in_flight = 3;
-        assert_eq!(c.total(), 14);
-        assert_eq!((c.errors(), c.failed_sent(), c.dropped), (9, 8, 1));
-        assert_eq!(c.sent(), 13);
+        assert_eq!(c.total(), 15);
+        assert_eq!((c.errors(), c.failed_sent(), c.dropped), (10, 9, 1));
+        assert_eq!(c.sent(), 14);
         let mut d = c;
         d.merge(&c);
-        assert_eq!((d.total(), d.dropped), (28, 2));
+        assert_eq!((d.total(), d.dropped, d.wrong), (30, 2, 2));
     }
 }

@@ -1,9 +1,12 @@
 //! The request bytes, built once per loop and written from a shared buffer; over HTTP/2,
 //! the request's header block (HPACK, once per connection, then indexed) and its body.
+//! A load whose requests vary (crate::vary) draws each request's values here instead, and
+//! its connections render them.
 
 use crate::config::LoadConfig;
 use crate::hpack::RequestBlock;
 use crate::spec::Header;
+use crate::vary::{Drawer, Drawn, Place, Vary};
 
 /// One request's bytes repeated `pipeline` times, so that any number of requests up to
 /// the pipeline depth is a single slice (a tail) of one buffer.
@@ -15,11 +18,16 @@ pub struct RequestBytes {
     /// An HTTP/2 load's header block (None over HTTP/1.1), and the body its DATA carries.
     h2: Option<RequestBlock>,
     body: Vec<u8>,
+    /// Varying requests: the shapes, and this loop's draws.
+    vary: Option<(Vary, Drawer)>,
 }
 
 impl RequestBytes {
-    /// Builds the request that `config` describes.
-    pub fn new(config: &LoadConfig) -> RequestBytes {
+    /// Builds the request that `config` describes, for the loop numbered `loop_index`.
+    pub fn new(config: &LoadConfig, loop_index: usize) -> RequestBytes {
+        if let Some(vary) = config.vary.as_ref() {
+            return RequestBytes::varying(config, vary, loop_index);
+        }
         let one = encode(config);
         let len = one.len();
         RequestBytes {
@@ -28,6 +36,47 @@ impl RequestBytes {
             head: config.method.as_str().eq_ignore_ascii_case("HEAD"),
             h2: config.http2.then(|| h2_block(config)),
             body: config.body.clone(),
+            vary: None,
+        }
+    }
+
+    /// Requests that vary: nothing is shared but the shapes; an HTTP/2 connection's block
+    /// carries only the table size updates it owes, its fields are rendered per request.
+    fn varying(config: &LoadConfig, vary: &Vary, loop_index: usize) -> RequestBytes {
+        let place = Place {
+            shard: config.shard.index,
+            shards: config.shard.count,
+            loop_index: loop_index as u64,
+            loops: config.threads as u64,
+        };
+        RequestBytes {
+            buf: Vec::new(),
+            one: vary.max_request_len(),
+            head: false,
+            h2: config.http2.then(|| RequestBlock::new(&[])),
+            body: Vec::new(),
+            vary: Some((vary.clone(), Drawer::new(vary, place))),
+        }
+    }
+
+    /// The varying requests' shapes (None: every request is the same).
+    #[inline]
+    pub fn vary(&self) -> Option<&Vary> {
+        self.vary.as_ref().map(|(vary, _)| vary)
+    }
+
+    /// The next varying request's values (None: every request is the same).
+    #[inline]
+    pub fn draw(&mut self) -> Option<Drawn> {
+        let (vary, drawer) = self.vary.as_mut()?;
+        Some(drawer.draw(vary))
+    }
+
+    /// The most request bytes one connection has to write at once.
+    pub fn most_unsent(&self, depth: usize) -> usize {
+        match self.vary() {
+            Some(vary) => 2 * depth.max(1) * vary.max_request_len(),
+            None => self.buf.len(),
         }
     }
 
@@ -85,13 +134,7 @@ fn h2_block(config: &LoadConfig) -> RequestBlock {
         (b":path", t.path.as_bytes()),
         (b":authority", t.host_header.as_bytes()),
     ];
-    let allowed = |h: &&Header| {
-        let name = h.name.as_str();
-        name != "host"
-            && !CONNECTION_SPECIFIC.contains(&name)
-            && (name != "te" || h.value.as_bytes().eq_ignore_ascii_case(b"trailers"))
-    };
-    for h in config.headers.iter().filter(allowed) {
+    for h in config.headers.iter().filter(|h| h2_allows(h)) {
         fields.push((h.name.as_str().as_bytes(), h.value.as_bytes()));
     }
     let length = config.body.len().to_string();
@@ -103,6 +146,15 @@ fn h2_block(config: &LoadConfig) -> RequestBlock {
         fields.push((b"content-length", length.as_bytes()));
     }
     RequestBlock::new(&fields)
+}
+
+/// True for a header HTTP/2 sends as it is (Host becomes :authority; connection-specific
+/// fields are not sent).
+pub fn h2_allows(h: &Header) -> bool {
+    let name = h.name.as_str();
+    name != "host"
+        && !CONNECTION_SPECIFIC.contains(&name)
+        && (name != "te" || h.value.as_bytes().eq_ignore_ascii_case(b"trailers"))
 }
 
 fn encode(config: &LoadConfig) -> Vec<u8> {
@@ -149,7 +201,7 @@ mod tests {
 
     #[test]
     fn keepalive_get_is_minimal() {
-        let r = RequestBytes::new(&config());
+        let r = RequestBytes::new(&config(), 0);
         assert_eq!(
             r.all(),
             b"GET /hello HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
@@ -160,7 +212,7 @@ mod tests {
     fn pipelined_requests_are_one_slice() {
         let mut c = config();
         c.pipeline = 3;
-        let r = RequestBytes::new(&c);
+        let r = RequestBytes::new(&c, 0);
         let one = &r.all()[..r.request_len()];
         assert_eq!(r.all(), one.repeat(3));
     }
@@ -172,12 +224,12 @@ mod tests {
         c.method = http::Method::POST;
         c.body = b"abc".to_vec();
         c.headers.push("X-A: 1".parse().unwrap());
-        let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
+        let s = String::from_utf8(RequestBytes::new(&c, 0).all().to_vec()).unwrap();
         assert!(s.starts_with("POST /hello HTTP/1.1\r\n"), "{s}");
         assert!(s.contains("X-A: 1\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc"));
         c.http10 = true;
         c.keepalive = true;
-        let s = String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap();
+        let s = String::from_utf8(RequestBytes::new(&c, 0).all().to_vec()).unwrap();
         assert!(s.contains("HTTP/1.0\r\n") && s.contains("Connection: keep-alive\r\n"));
     }
 
@@ -200,7 +252,7 @@ mod tests {
         s.keepalive = false;
         let c = s.resolve().unwrap();
         assert_eq!(
-            String::from_utf8(RequestBytes::new(&c).all().to_vec()).unwrap(),
+            String::from_utf8(RequestBytes::new(&c, 0).all().to_vec()).unwrap(),
             "M-SEARCH /p?q=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-A: b: c\r\naccept: */*\r\nx-MiXeD: 1\r\n\
              Connection: close\r\nContent-Length: 3\r\n\r\nabc"
         );
@@ -213,7 +265,7 @@ mod tests {
         let mut c = config();
         c.http2 = true;
         c.headers.push("X-MiXeD-Case: V".parse().unwrap());
-        let r = RequestBytes::new(&c);
+        let r = RequestBytes::new(&c, 0);
         let mut block = r.h2_block().expect("an HTTP/2 block").clone();
         let mut names = Vec::new();
         crate::hpack::Decoder::new(4096)

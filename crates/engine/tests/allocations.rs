@@ -1,5 +1,6 @@
 //! The request path allocates nothing: neither a request nor a connection costs an
 //! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either),
+//! requests that vary (their values drawn, rendered and their answers checked) included,
 //! nor does an open loop's request dropped for want of a connection. Over TLS, a request costs exactly two, both inside
 //! rustls 0.23 (see `RUSTLS_ALLOCATIONS_PER_REQUEST`).
 //!
@@ -18,8 +19,8 @@
 //! reports) while a load is counted.
 
 use engine::{
-    CheckedLoad, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, Resume, Stop, Target,
-    TlsClient,
+    CheckedLoad, IoChoice, LoadConfig, LoadResult, LoadSpec, Pace, RateSchedule, Resume, Stop,
+    Target, TlsClient, Vary, VarySpec,
 };
 use rustls::{ServerConnection, StreamOwned};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -341,6 +342,25 @@ fn assert_rustls_allocations_only(what: &str, addr: SocketAddr, tweak: impl Fn(&
     );
 }
 
+/// Varying requests to `addr`: a GET and a POST with a body (3 to 1), random numbers, a
+/// sequence number and a list's item in a header, and the answer expected from the item
+/// (the servers here answer `Hello World`, the list's one item).
+fn varying(addr: SocketAddr) -> Vary {
+    let mut spec = LoadSpec::new(format!("http://{addr}/").parse().unwrap());
+    spec.headers = vec!["X-Word: {w=list:Hello World}".parse().unwrap()];
+    spec.vary = Some(VarySpec {
+        seed: Some(1),
+        requests: [
+            "3*GET /q?a={rand:1-1000000}&n={seq}",
+            "POST /p n={seq}&b={rand:1-9}",
+        ]
+        .map(|r| r.parse().unwrap())
+        .to_vec(),
+        expect: Some("{w}".parse().unwrap()),
+    });
+    spec.resolve().unwrap().vary.unwrap()
+}
+
 #[test]
 fn neither_a_request_nor_a_connection_allocates() {
     ignore_this_thread();
@@ -369,6 +389,20 @@ fn neither_a_request_nor_a_connection_allocates() {
             });
         };
         assert_rustls_allocations_only(&format!("{io:?}, keep-alive over TLS"), over_tls, tls);
+        // Varying requests, pipelined: drawn, rendered into each connection's buffer and
+        // their answers checked, in clear text and over TLS.
+        let vary = |c: &mut LoadConfig| {
+            c.io = io;
+            c.pipeline = 4;
+            c.vary = Some(varying(keepalive));
+        };
+        assert_no_allocation_per_request(&format!("{io:?}, varying"), keepalive, vary);
+        let vary_tls = |c: &mut LoadConfig| {
+            tls(c);
+            c.vary = Some(varying(over_tls));
+        };
+        let what = format!("{io:?}, varying over TLS");
+        assert_rustls_allocations_only(&what, over_tls, vary_tls);
         // HTTP/2, 10 streams per connection: streams, frames and header blocks reuse
         // the slot's session, whose buffers are made once.
         let h2c = |c: &mut LoadConfig| {
@@ -377,6 +411,14 @@ fn neither_a_request_nor_a_connection_allocates() {
             c.streams = 10;
         };
         assert_no_allocation_per_request(&format!("{io:?}, h2c, 10 streams"), over_h2c, h2c);
+        // Varying over HTTP/2: each stream's block and body rendered into the slot's
+        // buffers, its answer checked.
+        let vary_h2c = |c: &mut LoadConfig| {
+            h2c(c);
+            c.vary = Some(varying(over_h2c));
+        };
+        let what = format!("{io:?}, varying h2c, 10 streams");
+        assert_no_allocation_per_request(&what, over_h2c, vary_h2c);
         assert_dropping_allocates_nothing(io);
     }
 }

@@ -53,6 +53,12 @@ pub enum Behavior {
     /// connections, for `service` before it is answered, waiting for one while all are
     /// busy: at most `workers / service` answers a second, a capacity known in closed form.
     Workers { workers: u32, service: Duration },
+    /// Answers the sum of every number in the request's query and body (`/sum?a=13&b=42`
+    /// → `55`), as text, and keeps what each request was ([`crate::TestServer::seen`]).
+    Sum,
+    /// As `Sum`, but answers every request with the first request's sum: a server that
+    /// caches its answer, which a check of each answer catches.
+    SumCached,
 }
 
 /// Why a text names no behavior; each message quotes the text.
@@ -126,6 +132,8 @@ impl FromStr for Behavior {
                     },
                 }
             }
+            "sum" => Behavior::Sum,
+            "sum-cached" => Behavior::SumCached,
             _ => return Err(BehaviorError::Unknown(name.to_string())),
         };
         Ok(behavior)
@@ -162,6 +170,8 @@ impl fmt::Display for Behavior {
             Behavior::Workers { workers, service } => {
                 write!(f, "workers:{workers},{}", Shown(*service))
             }
+            Behavior::Sum => f.write_str("sum"),
+            Behavior::SumCached => f.write_str("sum-cached"),
         }
     }
 }
@@ -250,6 +260,8 @@ mod tests {
                     service: Duration::from_millis(10),
                 },
             ),
+            ("sum", Behavior::Sum),
+            ("sum-cached", Behavior::SumCached),
         ];
         for (text, want) in cases {
             // Each name is the one Display gives back, so rows and processes can use it.

@@ -133,7 +133,13 @@ impl Conn<'_> {
             self.pending = Some(req);
         }
         let skip = self.body_left.min(self.buf.len() as u64);
-        self.buf.drain(..skip as usize);
+        let body = self.buf.drain(..skip as usize);
+        if let (Some(req), Behavior::Sum | Behavior::SumCached) = (&mut self.pending, self.behavior)
+        {
+            req.body.extend(body);
+        } else {
+            drop(body);
+        }
         self.body_left -= skip;
         Ok(if self.body_left == 0 {
             self.pending.take()
@@ -165,7 +171,10 @@ impl Conn<'_> {
                 return Ok(After::Close);
             }
         }
-        let reply = reply::build(self.behavior, req);
+        let reply = match self.behavior {
+            Behavior::Sum | Behavior::SumCached => self.shared.sum(self.behavior, req),
+            _ => reply::build(self.behavior, req),
+        };
         for part in &reply.parts {
             self.write_all(part)?;
         }

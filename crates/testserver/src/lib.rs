@@ -89,6 +89,43 @@ pub(crate) struct Shared {
     /// `Workers`'s workers, shared by all connections (not `workers`, the threads below).
     pool: pool::Pool,
     workers: Mutex<Vec<JoinHandle<()>>>,
+    /// Under `Sum`: the requests as they came (at most `MAX_SEEN`), and the cached answer
+    /// of `SumCached`.
+    seen: Mutex<Vec<Seen>>,
+    cached: std::sync::OnceLock<u64>,
+}
+
+/// The most requests [`TestServer::seen`] keeps.
+const MAX_SEEN: usize = 1_000_000;
+
+/// What one request to a `Sum` server was.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Seen {
+    pub method: String,
+    /// Path and query.
+    pub target: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Seen {
+    /// The value of the header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let found = self
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name));
+        found.map(|(_, v)| v.as_str())
+    }
+
+    /// The value of the query parameter `name`.
+    pub fn query(&self, name: &str) -> Option<&str> {
+        let query = self.target.split_once('?')?.1;
+        let pair = query
+            .split('&')
+            .find_map(|p| p.strip_prefix(name)?.strip_prefix('='));
+        pair
+    }
 }
 
 impl Shared {
@@ -113,6 +150,32 @@ impl Shared {
             .get()
             .and_then(|t0| (*t0 + pause).checked_duration_since(Instant::now()))
             .unwrap_or_default()
+    }
+
+    /// A `Sum` or `SumCached` reply to `req`, which is kept.
+    fn sum(&self, behavior: &Behavior, req: &request::Request) -> reply::Reply {
+        let mut total = reply::sum_of(&req.target, &req.body);
+        if *behavior == Behavior::SumCached {
+            total = *self.cached.get_or_init(|| total);
+        }
+        self.keep(Seen {
+            method: req.method.clone(),
+            target: req.target.clone(),
+            headers: req.headers.clone(),
+            body: req.body.clone(),
+        });
+        reply::Reply {
+            parts: vec![reply::sum(total, req)],
+            after: reply::keep_or_close(req),
+        }
+    }
+
+    /// Keeps what a request was, up to `MAX_SEEN`.
+    fn keep(&self, request: Seen) {
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        if seen.len() < MAX_SEEN {
+            seen.push(request);
+        }
     }
 
     /// The worker list, even if a thread panicked while holding it.
@@ -190,6 +253,8 @@ impl TestServer {
             paused_at: std::sync::OnceLock::new(),
             pool: pool::Pool::default(),
             workers: Mutex::new(Vec::new()),
+            seen: Mutex::new(Vec::new()),
+            cached: std::sync::OnceLock::new(),
         });
         let for_thread = Arc::clone(&shared);
         let acceptor = thread::Builder::new()
@@ -216,6 +281,17 @@ impl TestServer {
             "http"
         };
         format!("{scheme}://{}{slash}{path}", self.addr)
+    }
+
+    /// Under [`Behavior::Sum`] and [`Behavior::SumCached`]: every request answered so far,
+    /// in the order answered (at most a million).
+    pub fn seen(&self) -> Vec<Seen> {
+        let seen = self
+            .shared
+            .seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        seen.clone()
     }
 
     /// Complete request heads read (bodies per Content-Length skipped), answered or not;

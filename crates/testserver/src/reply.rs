@@ -75,11 +75,12 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::StallAfter(_)
         | Behavior::PauseAfter { .. }
         | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
+        Behavior::Sum | Behavior::SumCached => one(sum(sum_of(&req.target, &req.body), req), keep),
     }
 }
 
 /// The request's own keep-alive wish.
-fn keep_or_close(req: &Request) -> After {
+pub(crate) fn keep_or_close(req: &Request) -> After {
     if req.keep_alive {
         After::KeepOpen
     } else {
@@ -99,6 +100,28 @@ fn hello(status: u16, req: &Request, extra: &str) -> Vec<u8> {
     head.push_str(connection_header(req));
     head.push_str("\r\n");
     with_body(head, if bodyless { b"" } else { BODY }, req)
+}
+
+/// The sum of every run of digits in the query of `target` and in `body`.
+pub(crate) fn sum_of(target: &str, body: &[u8]) -> u64 {
+    let query = target.split_once('?').map_or("", |(_, q)| q);
+    let numbers = |bytes: &[u8]| -> u64 {
+        (bytes.split(|b| !b.is_ascii_digit()))
+            .filter_map(|run| std::str::from_utf8(run).ok()?.parse::<u64>().ok())
+            .fold(0, u64::saturating_add)
+    };
+    numbers(query.as_bytes()).saturating_add(numbers(body))
+}
+
+/// `total` as a text/plain answer.
+pub(crate) fn sum(total: u64, req: &Request) -> Vec<u8> {
+    let body = total.to_string();
+    let mut head = status_and_date("HTTP/1.1", 200);
+    head.push_str("Content-Type: text/plain\r\n");
+    head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    head.push_str(connection_header(req));
+    head.push_str("\r\n");
+    with_body(head, body.as_bytes(), req)
 }
 
 /// Like `hello`, but announcing the close whatever the request asked.

@@ -14,6 +14,13 @@ pub(crate) struct Request {
     pub keep_alive: bool,
     /// Bytes of body to skip after the head.
     pub content_length: u64,
+    /// The request line's method and target.
+    pub method: String,
+    pub target: String,
+    /// The header lines, as sent.
+    pub headers: Vec<(String, String)>,
+    /// The body, when the behavior keeps it (`Sum`).
+    pub body: Vec<u8>,
 }
 
 /// Why a request cannot be served; the connection is closed.
@@ -45,7 +52,7 @@ fn parse_head(text: &str) -> Result<Request, BadRequest> {
     let mut lines = text.split("\r\n");
     let line = lines.next().unwrap_or_default();
     let mut words = line.split(' ');
-    let (Some(method), Some(_target), Some(version), None) =
+    let (Some(method), Some(target), Some(version), None) =
         (words.next(), words.next(), words.next(), words.next())
     else {
         return Err(BadRequest::Malformed);
@@ -60,10 +67,16 @@ fn parse_head(text: &str) -> Result<Request, BadRequest> {
         http10,
         keep_alive: !http10,
         content_length: 0,
+        method: method.to_string(),
+        target: target.to_string(),
+        headers: Vec::new(),
+        body: Vec::new(),
     };
     for line in lines {
         let (name, value) = line.split_once(':').ok_or(BadRequest::Malformed)?;
         header(&mut req, name.trim(), value.trim())?;
+        req.headers
+            .push((name.trim().to_string(), value.trim().to_string()));
     }
     Ok(req)
 }

@@ -42,7 +42,7 @@ impl Slots {
         let c = spec.config;
         let depth = c.depth();
         let timeout = c.timeout.as_nanos() as u64;
-        let req = RequestBytes::new(c);
+        let req = RequestBytes::new(c, spec.index);
         let mut ledger = Ledger::new(spec.measure_start, spec.end, spec.budget, timeout);
         if c.tls.is_some() {
             ledger = ledger.with_tls();
@@ -50,13 +50,16 @@ impl Slots {
         if c.http2 {
             ledger = ledger.with_h2();
         }
-        let tls = (c.tls.as_ref())
-            .map(|client| TlsLayer::new(client, spec.connections, req.all().len(), READ_BUFFER));
+        let tls = (c.tls.as_ref()).map(|client| {
+            let most = req.most_unsent(depth);
+            TlsLayer::new(client, spec.connections, most, READ_BUFFER)
+        });
         Slots {
             conns: (0..spec.connections)
-                .map(|_| match c.http2 {
-                    true => Conn::http2(Session::new(depth, &req)),
-                    false => Conn::default(),
+                .map(|_| match (c.http2, req.vary()) {
+                    (true, _) => Conn::http2(Session::new(depth, &req)),
+                    (false, Some(vary)) => Conn::varying(depth, vary),
+                    (false, None) => Conn::default(),
                 })
                 .collect(),
             times: vec![Stamp::default(); spec.connections * depth],
@@ -80,9 +83,17 @@ impl Slots {
 
     /// Connection `slot` with its start-time ring, the request bytes and the books.
     #[inline]
-    pub fn parts(&mut self, slot: usize) -> (&mut Conn, &mut [Stamp], &RequestBytes, &mut Ledger) {
+    pub fn parts(
+        &mut self,
+        slot: usize,
+    ) -> (&mut Conn, &mut [Stamp], &mut RequestBytes, &mut Ledger) {
         let times = &mut self.times[slot * self.depth..(slot + 1) * self.depth];
-        (&mut self.conns[slot], times, &self.req, &mut self.ledger)
+        (
+            &mut self.conns[slot],
+            times,
+            &mut self.req,
+            &mut self.ledger,
+        )
     }
 
     /// Open loop without keep-alive: each request opens its own connection when it is

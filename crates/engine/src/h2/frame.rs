@@ -90,10 +90,11 @@ impl Violation {
 /// A frame the client acts on, its payload checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frame<'a> {
-    /// Response body bytes; `flow` is the whole payload (padding included), which flow
-    /// control counts. The body itself is not kept.
+    /// Response body bytes, `data` (padding taken off); `flow` is the whole payload
+    /// (padding included), which flow control counts.
     Data {
         stream: u32,
+        data: &'a [u8],
         flow: u32,
         end_stream: bool,
     },
@@ -146,11 +147,15 @@ impl<'a> Frame<'a> {
             _ => Err(Violation::protocol(what)),
         };
         Ok(match h.kind {
-            kind::DATA => Frame::Data {
-                stream: on_stream("DATA on stream 0")?,
-                flow: unpadded(h, payload)?.1,
-                end_stream: h.has(flag::END_STREAM),
-            },
+            kind::DATA => {
+                let (data, flow) = unpadded(h, payload)?;
+                Frame::Data {
+                    stream: on_stream("DATA on stream 0")?,
+                    data,
+                    flow,
+                    end_stream: h.has(flag::END_STREAM),
+                }
+            }
             kind::HEADERS => Frame::Headers {
                 stream: on_stream("HEADERS on stream 0")?,
                 fragment: headers_fragment(h, payload)?,

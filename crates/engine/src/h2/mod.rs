@@ -21,5 +21,6 @@ mod streams;
 
 pub use books::H2Books;
 pub use error_code::ErrorCode;
+pub(crate) use out::OutFrames;
 pub use session::Session;
 pub use settings::PeerSettings;

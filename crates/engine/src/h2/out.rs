@@ -44,6 +44,16 @@ impl OutFrames {
         }
     }
 
+    /// The free octets behind the pending ones, to write into before [`commit`](Self::commit).
+    pub fn spare(&mut self) -> &mut [u8] {
+        &mut self.buf[self.filled..]
+    }
+
+    /// `n` octets written into [`spare`](Self::spare) are pending.
+    pub fn commit(&mut self, n: usize) {
+        self.filled = (self.filled + n).min(self.buf.len());
+    }
+
     /// Drops everything (a new connection).
     pub fn clear(&mut self) {
         (self.sent, self.filled) = (0, 0);

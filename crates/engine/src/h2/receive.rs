@@ -85,9 +85,10 @@ impl Session {
         match frame {
             Frame::Data {
                 stream,
+                data,
                 flow,
                 end_stream,
-            } => self.data(stream, flow, end_stream, &mut at)?,
+            } => self.data(stream, data, flow, end_stream, &mut at)?,
             Frame::Headers {
                 stream,
                 fragment,
@@ -135,7 +136,14 @@ impl Session {
         Ok(self.streams.find(stream))
     }
 
-    fn data(&mut self, stream: u32, flow: u32, end: bool, at: &mut At) -> Result<(), Violation> {
+    fn data(
+        &mut self,
+        stream: u32,
+        data: &[u8],
+        flow: u32,
+        end: bool,
+        at: &mut At,
+    ) -> Result<(), Violation> {
         self.recv_unacked += flow;
         if self.recv_unacked >= CLIENT_WINDOW / 2 && self.window_update_out(0, self.recv_unacked) {
             self.recv_unacked = 0;
@@ -146,6 +154,9 @@ impl Session {
         let s = self.streams.get_mut(place);
         if s.status == 0 {
             return Err(Violation::protocol("DATA before the response's HEADERS"));
+        }
+        if let (Some(v), Some(vary)) = (self.vary.as_mut(), at.req.vary()) {
+            v.answered(vary, place, data);
         }
         if end {
             self.finish(place, at);
@@ -350,7 +361,14 @@ impl Session {
     /// The response of the stream at `place` ended: counted with its status.
     fn finish(&mut self, place: usize, at: &mut At) {
         let status = self.streams.get_mut(place).status;
-        at.ledger.response(at.times[place], at.now, status);
+        let right = match (self.vary.as_ref(), at.req.vary()) {
+            (Some(v), Some(vary)) => status >= 400 || v.right(vary, place),
+            _ => true,
+        };
+        match right {
+            true => at.ledger.response(at.times[place], at.now, status),
+            false => at.ledger.error(at.times[place], at.now, Outcome::Wrong),
+        }
         self.release(place, at.req);
     }
 
@@ -361,21 +379,30 @@ impl Session {
     }
 
     fn release(&mut self, place: usize, req: &RequestBytes) {
+        let body = self.body_len(place, req);
         let s = self.streams.get_mut(place);
-        if s.id != 0 && s.body_sent < req.body().len() {
+        if s.id != 0 && s.body_sent < body {
             self.bodies -= 1;
         }
         self.streams.release(place);
     }
 
     fn count_bodies(&mut self, req: &RequestBytes) {
-        let body = req.body().len();
         self.bodies = (0..self.streams.places())
             .filter(|&p| {
+                let body = self.body_len(p, req);
                 let s = self.streams.get_mut(p);
                 s.id != 0 && s.body_sent < body
             })
             .count();
+    }
+
+    /// The length of the body of the request at `place`.
+    fn body_len(&self, place: usize, req: &RequestBytes) -> usize {
+        match (self.vary.as_ref(), req.vary()) {
+            (Some(v), Some(vary)) => v.body_len(vary, place),
+            _ => req.body().len(),
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use crate::hpack;
 use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
+use crate::vary::{H2Requests, Vary};
 
 /// The client connection preface (RFC 9113 section 3.4).
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -60,6 +61,8 @@ pub struct Session {
     pub(super) going_away: Option<u32>,
     /// Open streams whose request body is not all sent.
     pub(super) bodies: usize,
+    /// Varying requests: each place's values, rendered as its stream opens.
+    pub(super) vary: Option<Box<H2Requests>>,
 }
 
 /// What one frame did to the connection.
@@ -72,7 +75,8 @@ pub(super) enum Next {
 impl Session {
     /// A connection slot's session for requests `req`, with `depth` places.
     pub fn new(depth: usize, req: &RequestBytes) -> Session {
-        let block = req.h2_block().map_or(0, |b| b.first().len());
+        let block = req.h2_block().map_or(0, |b| b.first().len())
+            + req.vary().map_or(0, Vary::max_h2_block);
         Session {
             reader: FrameReader::new(DEFAULT_MAX_FRAME),
             decoder: hpack::Decoder::new(settings::DEFAULT_HEADER_TABLE),
@@ -92,6 +96,7 @@ impl Session {
             header_block: Vec::new(),
             going_away: None,
             bodies: 0,
+            vary: req.vary().map(|v| Box::new(H2Requests::new(depth, v))),
         }
     }
 
@@ -141,9 +146,12 @@ impl Session {
     /// Starts a request stamped `stamp`: queued, and opened as a stream if it may be.
     /// Its HEADERS wait in the out buffer for the loop's next write, with every other
     /// frame queued since: requests started together leave in one write.
-    pub fn start(&mut self, stamp: Stamp, times: &mut [Stamp], req: &RequestBytes) {
+    pub fn start(&mut self, stamp: Stamp, times: &mut [Stamp], req: &mut RequestBytes) {
         if let Some(place) = self.streams.enqueue() {
             times[place] = stamp;
+            if let (Some(v), Some(drawn)) = (self.vary.as_mut(), req.draw()) {
+                v.start(place, drawn);
+            }
         }
         if self.open {
             self.open_streams(req);
@@ -168,7 +176,9 @@ impl Session {
     pub(super) fn open_streams(&mut self, req: &RequestBytes) {
         let limit = self.peer.stream_limit().unwrap_or(usize::MAX);
         // The most a HEADERS frame takes: the first block, and a size update before it.
-        let most = HEADER_LEN + self.request.first().len().max(self.request.next().len()) + 3;
+        let varying = req.vary().map_or(0, Vary::max_h2_block);
+        let most =
+            HEADER_LEN + self.request.first().len().max(self.request.next().len()) + 3 + varying;
         while self.streams.queued() > 0 && self.streams.open() < limit && self.going_away.is_none()
         {
             if self.next_id > MAX_STREAM_ID {
@@ -179,15 +189,26 @@ impl Session {
             if self.out.room() < most {
                 return;
             }
-            let body = req.body();
-            let flags = flag::END_HEADERS | if body.is_empty() { flag::END_STREAM } else { 0 };
+            let Some(place) = self.streams.next_queued() else {
+                return;
+            };
+            let has_body = match (self.vary.as_ref(), req.vary()) {
+                (Some(v), Some(vary)) => v.has_body(vary, place),
+                _ => !req.body().is_empty(),
+            };
+            let flags = flag::END_HEADERS | if has_body { 0 } else { flag::END_STREAM };
+            // Over a varying load the fixed block holds no field: only a size update owed.
             let fragment = self.request.block();
+            let fields = match (self.vary.as_mut(), req.vary()) {
+                (Some(v), Some(vary)) => v.block(vary, place),
+                _ => &[],
+            };
             self.out
-                .frame(kind::HEADERS, flags, self.next_id, &[fragment]);
+                .frame(kind::HEADERS, flags, self.next_id, &[fragment, fields]);
             let window = self.peer.initial_window_size as i64;
             self.streams.open_next(self.next_id, window);
             self.next_id += 2;
-            if !body.is_empty() {
+            if has_body {
                 self.bodies += 1;
             }
         }
@@ -198,14 +219,17 @@ impl Session {
 
     /// Sends request bodies as far as the windows, the frame size and the buffer allow.
     pub(super) fn send_bodies(&mut self, req: &RequestBytes) {
-        let body = req.body();
-        if self.bodies == 0 || body.is_empty() {
+        if self.bodies == 0 || (req.body().is_empty() && req.vary().is_none()) {
             return;
         }
         let max_frame = self.peer.max_frame_size as usize;
         for place in 0..self.streams.places() {
             let s = self.streams.get_mut(place);
-            let left = body.len() - s.body_sent.min(body.len());
+            let length = match (self.vary.as_ref(), req.vary()) {
+                (Some(v), Some(vary)) if s.id != 0 => v.body_len(vary, place),
+                _ => req.body().len(),
+            };
+            let left = length - s.body_sent.min(length);
             if s.id == 0 || left == 0 {
                 continue;
             }
@@ -216,12 +240,16 @@ impl Session {
                 continue;
             }
             let end = if n == left { flag::END_STREAM } else { 0 };
-            let chunk = &body[s.body_sent..s.body_sent + n];
-            let id = s.id;
+            let (id, from) = (s.id, s.body_sent);
             s.body_sent += n;
             s.send_window -= n as i64;
             self.send_window -= n as i64;
-            self.out.frame(kind::DATA, end, id, &[chunk]);
+            let body = match (self.vary.as_mut(), req.vary()) {
+                (Some(v), Some(vary)) => v.body(vary, place),
+                _ => req.body(),
+            };
+            self.out
+                .frame(kind::DATA, end, id, &[&body[from..from + n]]);
             if end != 0 {
                 self.bodies -= 1;
             }

@@ -70,6 +70,11 @@ impl Streams {
         Some(place)
     }
 
+    /// The place of the oldest queued request, the next to open.
+    pub fn next_queued(&self) -> Option<usize> {
+        self.queue.front().copied()
+    }
+
     /// The oldest queued request, made the open stream `id` with `send_window`.
     pub fn open_next(&mut self, id: u32, send_window: i64) -> Option<usize> {
         let place = self.queue.pop_front()?;

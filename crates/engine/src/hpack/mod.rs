@@ -22,7 +22,7 @@ mod static_table;
 
 pub use decoder::Decoder;
 pub use error::HpackError;
-pub use request_block::RequestBlock;
+pub use request_block::{literal_field, RequestBlock};
 
 #[cfg(test)]
 mod decoded_fields;

@@ -27,6 +27,11 @@ pub struct ConfigEcho {
     /// asked to start at (`--start-at`): a shard compares it with when it did start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_at: Option<u64>,
+    /// Requests that vary: the seed their random values were drawn with (`--seed`, or the
+    /// one the clock gave), so that a load can be sent again the same. Merged: the
+    /// shards' seed when they share it (a spec's `--seed`), else absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vary_seed: Option<u64>,
 }
 
 /// Bytes moved during measurement.

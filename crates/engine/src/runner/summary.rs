@@ -128,6 +128,7 @@ fn echo(config: &LoadConfig) -> ConfigEcho {
             String::new()
         },
         start_at: config.start_at,
+        vary_seed: config.vary.as_ref().map(|v| v.seed),
     }
 }
 

@@ -59,7 +59,16 @@ pub enum SpecError {
     Http2Alpn(String),
     #[error("TLS setting {0} given for an http:// URL: TLS needs https://")]
     TlsWithoutHttps(&'static str),
+    /// Not a source: its text is the message (a chain would say it twice).
+    #[error("varying requests: {0}")]
+    Vary(crate::vary::VaryError),
     /// The resolved load did not check out (a host that does not resolve).
     #[error(transparent)]
     Config(#[from] ConfigError),
+}
+
+impl From<crate::vary::VaryError> for SpecError {
+    fn from(e: crate::vary::VaryError) -> SpecError {
+        SpecError::Vary(e)
+    }
 }

@@ -13,6 +13,9 @@
 //! ```
 //!
 //! An `https://` load may have `tls` settings ([`TlsSpec`]), certificates as PEM text.
+//! Requests that vary have `vary` ([`VarySpec`], docs/varying-requests.md):
+//! `{"vary": {"seed": 7, "requests": ["GET /sum?a={a=rand:1-9}&b={b=seq}"],
+//! "expect": "{sum:a,b}"}}`.
 //!
 //! [`LoadConfig`]: crate::LoadConfig
 
@@ -36,6 +39,7 @@ pub use tls::TlsSpec;
 pub use url_text::parse_url;
 
 use crate::config::{IoChoice, Shard, Stop};
+use crate::vary::VarySpec;
 use crate::Pace;
 use http::Method;
 use serde::{Deserialize, Serialize};
@@ -100,6 +104,9 @@ pub struct LoadSpec {
     /// `http://`.
     #[serde(default, skip_serializing_if = "TlsSpec::is_default")]
     pub tls: TlsSpec,
+    /// Requests that vary per request (crate::vary); None: every request is the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vary: Option<VarySpec>,
 }
 
 fn is_one(n: &usize) -> bool {
@@ -134,6 +141,7 @@ impl LoadSpec {
             shard: Shard::default(),
             start_at: None,
             tls: TlsSpec::default(),
+            vary: None,
         }
     }
 }

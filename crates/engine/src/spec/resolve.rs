@@ -4,6 +4,7 @@
 use super::{defaults, LoadSpec, SpecError};
 use crate::config::{LoadConfig, Stop, Target};
 use crate::tls::TlsClient;
+use crate::vary::{Context, RequestLine, Template, Vary, Written};
 use std::net::SocketAddr;
 
 impl LoadSpec {
@@ -43,6 +44,7 @@ impl LoadSpec {
     /// Every setting as the loops read it. `engine::check` validates the whole load,
     /// the numbers included, for every caller.
     fn config(&self, target: Target) -> Result<LoadConfig, SpecError> {
+        let vary = self.vary_for(&target)?;
         Ok(LoadConfig {
             target,
             method: self.method.clone(),
@@ -63,7 +65,52 @@ impl LoadSpec {
             shard: self.shard,
             start_at: self.start_at,
             tls: self.tls_client()?,
+            vary,
         })
+    }
+
+    /// The varying requests compiled for `target`: the spec's request lines, or none given,
+    /// its own method, URL path and body as templates (the URL's braces, which the URL
+    /// parser escapes, back as written).
+    fn vary_for(&self, target: &Target) -> Result<Option<Vary>, SpecError> {
+        let Some(v) = self.vary.as_ref() else {
+            return Ok(None);
+        };
+        let own = match v.requests.is_empty() {
+            true => Some(RequestLine {
+                weight: 1,
+                method: self.method.clone(),
+                target: target
+                    .path
+                    .replace("%7B", "{")
+                    .replace("%7D", "}")
+                    .parse()?,
+                body: match std::str::from_utf8(&self.body) {
+                    Ok(text) => text.parse()?,
+                    Err(_) => Template::literal(&self.body),
+                },
+            }),
+            false => None,
+        };
+        let lines = own.as_slice().iter().chain(&v.requests);
+        let written: Vec<Written> = lines
+            .map(|r| Written {
+                weight: r.weight,
+                method: &r.method,
+                target: &r.target,
+                body: &r.body,
+            })
+            .collect();
+        let cx = Context {
+            host: &target.host_header,
+            http10: self.http10,
+            keepalive: self.keepalive,
+            https: self.url.scheme() == "https",
+            headers: &self.headers,
+            expect: v.expect.as_ref(),
+        };
+        let seed = v.seed.unwrap_or_else(clock_seed);
+        Ok(Some(Vary::compile(&written, cx, seed)?))
     }
 
     /// For `https://`, the one TLS client configuration every connection shares; for
@@ -77,4 +124,10 @@ impl LoadSpec {
             None => Ok(None),
         }
     }
+}
+
+/// A seed for a load that names none: the clock's nanoseconds, new each run.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(0, |d| d.as_nanos() as u64)
 }

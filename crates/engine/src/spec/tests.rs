@@ -22,7 +22,26 @@ fn everything() -> LoadSpec {
     s.pace = Pace::Open(RateSchedule::parse("1000:10s,5000.5:1500ms").unwrap());
     s.shard = Shard::parse("2/3").unwrap();
     s.start_at = Some(1_900_000_000_000);
+    s.vary = Some(crate::VarySpec {
+        seed: Some(7),
+        requests: vec!["3*GET /s?a={a=rand:1-9}&b={b=seq}".parse().unwrap()],
+        expect: Some("{sum:a,b}".parse().unwrap()),
+    });
     s
+}
+
+#[test]
+fn varying_requests_read_from_json_and_resolve() {
+    let text = r#"{"url": "http://127.0.0.1:1/x?n={seq}", "vary": {"seed": 3}}"#;
+    let s: LoadSpec = serde_json::from_str(text).unwrap();
+    let c = s.resolve().unwrap();
+    let vary = c.vary.expect("the URL's own request varies");
+    assert_eq!((vary.seed, vary.shapes.len()), (3, 1));
+    let bad = r#"{"url": "http://a/", "vary": {"requests": ["GET /{rand:9}"]}}"#;
+    let e = serde_json::from_str::<LoadSpec>(bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rand:9") && e.contains("LO-HI"), "{e}");
 }
 
 #[test]

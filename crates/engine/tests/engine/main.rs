@@ -15,3 +15,4 @@ mod thread_allocations;
 mod tls_loads;
 mod tls_preflight;
 mod tls_test_kit;
+mod varying;

@@ -265,6 +265,7 @@ fn nothing_succeeded(n: &engine::Counts) -> String {
         ("tls", n.tls),
         ("reset", n.reset),
         ("h2", n.h2),
+        ("wrong", n.wrong),
         ("dropped", n.dropped),
         ("in flight", n.in_flight),
     ];

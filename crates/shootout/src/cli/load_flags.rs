@@ -6,7 +6,7 @@ use super::scenario::{self, set};
 use super::tls_flags::{Source, TlsFlags};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use engine::{parse_duration, IoChoice, LoadSpec, Pace, RateSchedule, Stop};
+use engine::{parse_duration, IoChoice, LoadSpec, Pace, RateSchedule, Stop, VarySpec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -93,6 +93,23 @@ pub struct LoadFlags {
     /// I/O interface of the event loops [default: uring if the kernel has it]
     #[arg(long, value_enum)]
     io: Option<IoArg>,
+    /// Requests vary: the URL's path and query, the -H values and the --body are
+    /// templates, their {seq}, {rand:LO-HI}, {list:A,B} drawn per request
+    /// (docs/varying-requests.md)
+    #[arg(long)]
+    vary: bool,
+    /// A request shape, "[WEIGHT*]METHOD /PATH [BODY]" with templates, e.g.
+    /// "3*GET /sum?a={a=rand:1-9}" (repeatable: a weighted rotation; implies --vary,
+    /// and the URL gives only the host)
+    #[arg(long = "request", value_name = "LINE")]
+    shapes: Vec<String>,
+    /// The exact body of a right answer, from the request's named values, e.g.
+    /// "{sum:a,b}"; other answers count as wrong (implies --vary)
+    #[arg(long, value_name = "TEMPLATE")]
+    expect: Option<String>,
+    /// Seed of the random values (--vary) [default: a new one each run]
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -138,6 +155,7 @@ impl LoadFlags {
             spec.body = std::fs::read(path)
                 .with_context(|| format!("reading --body-file {}", path.display()))?;
         }
+        self.apply_vary(spec)?;
         set(&mut spec.connections, self.connections);
         spec.threads = self.threads.or(spec.threads);
         spec.stop = match (self.requests, self.duration) {
@@ -161,6 +179,26 @@ impl LoadFlags {
     }
 
     /// `--h2c` (http://) or `--http2` (https://), and `--streams`.
+    /// --vary, --request, --expect and --seed, over a spec's `vary`.
+    fn apply_vary(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+        let wanted = self.vary || !self.shapes.is_empty() || self.expect.is_some();
+        if !wanted && self.seed.is_none() {
+            return Ok(());
+        }
+        if !wanted && spec.vary.is_none() {
+            bail!("--seed is for requests that vary: give --vary, --request or --expect too");
+        }
+        let vary = spec.vary.get_or_insert_with(VarySpec::default);
+        for line in &self.shapes {
+            vary.requests.push(line.parse().context("--request")?);
+        }
+        if let Some(expect) = &self.expect {
+            vary.expect = Some(expect.parse().context("--expect")?);
+        }
+        vary.seed = self.seed.or(vary.seed);
+        Ok(())
+    }
+
     fn apply_http2(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
         let https = spec.url.scheme() == "https";
         match (self.h2c, self.http2, https) {
@@ -242,6 +280,50 @@ pub(crate) mod tests {
         assert_eq!(
             (script.requests, script.think),
             (100, Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn vary_flags_make_the_specs_vary() {
+        let s = spec(&[
+            "http://a/sum?a={a=rand:1-9}",
+            "--vary",
+            "--expect",
+            "{sum:a}",
+            "--seed",
+            "4",
+        ])
+        .unwrap();
+        let v = s.vary.as_ref().unwrap();
+        assert_eq!((v.seed, v.requests.len()), (Some(4), 0));
+        assert_eq!(v.expect.as_ref().unwrap().text(), "{sum:a}");
+        let s = spec(&[
+            "http://a/",
+            "--request",
+            "3*GET /x?n={seq}",
+            "--request",
+            "POST /y {seq}",
+        ]);
+        let v = s.unwrap().vary.unwrap();
+        let lines: Vec<String> = v.requests.iter().map(|r| r.to_string()).collect();
+        assert_eq!(lines, ["3*GET /x?n={seq}", "POST /y {seq}"]);
+        let e = |args: &[&str]| format!("{:#}", spec(args).unwrap_err());
+        assert!(e(&["http://a/", "--seed", "1"]).starts_with("--seed is for"));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("vary.toml");
+        let text = "url = \"http://a/\"\n[vary]\nrequests = [\"GET /x?n={seq}\"]\nseed = 2\n";
+        std::fs::write(&file, text).unwrap();
+        let s = spec(&["--scenario", file.to_str().unwrap(), "--seed", "5"]).unwrap();
+        let v = s.vary.unwrap();
+        assert_eq!(
+            (v.seed, v.requests.len()),
+            (Some(5), 1),
+            "the flag over the file"
+        );
+        let bad = e(&["http://a/", "--request", "GET /x?n={nope:1}"]);
+        assert!(
+            bad.starts_with("--request: ") && bad.contains("nope:1"),
+            "{bad}"
         );
     }
 

@@ -13,13 +13,14 @@
 //! jitter = 0.05
 //! ```
 //!
-//! An https URL's TLS settings go in a `[tls]` table, the flags' settings by the same
+//! Requests that vary go in a `[vary]` table (`seed`, `requests`, `expect`, as a spec's
+//! `vary`: docs/varying-requests.md). An https URL's TLS settings go in a `[tls]` table, the flags' settings by the same
 //! names (`version`, `alpn`, `sni`, `cacert`, `insecure`, `ciphers`, `groups`, `cert`,
 //! `key`, `resume`); file names there are relative to the scenario's folder.
 
 use super::tls_flags::{Source, TlsFlags};
 use anyhow::Context;
-use engine::{parse_duration, LoadSpec, Pace, RateSchedule, Stop};
+use engine::{parse_duration, LoadSpec, Pace, RateSchedule, Stop, VarySpec};
 use serde::Deserialize;
 use std::path::Path;
 use std::time::Duration;
@@ -42,6 +43,8 @@ pub struct Scenario {
     pub streams: Option<usize>,
     /// The `[tls]` table.
     pub tls: Option<TlsFlags>,
+    /// The `[vary]` table: requests that vary (`seed`, `requests`, `expect`), as a spec's.
+    pub vary: Option<VarySpec>,
 }
 
 /// The `[devices]` table.
@@ -61,6 +64,7 @@ impl Scenario {
         if let Some(tls) = &self.tls {
             tls.apply(&mut spec.tls, Source::Scenario(dir))?;
         }
+        spec.vary = self.vary.or(spec.vary.take());
         set(&mut spec.connections, self.connections);
         set(&mut spec.http2, self.http2);
         set(&mut spec.streams, self.streams);

@@ -400,6 +400,48 @@ fn an_open_loop_says_what_it_dropped_and_thresholds_judge_it() {
     );
 }
 
+/// Requests that vary, checked against the answer their values call for: a server that
+/// caches its first answer gets every other request counted wrong, in the summary and in
+/// the JSON.
+#[test]
+fn varying_requests_count_wrong_answers() {
+    let server = TestServer::start(Behavior::SumCached).unwrap();
+    let url = server.url("/");
+    let load = [
+        "load",
+        url.as_str(),
+        "-c",
+        "2",
+        "-t",
+        "1",
+        "-n",
+        "200",
+        "--request",
+        "GET /sum?a={a=seq}&b={b=seq}",
+        "--expect",
+        "{sum:a,b}",
+    ];
+    let out = shootout(&load);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("  Wrong answers (not the expected body): 199"),
+        "{text}"
+    );
+    assert!(!text.contains("Socket errors"), "{text}");
+    let out = shootout(&[&load[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let q = &v["requests"];
+    assert_eq!(
+        (q["ok"].as_u64(), q["wrong"].as_u64()),
+        (Some(1), Some(199)),
+        "{q}"
+    );
+    let targets: std::collections::HashSet<String> =
+        server.seen().into_iter().map(|s| s.target).collect();
+    // Each request of a load its own number; the second load numbers from 0 again.
+    assert_eq!(targets.len(), 200, "{targets:?}");
+}
+
 #[test]
 fn a_crossed_threshold_prints_its_table_and_exits_99() {
     let out = load_with(

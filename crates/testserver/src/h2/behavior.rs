@@ -53,6 +53,9 @@ pub enum H2Behavior {
     NoStatus,
     /// Answers N streams per connection, then closes without a GOAWAY, streams still open.
     CloseAfter(u32),
+    /// As the HTTP/1.1 [`crate::Behavior::Sum`]: the sum of every number in the
+    /// request's :path query and body, each request kept ([`crate::TestServer::seen`]).
+    Sum,
 }
 
 /// The error code of [`H2Behavior::RstEvery`]'s RST_STREAM frames.
@@ -82,6 +85,7 @@ impl FromStr for H2Behavior {
         let arg = || arg.ok_or_else(|| BehaviorError::NoArgument(format!("{PREFIX}{name}")));
         let behavior = match name {
             "hello" => H2Behavior::Hello,
+            "sum" => H2Behavior::Sum,
             "delay" => H2Behavior::Delay(parse_duration(arg()?)?),
             "status" => H2Behavior::Status(parse_num(arg()?)?),
             "body" => H2Behavior::Body(parse_num(arg()?)?),
@@ -123,6 +127,7 @@ impl fmt::Display for H2Behavior {
         f.write_str(PREFIX)?;
         match self {
             H2Behavior::Hello => f.write_str("hello"),
+            H2Behavior::Sum => f.write_str("sum"),
             H2Behavior::Delay(d) => write!(f, "delay:{}", Shown(*d)),
             H2Behavior::Status(code) => write!(f, "status:{code}"),
             H2Behavior::Body(len) => write!(f, "body:{len}"),
@@ -156,6 +161,7 @@ mod tests {
     fn parses_every_name() {
         let cases = [
             ("h2:hello", H2Behavior::Hello),
+            ("h2:sum", H2Behavior::Sum),
             (
                 "h2:delay:20ms",
                 H2Behavior::Delay(Duration::from_millis(20)),

@@ -10,6 +10,7 @@ use super::frame::{u31_at, Frame, Kind, ACK, END_HEADERS, END_STREAM, PRIORITY};
 use super::settings::MAX_WINDOW;
 use super::stream::{State, Stream};
 use super::write;
+use super::H2Behavior;
 
 /// Octets of stream dependency and weight before a HEADERS block with PRIORITY.
 const PRIORITY_LEN: usize = 5;
@@ -104,7 +105,12 @@ impl Conn<'_> {
         }
         self.opened += 1;
         self.shared.requests.fetch_add(1, Relaxed);
-        let stream = Stream::new(self.opened, self.peer.initial_window, request.head);
+        let stream = Stream::new(
+            self.opened,
+            self.peer.initial_window,
+            request.head,
+            request.seen,
+        );
         self.streams.insert(id, stream);
         if self.behavior.goaway_at() == Some(self.opened) {
             self.goaway(id, ErrorCode::NoError);
@@ -130,7 +136,7 @@ impl Conn<'_> {
         if frame.stream == 0 {
             return Err(ErrorCode::Protocol);
         }
-        frame.unpadded()?;
+        let data = frame.unpadded()?;
         // Flow control counts the whole payload, padding included (RFC 9113 §6.1).
         let len = frame.payload.len() as u32;
         if len > 0 && self.behavior.grants_connection_window(self.body_received) {
@@ -143,6 +149,11 @@ impl Conn<'_> {
             .is_some_and(|s| matches!(s.state, State::Receiving));
         if !receiving {
             return Ok(());
+        }
+        if let (H2Behavior::Sum, Some(stream)) =
+            (&self.behavior, self.streams.get_mut(&frame.stream))
+        {
+            stream.seen.body.extend_from_slice(data);
         }
         if frame.has(END_STREAM) {
             self.complete(frame.stream);

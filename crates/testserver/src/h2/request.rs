@@ -12,10 +12,12 @@ const TABLE_SIZE: usize = 4096;
 pub(crate) struct Fields(Decoder<'static>);
 
 /// What the server needs to know about one request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Request {
     /// HEAD: the response carries no body.
     pub head: bool,
+    /// What it was, to keep under `Sum` (its body comes after).
+    pub seen: crate::Seen,
 }
 
 impl Fields {
@@ -30,12 +32,19 @@ impl Fields {
     /// decoded, even one the server then ignores, to keep the table in step.
     pub(crate) fn decode(&mut self, block: &[u8]) -> Result<Request, ErrorCode> {
         let mut head = false;
+        let mut seen = crate::Seen::default();
         self.0
             .decode_with_cb(block, |name, value| {
                 head |= &*name == b":method" && &*value == b"HEAD";
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                match &*name {
+                    b":method" => seen.method = text(&value),
+                    b":path" => seen.target = text(&value),
+                    _ => seen.headers.push((text(&name), text(&value))),
+                }
             })
             .map_err(|_| ErrorCode::Compression)?;
-        Ok(Request { head })
+        Ok(Request { head, seen })
     }
 }
 
@@ -50,13 +59,16 @@ mod tests {
         let first = b"\x82\x86\x84\x41\x0fwww.example.com";
         let second = b"\x82\x86\x84\xbe\x58\x08no-cache";
         for block in [&first[..], &second[..]] {
-            assert_eq!(fields.decode(block), Ok(Request { head: false }));
+            let r = fields.decode(block).unwrap();
+            assert!(!r.head);
+            assert_eq!(
+                (r.seen.method.as_str(), r.seen.target.as_str()),
+                ("GET", "/")
+            );
+            assert_eq!(r.seen.header(":authority"), Some("www.example.com"));
         }
         // `:method HEAD` as a literal with a static name (index 2).
-        assert_eq!(
-            fields.decode(b"\x02\x04HEAD\x84"),
-            Ok(Request { head: true })
-        );
+        assert!(fields.decode(b"\x02\x04HEAD\x84").unwrap().head);
     }
 
     #[test]

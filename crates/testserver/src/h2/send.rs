@@ -8,8 +8,10 @@ use std::time::Instant;
 
 use super::conn::Conn;
 use super::frame::{Kind, END_HEADERS, END_STREAM};
+use super::response::Block;
 use super::stream::{Body, State};
 use super::write;
+use super::H2Behavior;
 
 /// What became of a stream's turn.
 enum Turn {
@@ -64,9 +66,20 @@ impl Conn<'_> {
         let Some(stream) = self.streams.get_mut(&id) else {
             return false;
         };
-        let plan = self
+        let mut plan = self
             .behavior
             .plan(self.begun, stream.head, self.peer.max_frame);
+        if *self.behavior == H2Behavior::Sum {
+            let seen = std::mem::take(&mut stream.seen);
+            plan.body = crate::reply::sum_of(&seen.target, &seen.body)
+                .to_string()
+                .into_bytes();
+            plan.block = Block::Valid {
+                status: 200,
+                content_length: Some(plan.body.len()),
+            };
+            self.shared.keep(seen);
+        }
         self.begun += 1;
         let has_body = !plan.body.is_empty();
         let flags = END_HEADERS | if has_body { 0 } else { END_STREAM };

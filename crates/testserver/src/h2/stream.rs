@@ -13,6 +13,8 @@ pub(crate) struct Stream {
     /// A HEAD request: the response has no body.
     pub head: bool,
     pub state: State,
+    /// The request as it came, its body included (kept under `Sum` only).
+    pub seen: crate::Seen,
 }
 
 /// Where a stream is.
@@ -38,12 +40,13 @@ pub(crate) struct Body {
 
 impl Stream {
     /// A stream just opened, the `nth` of its connection, with the client's initial window.
-    pub(crate) fn new(nth: u64, window: u32, head: bool) -> Stream {
+    pub(crate) fn new(nth: u64, window: u32, head: bool, seen: crate::Seen) -> Stream {
         Stream {
             nth,
             window: i64::from(window),
             head,
             state: State::Receiving,
+            seen,
         }
     }
 }

@@ -208,6 +208,13 @@ enum Indexing {
     None,
 }
 
+/// Appends `name: value` as a literal without indexing (a value that changes with every
+/// request: indexing it would only churn the peer's table), no allocation when `out` has
+/// room for `12 + name.len() + value.len()` octets.
+pub fn literal_field(name: &[u8], value: &[u8], out: &mut Vec<u8>) {
+    literal(name, value, Indexing::None, out);
+}
+
 /// Appends a literal field, naming it by the static table's index when it has the name.
 fn literal(name: &[u8], value: &[u8], indexing: Indexing, out: &mut Vec<u8>) {
     let (prefix, flags) = match indexing {

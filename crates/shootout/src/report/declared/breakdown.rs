@@ -82,6 +82,7 @@ impl Breakdown {
             ("write", c.write),
             ("parse", c.parse),
             ("tls", c.tls),
+            ("wrong", c.wrong),
             ("dropped", c.dropped),
         ];
         let each: Vec<String> = (classes.iter())

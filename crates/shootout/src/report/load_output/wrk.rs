@@ -271,7 +271,11 @@ fn print_errors(r: &LoadResult) {
     if q.status > 0 {
         println!("  Non-2xx or 3xx responses: {}", q.status);
     }
-    if q.failed_sent() > 0 {
+    if q.wrong > 0 {
+        // Answered, and framed well: not socket errors, but errors (`errors<…`).
+        println!("  Wrong answers (not the expected body): {}", q.wrong);
+    }
+    if q.failed_sent() > q.wrong {
         // An HTTP/1.1 clear-text load's line stays as it was: tls, reset and h2 only
         // where there are some.
         let more: String = [("tls", q.tls), ("reset", q.reset), ("h2", q.h2)]

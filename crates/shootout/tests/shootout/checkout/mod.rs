@@ -88,7 +88,7 @@ pub fn planned_runs(doc: &serde_json::Value) -> usize {
 
 /// How a load's requests ended, as its JSON names them under `requests`: each request in
 /// exactly one, so they add up to `total`.
-pub const REQUEST_CLASSES: [&str; 12] = [
+pub const REQUEST_CLASSES: [&str; 13] = [
     "ok",
     "status",
     "timeout",
@@ -99,6 +99,7 @@ pub const REQUEST_CLASSES: [&str; 12] = [
     "tls",
     "reset",
     "h2",
+    "wrong",
     "dropped",
     "in_flight",
 ];
