@@ -8,6 +8,7 @@
 
 pub mod capacity;
 pub mod contestant;
+pub mod database;
 pub mod experiment;
 pub mod generators;
 pub mod k8s;

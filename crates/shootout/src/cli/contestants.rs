@@ -53,6 +53,12 @@ pub struct StartArgs {
     /// (over TLS, HTTP/2 is --tls: its [tls] command offers h2 by ALPN where it serves it)
     #[arg(long, conflicts_with = "tls")]
     h2c: bool,
+    /// Start a private PostgreSQL first and give the server DATABASE_URL and DATABASE_POOL
+    /// (see `shootout database`)
+    #[arg(long)]
+    database: bool,
+    #[command(flatten)]
+    database_args: super::database::DatabaseArgs,
     #[command(flatten)]
     folders: Folders,
 }
@@ -266,10 +272,26 @@ pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
         bail!("{name}: serves no h2c (its contestant.toml has no [h2c] table): start it without --h2c");
     }
     interrupt::install();
+    let mut database = (args.database)
+        .then(|| super::database::start(&args.database_args))
+        .transpose()
+        .context(format!("{name}: start the database"))?;
+    let environment: Vec<(&'static str, String)> =
+        database.iter().flat_map(|db| db.environment()).collect();
+    if let Some(db) = &database {
+        println!(
+            "DATABASE_URL={} (PostgreSQL {}, pid {}, log {})",
+            db.url(),
+            db.version,
+            db.pid(),
+            db.log().display()
+        );
+    }
     let spec = LaunchSpec {
         port: Some(args.port),
         threads: args.threads,
         cpus: args.cpus.as_deref(),
+        environment: &environment,
     };
     let (mut server, url) = serve(c, &spec, args.serve.over_tls(), args.h2c)
         .map_err(WorkFailed)
@@ -284,6 +306,9 @@ pub fn start(args: StartArgs) -> anyhow::Result<ExitCode> {
     }
     let died = !server.alive();
     server.stop();
+    if let Some(db) = &mut database {
+        db.stop();
+    }
     if died {
         let why = format!("the server exited; log: {}", server.log.display());
         return Err(

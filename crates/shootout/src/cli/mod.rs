@@ -6,6 +6,7 @@ mod catalog;
 mod compare;
 mod completions;
 mod contestants;
+mod database;
 mod destinations;
 mod interrupt;
 mod k8s;
@@ -112,6 +113,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Run one contestant in the foreground (pinned with --cpus) until Ctrl-C
     Start(contestants::StartArgs),
+    /// Run a private PostgreSQL with TechEmpower's tables in the foreground until Ctrl-C
+    Database(database::DatabaseCommand),
     /// Print the completion script for bash, zsh or fish
     Completions(completions::CompletionsArgs),
     /// Print the manual page (roff), or write one per command with --dir
@@ -152,6 +155,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Setup(which) => contestants::setup(which),
         Command::Verify(args) => verify::verify(args),
         Command::Start(args) => contestants::start(args),
+        Command::Database(args) => database::run(args),
         Command::Completions(args) => {
             completions::run(args, Cli::command()).map(|()| ExitCode::SUCCESS)
         }

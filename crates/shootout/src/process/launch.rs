@@ -19,6 +19,8 @@ pub struct LaunchSpec<'a> {
     pub threads: usize,
     /// CPUs to pin it to; unpinned when None.
     pub cpus: Option<&'a [usize]>,
+    /// Variables its environment gets beside its manifest's (the database's URL).
+    pub environment: &'a [(&'static str, String)],
 }
 
 /// Why a contestant is not up.
@@ -65,7 +67,8 @@ fn start(c: &Contestant, spec: &LaunchSpec, serving: Serving) -> Result<Server, 
         threads: spec.threads,
         serving,
     };
-    let mut server = Server::start(c, p, spec.cpus, &log).map_err(LaunchError::Start)?;
+    let mut server =
+        Server::start(c, p, spec.cpus, &log, spec.environment).map_err(LaunchError::Start)?;
     server
         .wait_ready(START_TIMEOUT)
         .map_err(LaunchError::NotReady)?;

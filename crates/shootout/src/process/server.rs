@@ -25,7 +25,7 @@ pub enum ServerError {
     Log { path: PathBuf, source: io::Error },
     #[error(transparent)]
     Pin(#[from] PinError),
-    #[error("cannot run /bin/sh: {0}")]
+    #[error("cannot start: {0}")]
     Spawn(io::Error),
     /// `last` holds the log's last lines, which usually say why.
     #[error("exited during start ({status}): {last}; log: {}", log.display())]
@@ -61,7 +61,8 @@ pub struct Server {
 
 impl Server {
     /// Starts `c` on `p.port` with `p.threads`, with the command of `p.serving` (over TLS:
-    /// serving its certificate), pinned to `cpus` if given; output goes to `log`.
+    /// serving its certificate), pinned to `cpus` if given, with `environment` added to
+    /// its manifest's; output goes to `log`.
     ///
     /// Call it from a thread that lives as long as the server: the parent-death signal
     /// fires when the thread that forked the server ends, not the process. shootout
@@ -71,9 +72,29 @@ impl Server {
         p: Placeholders,
         cpus: Option<&[usize]>,
         log: &Path,
+        environment: &[(&str, String)],
     ) -> Result<Server, ServerError> {
         let table = p.serving.table();
         let (command, env) = (c.command(p.serving)).ok_or(ServerError::NotServed { table })?;
+        let mut cmd = Command::new("/bin/sh");
+        cmd.args(["-c", &c.fill(command, p)])
+            .current_dir(&c.dir)
+            .envs(env.iter().map(|(k, v)| (k, c.fill(v, p))))
+            .envs(environment.iter().map(|(k, v)| (k, v)));
+        Server::spawn(cmd, &c.dir, p.port, cpus, log)
+    }
+
+    /// Starts `cmd` (its program, arguments, folder and environment set) as a server that
+    /// will listen on 127.0.0.1:`port`: in its own process group, pinned to `cpus` if
+    /// given, dying with the harness, recorded with `dir` as its folder; output goes to
+    /// `log`. As [`Server::start`], from a thread that lives as long as the server.
+    pub fn spawn(
+        mut cmd: Command,
+        dir: &Path,
+        port: u16,
+        cpus: Option<&[usize]>,
+        log: &Path,
+    ) -> Result<Server, ServerError> {
         // Servers inherit the open-file limit: give them the hard limit, as the generator has.
         let _ = engine::raise_nofile();
         let log_error = |source| ServerError::Log {
@@ -88,11 +109,7 @@ impl Server {
         let out = std::fs::File::create(log).map_err(log_error)?;
         let err = out.try_clone().map_err(log_error)?;
         let mark = started_servers::new_mark();
-        let mut cmd = Command::new("/bin/sh");
-        cmd.args(["-c", &c.fill(command, p)])
-            .current_dir(&c.dir)
-            .envs(env.iter().map(|(k, v)| (k, c.fill(v, p))))
-            .stdin(Stdio::null())
+        cmd.stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
             .env(MARK_ENV, &mark)
@@ -110,14 +127,14 @@ impl Server {
             harness: ProcessIdentity::me(),
             group: child.id() as i32,
             mark,
-            dir: c.dir.clone(),
+            dir: dir.to_path_buf(),
         };
         let recorded = started_servers::record(&started_servers::path(), &recorded)
             .ok()
             .map(|()| recorded);
         Ok(Server {
             child,
-            port: p.port,
+            port,
             log: log.to_path_buf(),
             guard,
             recorded,

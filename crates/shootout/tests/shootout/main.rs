@@ -18,6 +18,7 @@ mod anywhere;
 mod capacity_experiment;
 mod capacity_load;
 mod contestants;
+mod database;
 mod endpoints;
 mod generators_local;
 mod h2_experiment;

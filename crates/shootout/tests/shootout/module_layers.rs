@@ -19,6 +19,7 @@ const LAYERS: &[&str] = &[
     "contestant",
     "machine",
     "process",
+    "database",
     "generators",
     "k8s",
     "experiment",

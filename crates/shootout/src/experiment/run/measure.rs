@@ -129,6 +129,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
             port: None,
             threads: cell.layout.server_threads(),
             cpus: cell.layout.server.as_deref(),
+            environment: &[],
         };
         let Some(over) = &cell.load.tls else {
             let server = match cell.streams {
