@@ -2,9 +2,8 @@
 //! profiles that override parts of it. [`super::check`] turns it into an [`super::Experiment`].
 
 use super::error::UnknownProfile;
-use super::table::{TableAgainst, TableMeasure};
 use regex::Regex;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_untagged::UntaggedEnumVisitor;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -336,4 +335,26 @@ fn one_second() -> String {
 }
 fn ten_seconds() -> String {
     "10s".into()
+}
+
+/// What a column's figure is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableMeasure {
+    /// Requests/s.
+    #[default]
+    Rps,
+    /// The server's CPU µs per response, at a fixed rate.
+    Cpu,
+}
+
+/// How a figure is set against its baseline.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableAgainst {
+    /// In percent of the baseline.
+    #[default]
+    Percent,
+    /// The figure minus the baseline.
+    Difference,
 }

@@ -5,32 +5,11 @@
 
 use super::error::{under, FieldError, FieldProblem, Segment};
 use super::file::{ColumnFile, TableFile};
+pub use super::file::{TableAgainst, TableMeasure};
 use super::layout::Layout;
 use super::{Load, LoadPace};
 use crate::model::endpoint::Endpoint;
 use serde::{Deserialize, Serialize};
-
-/// What a column's figure is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TableMeasure {
-    /// Requests/s.
-    #[default]
-    Rps,
-    /// The server's CPU µs per response, at a fixed rate.
-    Cpu,
-}
-
-/// How a figure is set against its baseline.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TableAgainst {
-    /// In percent of the baseline.
-    #[default]
-    Percent,
-    /// The figure minus the baseline.
-    Difference,
-}
 
 /// A `[[table]]`, checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

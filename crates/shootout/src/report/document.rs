@@ -183,7 +183,7 @@ impl Document {
         let Some(plan) = self.experiment.plan.as_ref() else {
             return Vec::new();
         };
-        crate::report::experiment::declared(plan)
+        crate::report::declared::of_plan(plan)
     }
 
     /// The device-ramp runs, and the others.

@@ -13,20 +13,19 @@
 //! `breakdown` (where HTTP/2 broke down, for the sentence).
 
 pub mod breakdown;
-mod chart;
 pub mod column;
-mod drawn;
+pub mod drawn;
 pub mod figure;
-mod line;
+pub mod http2_gain;
+pub mod line;
 pub mod negotiated;
 mod own;
 mod resumption;
 pub mod sentence;
+pub mod tls_cost;
 
 use crate::model::RunRecord;
 use crate::report::experiment::ranking;
-use crate::report::page::colours::Colours;
-use crate::report::page::figure::Figure as Chart;
 use crate::report::table::Table;
 use crate::store::Plan;
 pub use column::{
@@ -70,22 +69,8 @@ impl Declared {
             .collect()
     }
 
-    /// The chart of each place's table, when it declares one.
-    pub fn charts(&self, plan: &Plan, runs: &[RunRecord], colours: &Colours) -> Vec<Chart> {
-        let Some(column) = self.chart else {
-            return Vec::new();
-        };
-        let cells = ranking::cells(runs);
-        (self.places(plan).into_iter())
-            .map(|place| {
-                let drawn = drawn::Drawn::of(self, &plan.contestants, &cells, place);
-                chart::bars(&drawn, column, colours)
-            })
-            .collect()
-    }
-
     /// The endpoints and layouts of `plan` the columns take their cells at.
-    fn places<'p>(&self, plan: &'p Plan) -> Vec<(&'p str, &'p str)> {
+    pub fn places<'p>(&self, plan: &'p Plan) -> Vec<(&'p str, &'p str)> {
         let open = |fixed: fn(&Take) -> bool| !self.columns.iter().all(|c| fixed(&c.take));
         let endpoints: &[String] = match open(|t| t.endpoint.is_some()) {
             true => &plan.endpoints,
@@ -99,4 +84,16 @@ impl Declared {
             .flat_map(|e| layouts.iter().map(move |l| (e.as_str(), l.as_str())))
             .collect()
     }
+}
+
+/// The comparison tables `plan` declares: what TLS costs each server (loads over TLS),
+/// what HTTP/2 gains or costs each server (loads over HTTP/2), and the experiment's own
+/// (`[[table]]`).
+pub fn of_plan(plan: &Plan) -> Vec<Declared> {
+    let own = plan.tables.iter().map(|t| Declared::of_table(t, plan));
+    [tls_cost::declared(plan), http2_gain::declared(plan)]
+        .into_iter()
+        .flatten()
+        .chain(own)
+        .collect()
 }

@@ -9,11 +9,11 @@ use crate::report::experiment::efficiency;
 use crate::report::experiment::marks::MARKED;
 use crate::report::experiment::ranking::{self, RankedCell};
 use crate::report::experiment::row::Row;
-use crate::report::page::capacity_charts;
 use crate::report::page::colours::Colours;
 use crate::report::page::figure::slug;
 pub use crate::report::page::figure::Figure;
 use crate::report::page::svg::{self, Bar, Chart, Series};
+use crate::report::page::{capacity_charts, declared_chart};
 use crate::stats::{self, median};
 use engine::LoadResult;
 use engine::SecondSummary;
@@ -42,7 +42,7 @@ fn declared(d: &Document, colours: &Colours) -> Vec<Figure> {
         return Vec::new();
     };
     (d.declared().iter())
-        .flat_map(|t| t.charts(plan, &d.runs, colours))
+        .flat_map(|t| declared_chart::charts(t, plan, &d.runs, colours))
         .collect()
 }
 
