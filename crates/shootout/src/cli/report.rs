@@ -1,5 +1,5 @@
 //! `shootout report [EXPERIMENT...]`: the stored experiments' tables in the articles'
-//! layouts, for a terminal or as Markdown, and as a self-contained web page.
+//! layouts, for a terminal, as Markdown or as JSON, and as a self-contained web page.
 
 use super::results::open_store;
 use super::WorkFailed;
@@ -35,6 +35,9 @@ pub enum Format {
     Text,
     /// GitHub-flavoured Markdown
     Markdown,
+    /// One JSON object per experiment a line: its header lines, findings and tables (each
+    /// table's title, headers, align, rows and notes, as the text shows them)
+    Json,
 }
 
 /// Prints the report, and writes the page and charts when asked.
@@ -84,6 +87,18 @@ fn load(which: &[String]) -> anyhow::Result<Vec<Document>> {
 }
 
 fn print(d: &Document, format: Format) {
+    if format == Format::Json {
+        let findings: Vec<String> = d.findings().iter().map(|f| f.line()).collect();
+        let json = serde_json::json!({
+            "experiment": d.experiment.name,
+            "id": d.experiment.id,
+            "header": d.header(),
+            "findings": findings,
+            "tables": d.tables(),
+        });
+        println!("{json}");
+        return;
+    }
     let md = format == Format::Markdown;
     for line in d.header() {
         println!("{}{line}", if md { "- " } else { "" });

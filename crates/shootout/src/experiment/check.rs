@@ -11,6 +11,7 @@ use super::over_http2;
 use super::over_tls;
 use super::percent;
 use super::repeats::{self, Repeats};
+use super::table;
 use super::{Experiment, Load, LoadPace, Rate};
 use crate::contestant::catalog::Catalog;
 use crate::contestant::manifest::Contestant;
@@ -115,7 +116,7 @@ fn check(
         return Err(FieldProblem::NoContestantsOrLoads.into());
     }
     let endpoints = endpoints::named(&e.endpoints, declared)?;
-    let layouts = (e.layouts.iter())
+    let layouts: Vec<Layout> = (e.layouts.iter())
         .map(|l| Layout::parse(l).map_err(at("layouts")))
         .collect::<Result<_, _>>()?;
     let repeats = repeats::check(&e.repeats)?;
@@ -128,9 +129,15 @@ fn check(
         warmup,
         duration,
     };
-    let loads = (e.loads.iter())
+    let loads: Vec<Load> = (e.loads.iter())
         .map(|l| check_load(l, &inherited).map_err(under(Segment::Load(l.name.clone()))))
         .collect::<Result<_, _>>()?;
+    let names = table::Names {
+        loads: &loads,
+        endpoints: &endpoints,
+        layouts: &layouts,
+    };
+    let tables = table::check(&e.table, &names)?;
     Ok(Experiment {
         verdict_policy: verdict_policy(&e.verdict).map_err(under(Segment::Field("verdict")))?,
         make_up: make_up::check(&e.make_up)?,
@@ -146,6 +153,7 @@ fn check(
         repeats,
         seed: e.seed,
         loads,
+        tables,
         inline: Vec::new(),
         file: PathBuf::new(),
         text: String::new(),

@@ -67,6 +67,8 @@ pub enum Segment {
     Contestant(String),
     /// `profiles.quick`
     Profile(String),
+    /// `table "TLS against clear text"`
+    Table(String),
 }
 
 /// What is wrong with a field.
@@ -78,6 +80,12 @@ pub enum FieldProblem {
     BothGiven(&'static str, &'static str),
     #[error("empty")]
     Empty,
+    #[error("no {what} {name:?} in this experiment")]
+    Unknown { what: &'static str, name: String },
+    #[error("two columns are headed {0:?}")]
+    SameHeader(String),
+    #[error("cpu is measured at a fixed rate, and load {0:?} has none")]
+    CpuWithoutRate(String),
     #[error(transparent)]
     Duration(#[from] DurationError),
     #[error(transparent)]
@@ -285,6 +293,7 @@ impl fmt::Display for Segment {
             Segment::Endpoint(name) => write!(f, "endpoint.{name}"),
             Segment::Contestant(name) => write!(f, "contestant.{name}"),
             Segment::Profile(name) => write!(f, "profiles.{name}"),
+            Segment::Table(title) => write!(f, "table {title:?}"),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::error::UnknownProfile;
 use regex::Regex;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_untagged::UntaggedEnumVisitor;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -55,6 +55,38 @@ pub struct ExperimentFile {
     /// Contestants declared here (`[contestant.NAME]`), checked by [`super::inline`].
     #[serde(default)]
     pub contestant: BTreeMap<String, toml::Table>,
+    /// Comparison tables of its own (`[[table]]`), checked by [`super::table`].
+    #[serde(default)]
+    pub table: Vec<TableFile>,
+}
+
+/// A `[[table]]`: a comparison table the report draws, a row per contestant.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    pub title: String,
+    pub columns: Vec<ColumnFile>,
+    /// The header of the column the rows are ordered by (default the first).
+    pub order: Option<String>,
+}
+
+/// A column of a `[[table]]`: the cell it takes (a load, at the table's endpoint and
+/// layout unless it names its own) and what it measures there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnFile {
+    pub header: String,
+    pub load: String,
+    pub endpoint: Option<String>,
+    pub layout: Option<String>,
+    /// An HTTP/2 load's stream count (default its first).
+    pub streams: Option<usize>,
+    #[serde(default)]
+    pub measure: TableMeasure,
+    /// The header of the column its figure is set against.
+    pub baseline: Option<String>,
+    #[serde(default)]
+    pub against: TableAgainst,
 }
 
 /// The `[verdict]` table: percentages of the cores' time.
@@ -303,4 +335,26 @@ fn one_second() -> String {
 }
 fn ten_seconds() -> String {
     "10s".into()
+}
+
+/// What a column's figure is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableMeasure {
+    /// Requests/s.
+    #[default]
+    Rps,
+    /// The server's CPU µs per response, at a fixed rate.
+    Cpu,
+}
+
+/// How a figure is set against its baseline.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableAgainst {
+    /// In percent of the baseline.
+    #[default]
+    Percent,
+    /// The figure minus the baseline.
+    Difference,
 }

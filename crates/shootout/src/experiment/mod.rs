@@ -20,6 +20,7 @@ mod percent;
 mod repeats;
 mod rounds;
 pub mod run;
+pub mod table;
 pub mod verdict;
 
 pub use capacity_load::CapacityLoad;
@@ -34,6 +35,7 @@ pub use over_tls::OverTls;
 pub use percent::PercentError;
 pub use repeats::{Repeats, UntilSure};
 pub use rounds::{Round, Rounds, Stop};
+pub use table::{Table, TableAgainst, TableColumn, TableMeasure};
 
 use crate::experiment::layout::Layout;
 use crate::experiment::verdict::Policy;
@@ -71,6 +73,8 @@ pub struct Experiment {
     /// What results must meet (`[thresholds]`): `shootout run` exits 99 when one is
     /// crossed.
     pub thresholds: Thresholds,
+    /// Comparison tables of its own (`[[table]]`), drawn by the report.
+    pub tables: Vec<Table>,
 }
 
 /// One load of the matrix, checked.

@@ -553,3 +553,48 @@ fn a_capacity_load_searches_from_its_start_with_the_experiments_times() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_table_of_its_own_names_loads_and_columns_and_a_mistake_names_the_table() {
+    let base = "name = \"t\"\ncontestants = [\"a\"]\n\
+        [[loads]]\nname = \"clear\"\nconnections = [8]\nrate = [\"1000\"]\n\
+        [[loads]]\nname = \"tls\"\nconnections = [8]\nrate = [\"1000\"]\ntls = {}\n\
+        [[table]]\ntitle = \"TLS against clear\"\norder = \"over TLS\"\n\
+        [[table.columns]]\nheader = \"clear\"\nload = \"clear\"\nmeasure = \"cpu\"\n\
+        [[table.columns]]\nheader = \"over TLS\"\nload = \"tls\"\nmeasure = \"cpu\"\n";
+    let good = format!("{base}baseline = \"clear\"\nagainst = \"difference\"\n");
+    let e = read(&write("table.toml", &good), None).unwrap();
+    let t = &e.tables[0];
+    assert_eq!((t.title.as_str(), t.order), ("TLS against clear", 1));
+    assert_eq!(t.columns[1].baseline, Some((0, TableAgainst::Difference)));
+    assert_eq!(t.columns[0].measure, TableMeasure::Cpu);
+    for (extra, want) in [
+        (
+            "baseline = \"clearly\"",
+            "no column \"clearly\" in this experiment",
+        ),
+        (
+            "endpoint = \"api\"",
+            "no endpoint \"api\" in this experiment",
+        ),
+        ("agianst = \"percent\"", "unknown field `agianst`"),
+    ] {
+        let msg = message(read(
+            &write("table-bad.toml", &format!("{base}{extra}\n")),
+            None,
+        ));
+        assert!(msg.contains(want), "{msg}");
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+    }
+    let msg = message(read(
+        &write(
+            "table-load.toml",
+            &base.replace("load = \"tls\"", "load = \"tsl\""),
+        ),
+        None,
+    ));
+    assert!(
+        msg.ends_with("table \"TLS against clear\": columns: no load \"tsl\" in this experiment"),
+        "{msg}"
+    );
+}

@@ -3,10 +3,11 @@
 
 use crate::experiment::{self, Repeats};
 use crate::model::{RunId, RunIdError, RunRecord};
+use crate::report::declared::Declared;
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{
-    capacity, convergence, efficiency, http2_gain, matrix, ramp, servers, tls_cost, unverified,
+    capacity, convergence, efficiency, matrix, ramp, servers, unverified,
 };
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -163,8 +164,9 @@ impl Document {
             others.partition(|r| r.rate().is_some());
         let mut out = capacity::tables(&self.runs);
         if let Some(plan) = self.experiment.plan.as_ref() {
-            out.extend(tls_cost::tables(plan, &self.runs));
-            out.extend(http2_gain::tables(plan, &self.runs));
+            for d in self.declared() {
+                out.extend(d.tables(plan, &self.runs));
+            }
         }
         out.extend(matrix::tables(&closed));
         out.extend(servers::tables(&closed));
@@ -175,6 +177,15 @@ impl Document {
 }
 
 impl Document {
+    /// The comparison tables its plan declares: what TLS costs (loads over TLS), what
+    /// HTTP/2 gains (loads over HTTP/2).
+    pub fn declared(&self) -> Vec<Declared> {
+        let Some(plan) = self.experiment.plan.as_ref() else {
+            return Vec::new();
+        };
+        crate::report::declared::of_plan(plan)
+    }
+
     /// The device-ramp runs, and the others.
     pub fn split(&self) -> (Vec<RunRecord>, Vec<RunRecord>) {
         self.runs.iter().cloned().partition(RunRecord::is_ramp)

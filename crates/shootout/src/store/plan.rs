@@ -4,7 +4,7 @@
 //! stored JSON stays readable when those change.
 
 use crate::contestant::certificates::KeyKind;
-use crate::experiment::{Experiment, LoadPace, OverTls, Repeats, UntilSure};
+use crate::experiment::{Experiment, LoadPace, OverTls, Repeats, Table, UntilSure};
 use engine::{Resume, TlsVersions};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -20,6 +20,10 @@ pub struct Plan {
     pub warmup_s: f64,
     pub duration_s: f64,
     pub budget: Budget,
+    /// The experiment's own comparison tables (`[[table]]`); none in plans stored
+    /// before they were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<Table>,
 }
 
 /// One load of the matrix: its name, kind and the levels it runs at.
@@ -129,6 +133,7 @@ impl Plan {
                 make_up_runs: exp.make_up.runs_for(exp.run_count()),
                 make_up_time_s: exp.make_up.time.map(|t| t.as_secs_f64()),
             },
+            tables: exp.tables.clone(),
         }
     }
 }

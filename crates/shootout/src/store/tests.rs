@@ -515,6 +515,19 @@ fn plan() -> Plan {
             make_up_runs: 4,
             make_up_time_s: None,
         },
+        tables: vec![crate::experiment::Table {
+            title: "CPU over HTTP/2".into(),
+            columns: vec![crate::experiment::TableColumn {
+                header: "h2 ×10".into(),
+                load: "rate".into(),
+                endpoint: None,
+                layout: None,
+                streams: Some(10),
+                measure: crate::experiment::TableMeasure::Cpu,
+                baseline: None,
+            }],
+            order: 0,
+        }],
     }
 }
 

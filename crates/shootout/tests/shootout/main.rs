@@ -27,6 +27,7 @@ mod load_cli;
 mod load_terminal;
 mod module_layers;
 mod one_harness;
+mod own_table;
 mod report_page;
 mod run_experiment;
 mod run_until_sure;

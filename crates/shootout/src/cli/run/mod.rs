@@ -17,10 +17,11 @@ use shootout::experiment::{self, Experiment};
 use shootout::machine::host_noise;
 use shootout::machine::machine_lock::LockError;
 use shootout::model::{ExperimentId, Label, Machine, RunRecord};
+use shootout::report::declared;
 use shootout::report::document::Document;
 use shootout::report::experiment::leaders;
 use shootout::report::experiment::summary::Summary;
-use shootout::report::experiment::{cells, convergence, http2_gain, tls_cost, unverified};
+use shootout::report::experiment::{cells, convergence, unverified};
 use shootout::report::page::html;
 use shootout::store::{Ending, NewExperiment, Plan, Store};
 use std::path::{Path, PathBuf};
@@ -153,10 +154,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: recording the end of experiment {id}: {e}");
     }
     cells::print_tables(&runs);
-    for t in tls_cost::tables(&plan, &runs) {
-        println!("\n{}", t.text());
-    }
-    for t in http2_gain::tables(&plan, &runs) {
+    for t in declared::of_plan(&plan)
+        .iter()
+        .flat_map(|d| d.tables(&plan, &runs))
+    {
         println!("\n{}", t.text());
     }
     for line in unverified::lines(&runs) {

@@ -1,7 +1,8 @@
 //! The tables of an experiment: the 2009 matrix, the 2017 per-server tables, the 2019
-//! device ramps, shootout's own table per cell, what TLS costs each server, what HTTP/2
-//! gains or costs each server, capacity at objective, two experiments compared, and
-//! whether the cells of an experiment that repeats until sure converged.
+//! device ramps, shootout's own table per cell, capacity at objective, two experiments
+//! compared, and whether the cells of an experiment that repeats until sure converged.
+//! The comparison tables a plan declares (what TLS costs, what HTTP/2 gains, the
+//! experiment's own) are `report::declared`'s.
 
 pub mod capacity;
 pub mod ceiling;
@@ -9,7 +10,6 @@ pub mod cell_key;
 pub mod cells;
 pub mod convergence;
 pub mod efficiency;
-pub mod http2_gain;
 pub mod leaders;
 pub mod marks;
 pub mod matrix;
@@ -18,5 +18,4 @@ pub mod ranking;
 pub mod row;
 pub mod servers;
 pub mod summary;
-pub mod tls_cost;
 pub mod unverified;

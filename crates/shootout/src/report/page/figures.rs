@@ -9,11 +9,11 @@ use crate::report::experiment::efficiency;
 use crate::report::experiment::marks::MARKED;
 use crate::report::experiment::ranking::{self, RankedCell};
 use crate::report::experiment::row::Row;
-use crate::report::page::capacity_charts;
 use crate::report::page::colours::Colours;
 use crate::report::page::figure::slug;
 pub use crate::report::page::figure::Figure;
 use crate::report::page::svg::{self, Bar, Chart, Series};
+use crate::report::page::{capacity_charts, declared_chart};
 use crate::stats::{self, median};
 use engine::LoadResult;
 use engine::SecondSummary;
@@ -26,13 +26,24 @@ pub fn figures(d: &Document, colours: &Colours) -> Vec<Figure> {
     // At a fixed rate every server does the rate: what tells them apart is their cost.
     let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
         others.iter().cloned().partition(|r| r.rate().is_some());
-    let mut out = throughput(&closed, colours);
+    let mut out = declared(d, colours);
+    out.extend(throughput(&closed, colours));
     out.extend(efficiency(&rated, colours));
     out.extend(percentiles(&others, colours));
     out.extend(capacity_charts::figures(&d.runs, colours));
     out.extend(ramp_graphs(&ramps, colours));
     out.extend(cpu(&d.runs, colours));
     out
+}
+
+/// The chart of each table the experiment declares.
+fn declared(d: &Document, colours: &Colours) -> Vec<Figure> {
+    let Some(plan) = d.experiment.plan.as_ref() else {
+        return Vec::new();
+    };
+    (d.declared().iter())
+        .flat_map(|t| declared_chart::charts(t, plan, &d.runs, colours))
+        .collect()
 }
 
 /// Requests/s by concurrency per contestant (a line each), or bars for a single level.

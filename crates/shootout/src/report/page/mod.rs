@@ -5,6 +5,7 @@
 
 pub mod capacity_charts;
 pub mod colours;
+pub mod declared_chart;
 pub mod figure;
 pub mod figures;
 pub mod first_screen;

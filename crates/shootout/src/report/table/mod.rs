@@ -1,17 +1,18 @@
-//! A table of text cells, drawn for a terminal, as Markdown, or as HTML; tables are
+//! A table of text cells, drawn for a terminal, as Markdown, as HTML, or as JSON; tables are
 //! declared as lists of columns (`columns`).
 
 pub mod columns;
 
 /// Where a column's cells sit: names to the left, numbers to the right.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Align {
     Left,
     Right,
 }
 
-/// Rows of cells under headers, with a title and notes below.
-#[derive(Debug, Clone, Default)]
+/// Rows of cells under headers, with a title and notes below; as JSON, these fields.
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Table {
     pub title: String,
     pub headers: Vec<String>,
@@ -206,5 +207,13 @@ mod tests {
             "names stay on one line"
         );
         assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+    }
+
+    #[test]
+    fn as_json_a_table_is_its_cells_as_the_text_shows_them() {
+        let json = serde_json::to_value(sample()).expect("a table is JSON");
+        assert_eq!(json["title"], "t");
+        assert_eq!(json["align"], serde_json::json!(["left", "right", "left"]));
+        assert_eq!(json["rows"][0], serde_json::json!(["a|b", "1,000", "x"]));
     }
 }

@@ -3,9 +3,7 @@
 //! (its stored plan) say what its runs measured, and which HTTP/1.1 figure an HTTP/2 one
 //! is set against.
 
-use crate::report::experiment::cell_key::CellKey;
 use crate::store::{Plan, PlannedLoad};
-use crate::units;
 
 /// What a load's runs measure, for the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +75,7 @@ impl Figure {
     }
 
     /// What it is, in words, before where it was measured.
-    fn what(self) -> String {
+    pub fn what(self) -> String {
         let measure = match self.measure {
             Measure::Capacity => "requests/s on kept connections, as fast as responses come",
             Measure::Request => "server CPU µs per request on kept connections",
@@ -90,14 +88,6 @@ impl Figure {
         };
         format!("{measure}, over {over}")
     }
-
-    /// A figure as the table shows it: requests/s grouped (`73,071`), CPU in tenths.
-    pub fn format(self, value: f64) -> String {
-        match self.measure {
-            Measure::Capacity => units::grouped(value),
-            Measure::Request => format!("{value:.1}"),
-        }
-    }
 }
 
 /// `stream per connection`, `streams per connection`.
@@ -109,30 +99,14 @@ fn per(n: usize) -> &'static str {
 }
 
 /// A load (at one of its stream counts) that gives the table one of its figures.
-#[derive(Debug, Clone, Copy)]
-pub struct Planned<'p> {
-    pub figure: Figure,
-    pub load: &'p PlannedLoad,
-}
+pub type Planned<'p> = crate::report::declared::Planned<'p, Figure>;
 
 impl<'p> Planned<'p> {
     /// The first load of `plan` giving each figure, in the table's order: per group (the
     /// measure, in clear text or over TLS) with an HTTP/2 figure, its HTTP/1.1 figure, then
     /// its HTTP/2 ones by streams. Nothing without a load over HTTP/2.
     pub fn of(plan: &'p Plan) -> Vec<Planned<'p>> {
-        let every = (plan.loads.iter()).flat_map(|load| {
-            let streams: Vec<Option<usize>> = match &load.http2 {
-                Some(h2) => h2.streams.iter().copied().map(Some).collect(),
-                None => vec![None],
-            };
-            (streams.into_iter()).filter_map(move |s| {
-                Some(Planned {
-                    figure: Figure::of(load, s)?,
-                    load,
-                })
-            })
-        });
-        let every: Vec<Planned> = every.collect();
+        let every = Planned::every(plan, Figure::of);
         let mut out = Vec::new();
         for (measure, tls) in Figure::GROUPS {
             let mut group: Vec<Planned> = (every.iter())
@@ -148,53 +122,6 @@ impl<'p> Planned<'p> {
         out
     }
 
-    /// The cell of its runs at `(endpoint, layout)`: its first level and schedule, at its
-    /// streams.
-    pub fn cell_key(&self, (endpoint, layout): (&str, &str)) -> CellKey {
-        CellKey {
-            endpoint: endpoint.to_string(),
-            layout: layout.to_string(),
-            load: self.load.name.clone(),
-            connections: self.load.levels.first().copied().unwrap_or_default(),
-            streams: self.figure.streams,
-            rate: match self.figure.measure {
-                Measure::Request => self.load.schedules.first().cloned(),
-                Measure::Capacity => None,
-            },
-        }
-    }
-
-    /// Where it was measured: `at 5000/s`, `50 connections`.
-    pub fn at(&self) -> String {
-        match self.figure.measure {
-            Measure::Request => format!(
-                "at {}/s",
-                self.load.schedules.first().map_or("?", String::as_str)
-            ),
-            Measure::Capacity => format!(
-                "{} connections",
-                self.load.levels.first().copied().unwrap_or_default()
-            ),
-        }
-    }
-
-    /// The column's meaning: the header, what it measures, and where (load, rate,
-    /// connections); an HTTP/2 figure's comparison with HTTP/1.1's.
-    pub fn meaning(&self, planned: &[Planned]) -> String {
-        let against = match (self.against(planned), self.figure.measure) {
-            (None, _) => "",
-            (Some(_), Measure::Capacity) => " (in percent of HTTP/1.1's)",
-            (Some(_), Measure::Request) => " (and what it adds to HTTP/1.1's)",
-        };
-        format!(
-            "{}: {}, {} (load {:?}){against}",
-            self.figure.header(),
-            self.figure.what(),
-            self.at(),
-            self.load.name
-        )
-    }
-
     /// For an HTTP/2 figure: the place of the HTTP/1.1 figure it is set against in
     /// `planned`.
     pub fn against(&self, planned: &[Planned]) -> Option<usize> {
@@ -207,43 +134,12 @@ impl<'p> Planned<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Budget, Certificate, PlannedHttp2, PlannedRepeats, PlannedTls};
-    use engine::{Resume, TlsVersions};
-
-    fn load(name: &str, rate: Option<&str>, tls: bool, streams: &[usize]) -> PlannedLoad {
-        PlannedLoad {
-            name: name.into(),
-            kind: if rate.is_some() { "rate" } else { "closed" }.into(),
-            schedules: rate.into_iter().map(str::to_string).collect(),
-            levels: vec![50],
-            duration_s: None,
-            keepalive: true,
-            tls: tls.then_some(PlannedTls {
-                certificate: Certificate::Ecdsa,
-                resume: Resume::Tickets,
-                version: TlsVersions::every(),
-            }),
-            http2: (!streams.is_empty()).then(|| PlannedHttp2 {
-                streams: streams.to_vec(),
-            }),
-        }
-    }
+    use crate::report::fixture::{load, Settings};
+    use crate::store::Certificate::Ecdsa;
+    use engine::Resume::Tickets;
 
     fn plan(loads: Vec<PlannedLoad>) -> Plan {
-        Plan {
-            contestants: vec!["a".into()],
-            endpoints: vec!["hello".into()],
-            layouts: vec!["split".into()],
-            loads,
-            repeats: PlannedRepeats::Fixed { rounds: 1 },
-            warmup_s: 1.0,
-            duration_s: 3.0,
-            budget: Budget {
-                time_s: None,
-                make_up_runs: 0,
-                make_up_time_s: None,
-            },
-        }
+        crate::report::fixture::plan(&["a"], loads)
     }
 
     fn headers(p: &Plan) -> Vec<String> {
@@ -253,18 +149,14 @@ mod tests {
     #[test]
     fn each_load_gives_its_figures_http11_first_then_http2_by_streams() {
         let p = plan(vec![
-            load("h2 tls", None, true, &[10]),
-            load("h2c rate", Some("5000"), false, &[10]),
-            load("h2c", None, false, &[100, 1, 10]),
-            load("tls", None, true, &[]),
-            load("rate", Some("5000"), false, &[]),
-            load("ka", None, false, &[]),
-            load(
-                "rate over tls, nothing over h2 to set it against",
-                Some("5000"),
-                true,
-                &[],
-            ),
+            load("h2 tls").tls(Ecdsa, Tickets).streams(&[10]),
+            load("h2c rate").rate("5000").streams(&[10]),
+            load("h2c").streams(&[100, 1, 10]),
+            load("tls").tls(Ecdsa, Tickets),
+            load("rate").rate("5000"),
+            load("ka"),
+            // Nothing over HTTP/2 to set it against.
+            load("rate over tls").rate("5000").tls(Ecdsa, Tickets),
         ]);
         assert_eq!(
             headers(&p),
@@ -283,27 +175,18 @@ mod tests {
         assert_eq!(planned[2].against(&planned), Some(0));
         assert_eq!(planned[0].against(&planned), None);
         assert_eq!(planned[7].against(&planned), Some(6));
-        assert_eq!(
-            planned[5].meaning(&planned),
-            "µs/req h2c ×10: server CPU µs per request on kept connections, over HTTP/2 with \
-             prior knowledge (h2c), 10 streams per connection, at 5000/s (load \"h2c rate\") \
-             (and what it adds to HTTP/1.1's)"
-        );
-        let key = planned[2].cell_key(("hello", "split"));
+        let key = planned[2].take().key(("hello", "split"));
         assert_eq!(
             (key.load.as_str(), key.streams, key.rate),
             ("h2c", Some(10), None)
         );
-        let key = planned[5].cell_key(("hello", "split"));
+        let key = planned[5].take().key(("hello", "split"));
         assert_eq!((key.streams, key.rate.as_deref()), (Some(10), Some("5000")));
     }
 
     #[test]
     fn without_a_load_over_http2_there_is_no_figure() {
-        let p = plan(vec![
-            load("ka", None, false, &[]),
-            load("rate", Some("5000"), false, &[]),
-        ]);
+        let p = plan(vec![load("ka"), load("rate").rate("5000")]);
         assert!(Planned::of(&p).is_empty());
     }
 }

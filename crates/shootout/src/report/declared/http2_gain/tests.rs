@@ -1,21 +1,10 @@
 use super::*;
-use crate::report::fixture::{disturb, h2_document};
+use crate::model::RunRecord;
+use crate::report::fixture::{disturbed, h2_document, only_table, row};
+use crate::report::table::Table;
 
 fn table_of(runs: &[RunRecord]) -> Table {
-    let d = h2_document();
-    let mut t = tables(d.experiment.plan.as_ref().unwrap(), runs);
-    assert_eq!(t.len(), 1, "one endpoint, one layout");
-    t.remove(0)
-}
-
-/// The row of `contestant`, by column header.
-fn row<'t>(t: &'t Table, contestant: &str) -> Vec<(&'t str, &'t str)> {
-    let cells = t.rows.iter().find(|r| r[0] == contestant).unwrap();
-    t.headers
-        .iter()
-        .map(String::as_str)
-        .zip(cells.iter().map(String::as_str))
-        .collect()
+    only_table(&h2_document(), declared, runs)
 }
 
 fn sentence_of<'t>(t: &'t Table, contestant: &str) -> Option<&'t str> {
@@ -98,12 +87,7 @@ fn a_server_without_http2_keeps_its_row_and_says_why_once() {
 
 #[test]
 fn a_figure_without_a_run_that_counts_is_marked_and_the_legend_says_what_each_is() {
-    let mut runs = h2_document().runs;
-    for r in runs.iter_mut().filter(|r| {
-        r.coordinates.contestant == "go-nethttp" && r.coordinates.load == "h2c at 5000/s"
-    }) {
-        disturb(r, 0.2);
-    }
+    let runs = disturbed(h2_document().runs, "go-nethttp", "h2c at 5000/s");
     let t = table_of(&runs);
     let go = row(&t, "go-nethttp");
     assert_eq!(go[6], ("µs/req h2c ×10", "31.5† (+11.5)"));
@@ -129,7 +113,7 @@ fn an_experiment_without_http2_has_no_such_table_and_the_page_shows_it_when_it_h
     let d = h2_document();
     let mut h11 = d.experiment.plan.clone().unwrap();
     h11.loads.retain(|l| l.http2.is_none());
-    assert!(tables(&h11, &d.runs).is_empty());
+    assert!(declared(&h11).is_none());
     let tls = crate::report::fixture::tls_document();
     assert!(tls
         .tables()
