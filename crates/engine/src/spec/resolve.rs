@@ -93,14 +93,7 @@ impl LoadSpec {
             false => None,
         };
         let lines = own.as_slice().iter().chain(&v.requests);
-        let written: Vec<Written> = lines
-            .map(|r| Written {
-                weight: r.weight,
-                method: &r.method,
-                target: &r.target,
-                body: &r.body,
-            })
-            .collect();
+        let written: Vec<Written> = lines.map(Written::from).collect();
         let cx = Context {
             host: &target.host_header,
             http10: self.http10,

@@ -2,7 +2,7 @@
 //! values drawn for the request. Rendering writes into a buffer the caller lends, through
 //! a stack buffer for numbers: nothing is allocated per request.
 
-use super::placeholder::{digits, Source, MAX_VALUES};
+use super::braced::{digits, Source, MAX_VALUES};
 
 /// The values drawn for one request: which shape, and each value (a list's: the index of
 /// its item).

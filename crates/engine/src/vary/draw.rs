@@ -2,8 +2,8 @@
 //! every round of the weights' sum each shape is sent exactly its weight's times), and
 //! its values (the sequence number, and numbers from a generator seeded per loop).
 
+use super::braced::Source;
 use super::compiled::Drawn;
-use super::placeholder::Source;
 use super::Vary;
 
 /// One loop's draws.

@@ -3,7 +3,7 @@
 //! request shapes in a weighted rotation, and check each answer against one computed
 //! from the request's values (`{sum:a,b}`). The syntax is in docs/varying-requests.md.
 //!
-//! - `placeholder`, `template`, `request_line`: the text, parsed once (the spec's types);
+//! - `braced` (one `{...}`), `template`, `request_line`: the text, parsed once (the spec's types);
 //! - `shape`, `compiled`: a shape bound to its values, for HTTP/1.1 and HTTP/2;
 //! - `draw`: each loop's draws (its own seed, its own sequence numbers);
 //! - `h1`: a connection's varying HTTP/1.1 requests, rendered into its own buffer;
@@ -14,12 +14,12 @@
 //! rendered into buffers made once per connection.
 
 mod answer;
+mod braced;
 mod compiled;
 mod draw;
 mod error;
 mod h1;
 mod h2;
-mod placeholder;
 mod request_line;
 mod shape;
 mod template;

@@ -3,8 +3,9 @@
 //! answer expected for them.
 
 use super::answer::MAX_ANSWER;
+use super::braced::{Placeholder, Source, MAX_VALUES};
 use super::compiled::{Compiled, Part};
-use super::placeholder::{Placeholder, Source, MAX_VALUES};
+use super::request_line::RequestLine;
 use super::template::{Piece, Template};
 use super::VaryError;
 use crate::spec::Header;
@@ -29,6 +30,17 @@ pub struct Written<'a> {
     pub method: &'a Method,
     pub target: &'a Template,
     pub body: &'a Template,
+}
+
+impl<'a> From<&'a RequestLine> for Written<'a> {
+    fn from(r: &'a RequestLine) -> Self {
+        Written {
+            weight: r.weight,
+            method: &r.method,
+            target: &r.target,
+            body: &r.body,
+        }
+    }
 }
 
 /// A request shape ready to draw and render.

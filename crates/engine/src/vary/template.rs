@@ -1,7 +1,7 @@
 //! A text with placeholders, as written in a spec or a flag: `/sum?a={a=rand:1-9}`.
 //! `{{` and `}}` are literal braces. Kept with its text, so a spec writes it back as given.
 
-use super::placeholder::Placeholder;
+use super::braced::Placeholder;
 use super::VaryError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;

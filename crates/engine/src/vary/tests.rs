@@ -7,14 +7,7 @@ fn vary(lines: &[&str], headers: &[&str], expect: Option<&str>, seed: u64) -> Va
     let lines: Vec<RequestLine> = lines.iter().map(|l| l.parse().unwrap()).collect();
     let headers: Vec<Header> = headers.iter().map(|h| h.parse().unwrap()).collect();
     let expect: Option<Template> = expect.map(|e| e.parse().unwrap());
-    let written: Vec<Written> = (lines.iter())
-        .map(|r| Written {
-            weight: r.weight,
-            method: &r.method,
-            target: &r.target,
-            body: &r.body,
-        })
-        .collect();
+    let written: Vec<Written> = lines.iter().map(Written::from).collect();
     let cx = Context {
         host: "h:1",
         http10: false,
