@@ -7,7 +7,7 @@ use crate::report::declared::Declared;
 use crate::report::experiment::leaders::{self, Finding};
 use crate::report::experiment::summary::Summary;
 use crate::report::experiment::{
-    capacity, convergence, efficiency, matrix, ramp, servers, unverified,
+    capacity, convergence, efficiency, kinds::Kinds, matrix, ramp, servers, unverified,
 };
 use crate::report::table::Table;
 use crate::stats::{measures, median};
@@ -155,23 +155,17 @@ impl Document {
     /// loads over HTTP/2), the 2009 matrices and the 2017 per-server tables of the closed
     /// and open loads, and the 2019 table of the device ramps.
     pub fn tables(&self) -> Vec<Table> {
-        let (ramps, others) = self.split();
-        // A capacity search's cells have their own table: the rate of its step at
-        // capacity is no closed loop's requests/s.
-        let others = others.into_iter().filter(|r| !r.is_capacity());
-        // At a fixed rate every server does the rate: those cells rank by efficiency.
-        let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
-            others.partition(|r| r.rate().is_some());
-        let mut out = capacity::tables(&self.runs);
+        let kinds = Kinds::of(&self.runs);
+        let mut out = capacity::tables(&kinds.capacity);
         if let Some(plan) = self.experiment.plan.as_ref() {
             for d in self.declared() {
                 out.extend(d.tables(plan, &self.runs));
             }
         }
-        out.extend(matrix::tables(&closed));
-        out.extend(servers::tables(&closed));
-        out.extend(efficiency::tables(&rated));
-        out.extend(ramp::tables(&ramps));
+        out.extend(matrix::tables(&kinds.closed));
+        out.extend(servers::tables(&kinds.closed));
+        out.extend(efficiency::tables(&kinds.rated));
+        out.extend(ramp::tables(&kinds.ramps));
         out
     }
 }
@@ -184,10 +178,5 @@ impl Document {
             return Vec::new();
         };
         crate::report::declared::of_plan(plan)
-    }
-
-    /// The device-ramp runs, and the others.
-    pub fn split(&self) -> (Vec<RunRecord>, Vec<RunRecord>) {
-        self.runs.iter().cloned().partition(RunRecord::is_ramp)
     }
 }

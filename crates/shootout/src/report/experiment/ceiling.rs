@@ -4,8 +4,7 @@
 
 use crate::model::RunRecord;
 use crate::report::experiment::cell_key::CellKey;
-use crate::report::experiment::marks::{BOUND_MARK, LOWER_BOUND_MARK};
-use crate::report::experiment::marks::{MARKED, MARKED_MEANING};
+use crate::report::experiment::marks::{self, BOUND_MARK, MARKED};
 use crate::report::experiment::ranking;
 use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
@@ -32,17 +31,10 @@ pub fn ranked_tables<'a>(
         let mut all = columns();
         all.extend(top.into_iter().flat_map(self::columns));
         all.push(Column::name("notes", |r: &Row| r.notes()));
-        let mut marks = vec![BOUND_MARK.to_string()];
-        if rows.iter().any(Row::lower_bound) {
-            marks.push(LOWER_BOUND_MARK.into());
-        }
-        if rows.iter().any(Row::is_marked) {
-            marks.push(MARKED_MEANING.into());
-        }
         let design = Design {
             title: key.title(),
             columns: all,
-            marks,
+            marks: [vec![BOUND_MARK.into()], marks::carried(rows.iter())].concat(),
         };
         let mut t = design.draw(rows);
         match (top, note_place) {

@@ -6,6 +6,7 @@ use crate::model::RunRecord;
 use crate::report::experiment::capacity;
 use crate::report::experiment::ceiling::{self, NotePlace};
 use crate::report::experiment::efficiency;
+use crate::report::experiment::kinds::Kinds;
 use crate::report::experiment::marks::RPS_SPREAD;
 use crate::report::experiment::row::Row;
 use crate::report::table::columns::Column;
@@ -59,14 +60,12 @@ fn columns<'c, 'a>() -> Vec<Column<'c, Row<'a>>> {
 /// At a fixed rate every server does the rate: those cells rank by efficiency instead;
 /// a capacity search's cells by capacity at objective.
 pub fn print_tables(runs: &[RunRecord]) {
-    let (searched, others): (Vec<RunRecord>, Vec<RunRecord>) =
-        runs.iter().cloned().partition(RunRecord::is_capacity);
-    let (rated, others): (Vec<RunRecord>, Vec<RunRecord>) =
-        others.into_iter().partition(|r| r.rate().is_some());
-    for t in tables(&others)
+    let kinds = Kinds::of(runs);
+    let closed = [kinds.closed, kinds.ramps].concat();
+    for t in tables(&closed)
         .into_iter()
-        .chain(efficiency::tables(&rated))
-        .chain(capacity::tables(&searched))
+        .chain(efficiency::tables(&kinds.rated))
+        .chain(capacity::tables(&kinds.capacity))
     {
         println!("\n{}", t.text());
     }

@@ -8,6 +8,7 @@ use crate::model::{RunRecord, VerifyLevel};
 use crate::report::experiment::capacity::{self as at_objective, Line};
 use crate::report::experiment::cell_key::CellKey;
 use crate::report::experiment::efficiency::{self, Efficiency};
+use crate::report::experiment::kinds::Kinds;
 use crate::report::experiment::marks::MARKED;
 use crate::report::experiment::ramp;
 use crate::report::experiment::ranking;
@@ -33,15 +34,11 @@ impl Finding {
 /// Every table's finding for an experiment's `runs`: the capacity at objective tables',
 /// the capacity tables', the efficiency tables' (fixed rates), then the device ramps'.
 pub fn all(runs: &[RunRecord]) -> Vec<Finding> {
-    let (ramp_runs, others): (Vec<RunRecord>, Vec<RunRecord>) =
-        runs.iter().cloned().partition(RunRecord::is_ramp);
-    let others = others.into_iter().filter(|r| !r.is_capacity());
-    let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
-        others.partition(|r| r.rate().is_some());
-    let mut out = at_objective(runs);
-    out.extend(capacity(&closed));
-    out.extend(efficiency(&rated));
-    out.extend(ramps(&ramp_runs));
+    let kinds = Kinds::of(runs);
+    let mut out = at_objective(&kinds.capacity);
+    out.extend(capacity(&kinds.closed));
+    out.extend(efficiency(&kinds.rated));
+    out.extend(ramps(&kinds.ramps));
     out
 }
 
@@ -159,25 +156,36 @@ pub fn capacity(runs: &[RunRecord]) -> Vec<Finding> {
 /// `c-epoll 30,000 req/s ±2.5% (ceiling); 2nd go-nethttp 25,809 req/s`.
 fn capacity_leaders(rows: &[Row]) -> String {
     let ranked: Vec<&Row> = rows.iter().filter(|r| r.rank.is_some()).collect();
-    let Some(first) = ranked.first() else {
+    let Some(mut parts) = first_ranks(&ranked, |r| r.rank, row_named) else {
         return unranked(rows);
     };
-    let mut parts = vec![row_named(first, Said::Leader)];
+    parts.extend(held_back_above(rows, ranked_rps(ranked[0])));
+    parts.join("; ")
+}
+
+/// The first of `ranked` (in rank order) named as the leader, then those that share its
+/// rank (`tied: ...`), or else the runner-up (`2nd ...`); None when nothing is ranked.
+fn first_ranks<T>(
+    ranked: &[&T],
+    rank: impl Fn(&T) -> Option<usize>,
+    named: impl Fn(&T, Said) -> String,
+) -> Option<Vec<String>> {
+    let first = ranked.first()?;
+    let mut parts = vec![named(first, Said::Leader)];
     let tied: Vec<String> = (ranked[1..].iter())
-        .filter(|r| r.rank == first.rank)
-        .map(|r| row_named(r, Said::Tied))
+        .filter(|r| rank(r) == rank(first))
+        .map(|r| named(r, Said::Tied))
         .collect();
     match (tied.is_empty(), ranked.get(1)) {
         (false, _) => parts.push(format!("tied: {}", tied.join(", "))),
         (true, Some(next)) => parts.push(format!(
             "{} {}",
-            ordinal(next.rank.unwrap_or(2)),
-            row_named(next, Said::Next)
+            ordinal(rank(next).unwrap_or(2)),
+            named(next, Said::Next)
         )),
         (true, None) => {}
     }
-    parts.extend(held_back_above(rows, ranked_rps(first)));
-    parts.join("; ")
+    Some(parts)
 }
 
 /// `c-epoll 30,000 req/s ±2.5% (75%) (ceiling)`.
@@ -263,25 +271,13 @@ pub fn efficiency(runs: &[RunRecord]) -> Vec<Finding> {
 /// `c-epoll 27.50 µs CPU per response ±9.1%; 2nd go-nethttp 42.51 µs`.
 fn efficiency_leaders(ranked: &[Efficiency]) -> String {
     let measured: Vec<&Efficiency> = ranked.iter().filter(|e| e.rank.is_some()).collect();
-    let Some(first) = measured.first() else {
-        let names: Vec<&str> = ranked.iter().map(|e| e.row.contestant).collect();
-        return format!("none measured the server's CPU: {}", names.join(", "));
-    };
-    let mut parts = vec![cost_named(first, Said::Leader)];
-    let tied: Vec<String> = (measured[1..].iter())
-        .filter(|e| e.rank == first.rank)
-        .map(|e| cost_named(e, Said::Tied))
-        .collect();
-    match (tied.is_empty(), measured.get(1)) {
-        (false, _) => parts.push(format!("tied: {}", tied.join(", "))),
-        (true, Some(next)) => parts.push(format!(
-            "{} {}",
-            ordinal(next.rank.unwrap_or(2)),
-            cost_named(next, Said::Next)
-        )),
-        (true, None) => {}
+    match first_ranks(&measured, |e| e.rank, cost_named) {
+        Some(parts) => parts.join("; "),
+        None => {
+            let names: Vec<&str> = ranked.iter().map(|e| e.row.contestant).collect();
+            format!("none measured the server's CPU: {}", names.join(", "))
+        }
     }
-    parts.join("; ")
 }
 
 /// `c-epoll 27.50 µs CPU per response ±9.1% (50%)`; for a marked leader, what its runs
@@ -312,18 +308,9 @@ fn cost_named(e: &Efficiency, said: Said) -> String {
 /// Each device-ramp cell of `runs`: whose busiest second served the most. Ramps are
 /// drawn, not ranked: one run against another, no interval.
 pub fn ramps(runs: &[RunRecord]) -> Vec<Finding> {
-    let mut keys: Vec<CellKey> = Vec::new();
-    for r in runs.iter().filter(|r| r.is_ramp()) {
-        if !keys.contains(&CellKey::of(r)) {
-            keys.push(CellKey::of(r));
-        }
-    }
-    (keys.into_iter())
-        .map(|key| {
-            let mut these: Vec<&RunRecord> = (runs.iter())
-                .filter(|r| CellKey::of(r) == key && ramp::peak(r).is_some())
-                .collect();
-            these.sort_by_key(|r| std::cmp::Reverse(ramp::peak(r).map(|s| s.requests)));
+    (ramp::cells(runs).into_iter())
+        .map(|(key, mut these)| {
+            these.retain(|r| ramp::peak(r).is_some());
             Finding {
                 what: format!("Device ramp ({})", place(&key)),
                 leaders: ramp_leaders(&these),

@@ -3,8 +3,7 @@
 
 use crate::model::RunRecord;
 use crate::report::experiment::cell_key::CellKey;
-use crate::report::experiment::marks::LOWER_BOUND_MARK;
-use crate::report::experiment::marks::{MARKED, MARKED_MEANING, RPS_SPREAD};
+use crate::report::experiment::marks::{self, LOWER_BOUND_MARK, MARKED, RPS_SPREAD};
 use crate::report::experiment::ranking::{self, RankedCell};
 use crate::report::experiment::row::Row;
 use crate::report::table::columns::{Column, Design};
@@ -82,13 +81,13 @@ fn table(title: String, cells: &[&RankedCell], text: CellText, bounds: bool) -> 
          (not ranked)"
             .into(),
     ];
-    let rows = || cells.iter().flat_map(|(_, rows)| rows.iter());
-    if bounds && rows().any(|r| r.lower_bound()) {
-        marks.push(LOWER_BOUND_MARK.into());
-    }
-    if rows().any(|r| r.is_marked()) {
-        marks.push(MARKED_MEANING.into());
-    }
+    let carried = marks::carried(cells.iter().flat_map(|(_, rows)| rows.iter()));
+    // A latency is no lower bound of anything.
+    marks.extend(
+        carried
+            .into_iter()
+            .filter(|m| bounds || m != LOWER_BOUND_MARK),
+    );
     let design = Design {
         title,
         columns: [server].into_iter().chain(levels(cells, text)).collect(),

@@ -10,6 +10,7 @@ pub mod cell_key;
 pub mod cells;
 pub mod convergence;
 pub mod efficiency;
+pub mod kinds;
 pub mod leaders;
 pub mod marks;
 pub mod matrix;

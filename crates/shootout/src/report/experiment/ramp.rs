@@ -12,24 +12,26 @@ use engine::SecondSummary;
 
 /// One table per device-ramp cell of `runs`: a row per run.
 pub fn tables(runs: &[RunRecord]) -> Vec<Table> {
-    let mut keys: Vec<CellKey> = Vec::new();
+    (cells(runs).iter())
+        .map(|(key, these)| design(key).draw(these))
+        .collect()
+}
+
+/// Each device-ramp cell of `runs` with its runs, the busiest peak first; runs without a
+/// result (a blocked contestant) last, to keep their row.
+pub fn cells(runs: &[RunRecord]) -> Vec<(CellKey, Vec<&RunRecord>)> {
+    let mut out: Vec<(CellKey, Vec<&RunRecord>)> = Vec::new();
     for r in runs.iter().filter(|r| r.is_ramp()) {
-        if !keys.contains(&CellKey::of(r)) {
-            keys.push(CellKey::of(r));
+        let key = CellKey::of(r);
+        match out.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, these)) => these.push(r),
+            None => out.push((key, vec![r])),
         }
     }
-    keys.into_iter()
-        .map(|k| {
-            // Runs without a result (a blocked contestant) keep their row.
-            let mut these: Vec<&RunRecord> = runs.iter().filter(|r| CellKey::of(r) == k).collect();
-            these.sort_by(|a, b| {
-                peak(b)
-                    .map(|s| s.requests)
-                    .cmp(&peak(a).map(|s| s.requests))
-            });
-            design(&k).draw(&these)
-        })
-        .collect()
+    for (_, these) in &mut out {
+        these.sort_by_key(|r| std::cmp::Reverse(peak(r).map(|s| s.requests)));
+    }
+    out
 }
 
 fn design<'c>(k: &CellKey) -> Design<'c, &'c RunRecord> {

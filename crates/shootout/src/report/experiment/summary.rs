@@ -8,6 +8,7 @@ use crate::model::standing::Standing;
 use crate::model::{Label, RunRecord};
 use crate::report::experiment::capacity;
 use crate::report::experiment::efficiency::Cost;
+use crate::report::experiment::kinds::Kinds;
 use crate::report::experiment::ranking;
 use crate::report::experiment::row::Row;
 
@@ -121,16 +122,13 @@ impl Summary {
 /// capacity at objective tables' that rest on disturbed runs' searches. The
 /// device ramps are drawn, not ranked: none of theirs is marked.
 fn marked_rows(runs: &[RunRecord]) -> Vec<MarkedBy> {
-    let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) = (runs.iter())
-        .filter(|r| !r.is_ramp() && !r.is_capacity())
-        .cloned()
-        .partition(|r| r.rate().is_some());
+    let kinds = Kinds::of(runs);
     let mut out = Vec::new();
-    for (_, rows) in ranking::cells(&closed) {
+    for (_, rows) in ranking::cells(&kinds.closed) {
         let marked = rows.iter().filter(|row| row.is_marked());
         out.extend(marked.map(|row: &Row| MarkedBy::of_row(&row.runs)));
     }
-    for (_, rows) in ranking::cells(&rated) {
+    for (_, rows) in ranking::cells(&kinds.rated) {
         let marked = rows.iter().filter(|row| Cost::of(row).marked);
         out.extend(marked.map(|row: &Row| MarkedBy::of_row(&row.runs)));
     }

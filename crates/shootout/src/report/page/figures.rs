@@ -6,6 +6,7 @@
 use crate::model::{Label, Point, RunRecord};
 use crate::report::document::Document;
 use crate::report::experiment::efficiency;
+use crate::report::experiment::kinds::Kinds;
 use crate::report::experiment::marks::MARKED;
 use crate::report::experiment::ranking::{self, RankedCell};
 use crate::report::experiment::row::Row;
@@ -20,18 +21,13 @@ use engine::SecondSummary;
 
 /// Every chart of `d`, in page order, each contestant in its style of `colours`.
 pub fn figures(d: &Document, colours: &Colours) -> Vec<Figure> {
-    let (ramps, others) = d.split();
-    // A capacity search's cells have charts of their own (`capacity_charts`).
-    let others: Vec<RunRecord> = others.into_iter().filter(|r| !r.is_capacity()).collect();
-    // At a fixed rate every server does the rate: what tells them apart is their cost.
-    let (rated, closed): (Vec<RunRecord>, Vec<RunRecord>) =
-        others.iter().cloned().partition(|r| r.rate().is_some());
+    let kinds = Kinds::of(&d.runs);
     let mut out = declared(d, colours);
-    out.extend(throughput(&closed, colours));
-    out.extend(efficiency(&rated, colours));
-    out.extend(percentiles(&others, colours));
+    out.extend(throughput(&kinds.closed, colours));
+    out.extend(efficiency(&kinds.rated, colours));
+    out.extend(percentiles(&kinds.requests, colours));
     out.extend(capacity_charts::figures(&d.runs, colours));
-    out.extend(ramp_graphs(&ramps, colours));
+    out.extend(ramp_graphs(&kinds.ramps, colours));
     out.extend(cpu(&d.runs, colours));
     out
 }
