@@ -17,10 +17,15 @@ const ENCODINGS: [Option<&str>; 3] = [None, Some("gzip"), Some("br")];
 /// The drawn files in each encoding, then a missing one.
 pub(super) fn check(p: &Probe, rng: &mut fastrand::Rng) -> Result<Passed, VerifyError> {
     let files = corpus::files();
-    let (text, binary): (Vec<&File>, Vec<&File>) =
+    let (mut text, mut binary): (Vec<&File>, Vec<&File>) =
         files.iter().partition(|f| f.declared.kind.compressible());
-    let mut picked: Vec<&File> = (0..3).map(|_| text[rng.usize(..text.len())]).collect();
-    picked.push(binary[rng.usize(..binary.len())]);
+    rng.shuffle(&mut text);
+    rng.shuffle(&mut binary);
+    let picked: Vec<&File> = text
+        .into_iter()
+        .take(3)
+        .chain(binary.into_iter().take(1))
+        .collect();
     let mut no_br = false;
     for f in &picked {
         for accepted in ENCODINGS {
