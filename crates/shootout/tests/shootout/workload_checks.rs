@@ -37,6 +37,12 @@ fn checks(server: &TestServer, level: VerifyLevel, names: &[&str]) -> Vec<Check>
     verify::run(server.addr(), &plan)
 }
 
+/// The checks of a verify at `level` of a server cheating as `cheat`, serving `names`.
+fn cheating(cheat: Cheat, level: VerifyLevel, names: &[&str]) -> Vec<Check> {
+    let data = data();
+    checks(&server(&data, Some(cheat)), level, names)
+}
+
 /// The check called `name`.
 fn named<'a>(checks: &'a [Check], name: &str) -> &'a Check {
     let found = checks.iter().find(|c| c.name == name);
@@ -78,12 +84,7 @@ fn an_honest_server_passes_every_workload_check() {
 
 #[test]
 fn a_server_that_caches_its_sum_is_caught_by_the_next_request() {
-    let data = data();
-    let checks = checks(
-        &server(&data, Some(Cheat::Cached)),
-        VerifyLevel::Strict,
-        &["baseline"],
-    );
+    let checks = cheating(Cheat::Cached, VerifyLevel::Strict, &["baseline"]);
     caught(
         &checks,
         "baseline",
@@ -93,12 +94,7 @@ fn a_server_that_caches_its_sum_is_caught_by_the_next_request() {
 
 #[test]
 fn a_server_that_echoes_content_length_is_caught_by_the_chunked_upload() {
-    let data = data();
-    let checks = checks(
-        &server(&data, Some(Cheat::EchoLength)),
-        VerifyLevel::Http,
-        &["upload"],
-    );
+    let checks = cheating(Cheat::EchoLength, VerifyLevel::Http, &["upload"]);
     caught(
         &checks,
         "upload",
@@ -108,9 +104,7 @@ fn a_server_that_echoes_content_length_is_caught_by_the_chunked_upload() {
 
 #[test]
 fn a_server_that_ignores_m_is_caught_by_the_totals() {
-    let data = data();
-    let cheat = Some(Cheat::Preserialised);
-    let checks = checks(&server(&data, cheat), VerifyLevel::Strict, &["json"]);
+    let checks = cheating(Cheat::Preserialised, VerifyLevel::Strict, &["json"]);
     caught(
         &checks,
         "json",
@@ -137,12 +131,7 @@ fn a_wrong_content_type_fails_a_strict_verify_only() {
 
 #[test]
 fn answers_without_a_date_are_caught() {
-    let data = data();
-    let checks = checks(
-        &server(&data, Some(Cheat::NoDate)),
-        VerifyLevel::Strict,
-        &["baseline"],
-    );
+    let checks = cheating(Cheat::NoDate, VerifyLevel::Strict, &["baseline"]);
     caught(
         &checks,
         "baseline",
