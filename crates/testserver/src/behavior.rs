@@ -1,5 +1,6 @@
 //! What the server does with each request, and how to name it on a command line.
 
+use crate::workloads::Workloads;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -59,6 +60,9 @@ pub enum Behavior {
     /// As `Sum`, but answers every request with the first request's sum: a server that
     /// caches its answer, which a check of each answer catches.
     SumCached,
+    /// The workload endpoints from a folder of their data, honestly or with a cheat
+    /// (`workloads:DIR`, `workloads-cached:DIR`, ...: [`Workloads`]).
+    Workloads(Workloads),
 }
 
 /// Why a text names no behavior; each message quotes the text.
@@ -134,6 +138,10 @@ impl FromStr for Behavior {
             }
             "sum" => Behavior::Sum,
             "sum-cached" => Behavior::SumCached,
+            _ if name.starts_with("workloads") => Behavior::Workloads(
+                Workloads::parse(name, arg()?)
+                    .ok_or_else(|| BehaviorError::Unknown(name.to_string()))?,
+            ),
             _ => return Err(BehaviorError::Unknown(name.to_string())),
         };
         Ok(behavior)
@@ -172,6 +180,7 @@ impl fmt::Display for Behavior {
             }
             Behavior::Sum => f.write_str("sum"),
             Behavior::SumCached => f.write_str("sum-cached"),
+            Behavior::Workloads(w) => write!(f, "{w}"),
         }
     }
 }
@@ -262,6 +271,20 @@ mod tests {
             ),
             ("sum", Behavior::Sum),
             ("sum-cached", Behavior::SumCached),
+            (
+                "workloads:/tmp/w",
+                Behavior::Workloads(Workloads {
+                    dir: "/tmp/w".into(),
+                    cheat: None,
+                }),
+            ),
+            (
+                "workloads-echo-length:/tmp/w",
+                Behavior::Workloads(Workloads {
+                    dir: "/tmp/w".into(),
+                    cheat: Some(crate::Cheat::EchoLength),
+                }),
+            ),
         ];
         for (text, want) in cases {
             // Each name is the one Display gives back, so rows and processes can use it.
@@ -285,6 +308,8 @@ mod tests {
             "workers:0,10ms",
             "workers:x,10ms",
             "workers:4,10",
+            "workloads",
+            "workloads-lying:/tmp/w",
         ] {
             assert!(text.parse::<Behavior>().is_err(), "{text}");
         }

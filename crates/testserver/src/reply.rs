@@ -76,6 +76,8 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::PauseAfter { .. }
         | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
         Behavior::Sum | Behavior::SumCached => one(sum(sum_of(&req.target, &req.body), req), keep),
+        // The server answers these with its shared cache (conn.rs); here, uncached.
+        Behavior::Workloads(w) => crate::workloads::reply(w, &std::sync::OnceLock::new(), req),
     }
 }
 
@@ -116,12 +118,27 @@ pub(crate) fn sum_of(target: &str, body: &[u8]) -> u64 {
 /// `total` as a text/plain answer.
 pub(crate) fn sum(total: u64, req: &Request) -> Vec<u8> {
     let body = total.to_string();
-    let mut head = status_and_date("HTTP/1.1", 200);
-    head.push_str("Content-Type: text/plain\r\n");
+    answer(
+        200,
+        "Content-Type: text/plain\r\n",
+        body.as_bytes(),
+        req,
+        true,
+    )
+}
+
+/// A `status` answer with `extra` header lines and `body` framed by its length, with a
+/// Date header when `dated`.
+pub(crate) fn answer(status: u16, extra: &str, body: &[u8], req: &Request, dated: bool) -> Vec<u8> {
+    let mut head = match dated {
+        true => status_and_date("HTTP/1.1", status),
+        false => format!("HTTP/1.1 {status} {}\r\n", reason(status)),
+    };
+    head.push_str(extra);
     head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     head.push_str(connection_header(req));
     head.push_str("\r\n");
-    with_body(head, body.as_bytes(), req)
+    with_body(head, body, req)
 }
 
 /// Like `hello`, but announcing the close whatever the request asked.

@@ -1,8 +1,9 @@
-//! Endpoints: the request a run sends and the answer verification expects. `hello` and
-//! `app` are built in (every catalog server has them); an experiment declares its own as
+//! Endpoints: the request a run sends and the answer verification expects. `hello`, `app`
+//! and the workloads are built in (model/builtin.rs); an experiment declares its own as
 //! `[endpoint.NAME]` tables, checked once into this type (`experiment::endpoints`).
 
-use engine::{Header, LoadSpec, SpecError};
+pub use super::builtin::Builtin;
+use engine::{Header, LoadSpec, SpecError, VarySpec};
 use http::Method;
 use regex::bytes::Regex;
 
@@ -20,15 +21,9 @@ pub struct Endpoint {
     pub expect: Expect,
     /// Which catalog endpoint it is: strict verification runs that one's own checks.
     pub builtin: Option<Builtin>,
-}
-
-/// The endpoints every catalog contestant is written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    /// `GET /hello`: 200 with the 11 bytes `Hello World`.
-    Hello,
-    /// `GET /app`: 200 with 1,024 bytes after about 100 ms.
-    App,
+    /// The requests a load sends, when they vary per request (the workloads'); None: the
+    /// fixed request above, every time.
+    pub vary: Option<VarySpec>,
 }
 
 /// What a good answer is.
@@ -83,31 +78,8 @@ impl Endpoint {
         spec.method = self.method.clone();
         spec.headers = self.headers.clone();
         spec.body = self.body.clone();
+        spec.vary = self.vary.clone();
         Ok(spec)
-    }
-
-    /// The built-in endpoint called `name`.
-    pub fn builtin(name: &str) -> Option<Endpoint> {
-        let (builtin, body) = match name {
-            "hello" => (Builtin::Hello, BodyExpect::Exact(b"Hello World".to_vec())),
-            // Its length and delay are strict verification's own check of /app.
-            "app" => (Builtin::App, BodyExpect::Any),
-            _ => return None,
-        };
-        Some(Endpoint {
-            name: name.to_string(),
-            method: Method::GET,
-            path: format!("/{name}"),
-            headers: Vec::new(),
-            body: Vec::new(),
-            expect: Expect { status: 200, body },
-            builtin: Some(builtin),
-        })
-    }
-
-    /// `GET /hello`, 200 `Hello World`.
-    pub fn hello() -> Endpoint {
-        Self::builtin("hello").expect("hello is built in")
     }
 }
 

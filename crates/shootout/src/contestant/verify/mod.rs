@@ -2,10 +2,12 @@
 //! started contestant before its loads, as strict as its level ([`VerifyLevel`]):
 //!
 //! - `strict`: each endpoint's expected answer with a Date header (for the built-in
-//!   `app`, its 1,024 bytes after about 100 ms), keep-alive, `Connection: close`,
-//!   HTTP/1.0, and whether it waits for a whole request before answering;
-//! - `http`: each endpoint's expected status and body, framing, keep-alive,
-//!   `Connection: close` and HTTP/1.0;
+//!   `app`, its 1,024 bytes after about 100 ms; for a workload, its own check with fresh
+//!   random inputs and the header rules, and a Date that changes: `workload`),
+//!   keep-alive, `Connection: close`, HTTP/1.0, and whether it waits for a whole request
+//!   before answering;
+//! - `http`: each endpoint's expected status and body (a workload's values), framing,
+//!   keep-alive, `Connection: close` and HTTP/1.0;
 //! - `none`: nothing.
 //!
 //! The keep-alive, close, HTTP/1.0 and whole-request checks send one endpoint's request
@@ -18,8 +20,10 @@ mod connection;
 mod exchange;
 mod h2;
 mod tls;
+mod workload;
 
 pub use h2::run_h2;
+pub use workload::Wrong;
 
 use crate::contestant::certificates::{CertificateError, CertificateFiles};
 use crate::model::endpoint::{Builtin, Endpoint, Mismatch};
@@ -114,6 +118,14 @@ pub enum VerifyError {
     Slow(f64),
     #[error("answered before the request was complete: it does not parse HTTP")]
     AnsweredEarly,
+    /// A workload check's request, named, and what went wrong with it.
+    #[error("{request}: {source}")]
+    Asked {
+        request: String,
+        source: Box<VerifyError>,
+    },
+    #[error(transparent)]
+    Workload(#[from] Wrong),
 }
 
 /// One server and how to judge it: where it is, at which level, by which endpoint's
@@ -186,11 +198,18 @@ fn http_checks(probe: &Probe, plan: &Plan) -> Vec<Check> {
     let strict = probe.strict;
     let app = |e: &&Endpoint| strict && e.builtin == Some(Builtin::App);
     let mut checks: Vec<Check> = (plan.endpoints.iter().filter(|e| !app(e)))
-        .map(|e| answer(probe, e))
+        .map(|e| match e.builtin.filter(|b| b.is_workload()) {
+            Some(b) => workload::workload_check(probe, b),
+            None => answer(probe, e),
+        })
         .collect();
     checks.extend([keep_alive(probe), connection_close(probe), http10(probe)]);
     if strict {
         checks.push(whole_request(probe, plan.parses_http));
+    }
+    let workloads = plan.endpoints.iter().filter_map(|e| e.builtin);
+    if strict && workloads.clone().any(Builtin::is_workload) {
+        checks.push(workload::date_changes(probe));
     }
     checks.extend(
         plan.endpoints
@@ -254,10 +273,10 @@ impl Probe<'_> {
     /// Asserts the reply is `e`'s expected answer, with a Date header when strict.
     fn judge(&self, e: &Endpoint, r: &Reply) -> Result<String, VerifyError> {
         e.expect.judge(r.status, &r.body)?;
-        if self.strict && !r.date {
+        if self.strict && !r.dated() {
             return Err(VerifyError::NoDate);
         }
-        let date = if r.date { ", Date present" } else { "" };
+        let date = if r.dated() { ", Date present" } else { "" };
         Ok(format!("{}, {} framing{date}", r.status, r.framing_name()))
     }
 }
@@ -626,6 +645,7 @@ mod tests {
                 body: crate::model::endpoint::BodyExpect::Exact(body.into()),
             },
             builtin: None,
+            vary: None,
         }
     }
 
