@@ -4,9 +4,9 @@
 
 use crate::model::RunRecord;
 use crate::report::experiment::cell_key::CellKey;
-use crate::report::experiment::marks::{self, BOUND_MARK, MARKED};
+use crate::report::experiment::marks::{BOUND_MARK, MARKED};
 use crate::report::experiment::ranking;
-use crate::report::experiment::row::Row;
+use crate::report::experiment::row::{self, Row};
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures;
@@ -34,7 +34,7 @@ pub fn ranked_tables<'a>(
         let design = Design {
             title: key.title(),
             columns: all,
-            marks: [vec![BOUND_MARK.into()], marks::carried(rows.iter())].concat(),
+            marks: [vec![BOUND_MARK.into()], row::carried_marks(rows.iter())].concat(),
         };
         let mut t = design.draw(rows);
         match (top, note_place) {

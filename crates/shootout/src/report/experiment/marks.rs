@@ -1,8 +1,6 @@
 //! The marks and notes the report's tables share, said once: what a mark on a figure
 //! means, and what the spread after a median is.
 
-use super::row::Row;
-
 /// What `25,809 ±1.2%` means, said under every table that shows it.
 pub const RPS_SPREAD: &str = "median over ok runs ±half its 95% interval (order statistics, \
      distribution-free); under 6 runs ±half their range, and (88%) how sure that is";
@@ -21,16 +19,3 @@ pub const BOUND_MARK: &str = "* generator-bound runs only: not ranked";
 /// What `≥` means, under a table that has such a row.
 pub const LOWER_BOUND_MARK: &str =
     "≥ both sides were saturated: a lower bound of the server's capacity";
-
-/// The meanings of `≥` and `†` that some of `rows` carry, in that order.
-pub fn carried<'r, 'a: 'r>(rows: impl Iterator<Item = &'r Row<'a>> + Clone) -> Vec<String> {
-    let lower = rows
-        .clone()
-        .any(|r| r.lower_bound())
-        .then_some(LOWER_BOUND_MARK);
-    let marked = rows
-        .clone()
-        .any(|r| r.is_marked())
-        .then_some(MARKED_MEANING);
-    lower.into_iter().chain(marked).map(String::from).collect()
-}

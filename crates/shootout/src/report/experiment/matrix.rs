@@ -3,9 +3,9 @@
 
 use crate::model::RunRecord;
 use crate::report::experiment::cell_key::CellKey;
-use crate::report::experiment::marks::{self, LOWER_BOUND_MARK, MARKED, RPS_SPREAD};
+use crate::report::experiment::marks::{LOWER_BOUND_MARK, MARKED, RPS_SPREAD};
 use crate::report::experiment::ranking::{self, RankedCell};
-use crate::report::experiment::row::Row;
+use crate::report::experiment::row::{self, Row};
 use crate::report::table::columns::{Column, Design};
 use crate::report::table::Table;
 use crate::stats::measures::{self, Measure};
@@ -81,7 +81,7 @@ fn table(title: String, cells: &[&RankedCell], text: CellText, bounds: bool) -> 
          (not ranked)"
             .into(),
     ];
-    let carried = marks::carried(cells.iter().flat_map(|(_, rows)| rows.iter()));
+    let carried = row::carried_marks(cells.iter().flat_map(|(_, rows)| rows.iter()));
     // A latency is no lower bound of anything.
     marks.extend(
         carried

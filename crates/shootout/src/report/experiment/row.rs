@@ -1,7 +1,7 @@
 //! One contestant's runs in one cell, summarised over repeats: medians, their intervals,
 //! what is marked and why the others were not valid.
 
-use super::marks::MARKED;
+use super::marks::{LOWER_BOUND_MARK, MARKED, MARKED_MEANING};
 use crate::model::{Bottleneck, Label, RunRecord};
 use crate::stats::measures::{self, Measure};
 use crate::stats::{self, median};
@@ -251,4 +251,17 @@ pub fn disturbed_note(runs: &[&RunRecord]) -> String {
 /// Labels other than ok, in the order notes list them.
 fn not_ok() -> impl Iterator<Item = Label> {
     Label::ALL.into_iter().filter(|l| *l != Label::Ok)
+}
+
+/// The meanings of `≥` and `†` that some of `rows` carry, in that order.
+pub fn carried_marks<'r, 'a: 'r>(rows: impl Iterator<Item = &'r Row<'a>> + Clone) -> Vec<String> {
+    let lower = rows
+        .clone()
+        .any(|r| r.lower_bound())
+        .then_some(LOWER_BOUND_MARK);
+    let marked = rows
+        .clone()
+        .any(|r| r.is_marked())
+        .then_some(MARKED_MEANING);
+    lower.into_iter().chain(marked).map(String::from).collect()
 }
