@@ -29,6 +29,23 @@ pub enum Builtin {
     Hello,
     /// `GET /app`: 200 with 1,024 bytes after about 100 ms.
     App,
+    /// TechEmpower's database tests (docs/database.md): `GET /db`, one random World row
+    /// as JSON; `GET /queries?q=N`, N rows; `GET /fortunes`, the Fortune table as HTML;
+    /// `GET /updates?q=N`, N rows read and written back. Checked against the database.
+    Db,
+    Queries,
+    Fortunes,
+    Updates,
+}
+
+impl Builtin {
+    /// Whether its answers come from the database the harness owns.
+    pub fn needs_database(self) -> bool {
+        matches!(
+            self,
+            Builtin::Db | Builtin::Queries | Builtin::Fortunes | Builtin::Updates
+        )
+    }
 }
 
 /// What a good answer is.
@@ -92,12 +109,22 @@ impl Endpoint {
             "hello" => (Builtin::Hello, BodyExpect::Exact(b"Hello World".to_vec())),
             // Its length and delay are strict verification's own check of /app.
             "app" => (Builtin::App, BodyExpect::Any),
+            // Their answers are strict verification's database checks (verify/database/).
+            "db" => (Builtin::Db, world_json('{', '}')),
+            "queries" => (Builtin::Queries, world_json('[', ']')),
+            "fortunes" => (Builtin::Fortunes, BodyExpect::Any),
+            "updates" => (Builtin::Updates, world_json('[', ']')),
             _ => return None,
+        };
+        // A load asks for 20 rows, as TechEmpower's multiple-queries test does.
+        let query = match builtin {
+            Builtin::Queries | Builtin::Updates => "?q=20",
+            _ => "",
         };
         Some(Endpoint {
             name: name.to_string(),
             method: Method::GET,
-            path: format!("/{name}"),
+            path: format!("/{name}{query}"),
             headers: Vec::new(),
             body: Vec::new(),
             expect: Expect { status: 200, body },
@@ -134,6 +161,13 @@ impl Expect {
             }),
         }
     }
+}
+
+/// A JSON object (`{`, `}`) or array (`[`, `]`) that names `randomNumber`: what `http`
+/// verification asks of a database endpoint when no database is there to compare with.
+fn world_json(open: char, close: char) -> BodyExpect {
+    let pattern = format!(r#"(?s)^\s*\{open}.*"randomNumber".*\{close}\s*$"#);
+    BodyExpect::Pattern(Regex::new(&pattern).expect("a built-in pattern compiles"))
 }
 
 /// The start of `body` as text, for a one-line detail.

@@ -14,7 +14,8 @@ use std::net::{SocketAddr, TcpStream};
 pub(super) struct Reply {
     pub status: u16,
     pub framing: Option<Framing>,
-    pub date: bool,
+    /// The head's fields, names in lower case, values as sent (lossy UTF-8).
+    pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     /// Where lines ended in a bare LF, each place once.
     pub bare_lf: Vec<LineKind>,
@@ -23,8 +24,10 @@ pub(super) struct Reply {
 impl ResponseSink for Reply {
     const WANTS_HEAD_LINE_ENDS: bool = true;
 
-    fn header(&mut self, name: &[u8], _value: &[u8]) {
-        self.date |= name.eq_ignore_ascii_case(b"date");
+    fn header(&mut self, name: &[u8], value: &[u8]) {
+        let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+        let value = String::from_utf8_lossy(value).trim().to_string();
+        self.headers.push((name, value));
     }
 
     fn framing(&mut self, framing: Framing) {
@@ -43,6 +46,17 @@ impl ResponseSink for Reply {
 }
 
 impl Reply {
+    /// The value of the field `name` (lower case), the first if sent twice.
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
+        let found = self.headers.iter().find(|(n, _)| n == name);
+        found.map(|(_, v)| v.as_str())
+    }
+
+    /// Whether it has a Date header.
+    pub(super) fn dated(&self) -> bool {
+        self.header("date").is_some()
+    }
+
     /// What the parser accepted that a server should not send, as a note; None if nothing.
     pub(super) fn leniency(&self) -> Option<String> {
         let (first, rest) = self.bare_lf.split_first()?;

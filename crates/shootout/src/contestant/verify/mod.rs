@@ -15,10 +15,12 @@
 //! server should not send (bare LF line ends) passes each endpoint's check flagged.
 
 mod connection;
+mod database;
 mod exchange;
 mod h2;
 mod tls;
 
+pub use database::{Selects, Tables, TablesError};
 pub use h2::run_h2;
 
 use crate::contestant::certificates::{CertificateError, CertificateFiles};
@@ -43,6 +45,9 @@ pub struct Plan<'a> {
     pub endpoints: &'a [Endpoint],
     /// Whether its manifest claims a real HTTP parser (the 2009 MINA server does not).
     pub parses_http: bool,
+    /// The database its database endpoints (`db`, `queries`, `fortunes`, `updates`) read,
+    /// which their checks compare answers with; without it, strict verification fails them.
+    pub database: Option<&'a dyn Tables>,
 }
 
 /// One check's outcome.
@@ -185,8 +190,12 @@ fn probe<'a>(
 fn http_checks(probe: &Probe, plan: &Plan) -> Vec<Check> {
     let strict = probe.strict;
     let app = |e: &&Endpoint| strict && e.builtin == Some(Builtin::App);
+    let checked = |e: &Endpoint| database::reads_database(e) && (strict || plan.database.is_some());
     let mut checks: Vec<Check> = (plan.endpoints.iter().filter(|e| !app(e)))
-        .map(|e| answer(probe, e))
+        .map(|e| match checked(e) {
+            true => database::check(probe, e, plan.database),
+            false => answer(probe, e),
+        })
         .collect();
     checks.extend([keep_alive(probe), connection_close(probe), http10(probe)]);
     if strict {
@@ -254,10 +263,10 @@ impl Probe<'_> {
     /// Asserts the reply is `e`'s expected answer, with a Date header when strict.
     fn judge(&self, e: &Endpoint, r: &Reply) -> Result<String, VerifyError> {
         e.expect.judge(r.status, &r.body)?;
-        if self.strict && !r.date {
+        if self.strict && !r.dated() {
             return Err(VerifyError::NoDate);
         }
-        let date = if r.date { ", Date present" } else { "" };
+        let date = if r.dated() { ", Date present" } else { "" };
         Ok(format!("{}, {} framing{date}", r.status, r.framing_name()))
     }
 }
@@ -400,6 +409,7 @@ mod tests {
             level: VerifyLevel::Strict,
             endpoints,
             parses_http,
+            database: None,
         }
     }
 
@@ -634,6 +644,7 @@ mod tests {
             level,
             endpoints,
             parses_http: true,
+            database: None,
         };
         run(addr, &plan)
     }
@@ -675,6 +686,7 @@ mod tests {
             level: VerifyLevel::Http,
             endpoints: &[greet("hi")],
             parses_http: true,
+            database: None,
         };
         let checks = run_as(dateless_server(), "app.test:8080", &plan);
         assert!(checks.iter().all(|c| c.passed), "{checks:?}");
