@@ -1,5 +1,6 @@
 //! What the server does with each request, and how to name it on a command line.
 
+use crate::database::Database;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -59,6 +60,9 @@ pub enum Behavior {
     /// As `Sum`, but answers every request with the first request's sum: a server that
     /// caches its answer, which a check of each answer catches.
     SumCached,
+    /// TechEmpower's database endpoints (`/db`, `/queries`, `/fortunes`, `/updates`)
+    /// against the PostgreSQL `DATABASE_URL` names, honestly or with a cheat.
+    Database(Database),
 }
 
 /// Why a text names no behavior; each message quotes the text.
@@ -134,6 +138,10 @@ impl FromStr for Behavior {
             }
             "sum" => Behavior::Sum,
             "sum-cached" => Behavior::SumCached,
+            "database" => Behavior::Database(match arg() {
+                Ok(served) => served.parse()?,
+                Err(_) => Database::Honest,
+            }),
             _ => return Err(BehaviorError::Unknown(name.to_string())),
         };
         Ok(behavior)
@@ -172,6 +180,8 @@ impl fmt::Display for Behavior {
             }
             Behavior::Sum => f.write_str("sum"),
             Behavior::SumCached => f.write_str("sum-cached"),
+            Behavior::Database(Database::Honest) => f.write_str("database"),
+            Behavior::Database(served) => write!(f, "database:{served}"),
         }
     }
 }
@@ -262,6 +272,8 @@ mod tests {
             ),
             ("sum", Behavior::Sum),
             ("sum-cached", Behavior::SumCached),
+            ("database", Behavior::Database(Database::Honest)),
+            ("database:cached-db", Behavior::Database(Database::CachedDb)),
         ];
         for (text, want) in cases {
             // Each name is the one Display gives back, so rows and processes can use it.
@@ -285,6 +297,7 @@ mod tests {
             "workers:0,10ms",
             "workers:x,10ms",
             "workers:4,10",
+            "database:cached",
         ] {
             assert!(text.parse::<Behavior>().is_err(), "{text}");
         }

@@ -11,6 +11,8 @@ behaviors: hello, delay:20ms, status:503, malformed-status-line, long-content-le
   short-content-length, reset-mid-response, invalid-chunk-size, chunked, chunked-bare-lf,
   chunk-size-trailing-space, huge-headers:40000, never-answer, close-after:3, close-idle:50ms, interim, connection-close,
   http10-close-delimited, stall-after:100, pause-after:100,1s, workers:4,10ms
+database endpoints against DATABASE_URL: database, database:cached-db,
+  database:unsorted-fortunes, database:unescaped-fortunes, database:updates-write-fewer
 HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:body:100000,
   h2:bad-preface, h2:oversized-frame-after:3, h2:zero-window, h2:window-stops-after:100000,
   h2:goaway-after:100, h2:rst-every:3,refused, h2:rst-every:3,internal, h2:hpack-garbage-after:3,

@@ -76,6 +76,8 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::PauseAfter { .. }
         | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
         Behavior::Sum | Behavior::SumCached => one(sum(sum_of(&req.target, &req.body), req), keep),
+        // Answered from the connection's database session (conn.rs): not a pure function.
+        Behavior::Database(_) => one(typed(500, "text/plain", b"no database session", req), keep),
     }
 }
 
@@ -115,13 +117,17 @@ pub(crate) fn sum_of(target: &str, body: &[u8]) -> u64 {
 
 /// `total` as a text/plain answer.
 pub(crate) fn sum(total: u64, req: &Request) -> Vec<u8> {
-    let body = total.to_string();
-    let mut head = status_and_date("HTTP/1.1", 200);
-    head.push_str("Content-Type: text/plain\r\n");
+    typed(200, "text/plain", total.to_string().as_bytes(), req)
+}
+
+/// A `status` answer of `body`, of the media type `content_type`.
+pub(crate) fn typed(status: u16, content_type: &str, body: &[u8], req: &Request) -> Vec<u8> {
+    let mut head = status_and_date("HTTP/1.1", status);
+    head.push_str(&format!("Content-Type: {content_type}\r\n"));
     head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     head.push_str(connection_header(req));
     head.push_str("\r\n");
-    with_body(head, body.as_bytes(), req)
+    with_body(head, body, req)
 }
 
 /// Like `hello`, but announcing the close whatever the request asked.

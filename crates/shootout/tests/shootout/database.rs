@@ -19,7 +19,7 @@ fn tempdir(name: &str) -> PathBuf {
 }
 
 /// PostgreSQL, installed as scripts/test does when it is missing.
-fn ensure_postgresql() {
+pub fn ensure_postgresql() {
     let installed = std::fs::read_dir("/usr/lib/postgresql")
         .is_ok_and(|d| d.flatten().any(|v| v.path().join("bin/postgres").exists()));
     if !installed {
@@ -76,7 +76,7 @@ fn query(url: &str, sql: &str) -> String {
 }
 
 /// Processes whose command line names `dir` (the cluster's postmaster and backends).
-fn processes_in(dir: &Path) -> Vec<String> {
+pub fn processes_in(dir: &Path) -> Vec<String> {
     let needle = dir.to_string_lossy().into_owned();
     let all = std::fs::read_dir("/proc").expect("/proc").flatten();
     all.filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
@@ -86,7 +86,7 @@ fn processes_in(dir: &Path) -> Vec<String> {
 }
 
 /// Polls until no process names `dir`, or fails naming them after `PATIENCE`.
-fn wait_for_no_processes_in(dir: &Path) {
+pub fn wait_for_no_processes_in(dir: &Path) {
     let started = Instant::now();
     while !processes_in(dir).is_empty() {
         assert!(

@@ -109,11 +109,18 @@ pub(super) fn check(probe: &Probe, e: &Endpoint, tables: Option<&dyn Tables>) ->
             _ => fortunes::fortunes(ask, tables),
         }
     });
+    let base = e.path.split('?').next().unwrap_or_default();
+    let detail = |w: Wrong| match w {
+        Wrong::NotQueried { .. } | Wrong::NotRandom { .. } | Wrong::NotUpdated { .. } => {
+            format!("GET {base}: {w}")
+        }
+        w => w.to_string(),
+    };
     Check {
         name: e.name.clone(),
         passed: result.is_ok(),
         flagged: false,
-        detail: result.unwrap_or_else(|w| w.to_string()),
+        detail: result.unwrap_or_else(detail),
     }
 }
 
