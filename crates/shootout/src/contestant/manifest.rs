@@ -526,4 +526,33 @@ mod tests {
         );
         assert_eq!(e.lines().count(), 1, "{e}");
     }
+
+    #[test]
+    fn a_database_endpoint_needs_a_database_which_setup_installs() {
+        let dir = tempfile::tempdir().unwrap();
+        let toml = |extra: &str| format!("endpoints = [\"hello\", \"fortunes\"]\n{extra}");
+        // Top-level keys go before the tables (load() puts its own last).
+        let folder = dir.path().join("tlsy");
+        let write = |head: &str| {
+            std::fs::create_dir_all(&folder).unwrap();
+            let text = format!(
+                "name = \"tlsy\"\nlanguage = \"C\"\nframework = \"x\"\nversion = \"1\"\n{head}\
+                 [start]\ncommand = \"exec server {{port}}\"\n"
+            );
+            std::fs::write(folder.join("contestant.toml"), text).unwrap();
+            Contestant::load(&folder, &dir.path().join("builds"))
+        };
+        let e = write(&toml("")).unwrap_err().to_string();
+        assert!(
+            e.ends_with("contestant.toml: endpoints: fortunes reads a database: add database = \"postgresql\""),
+            "{e}"
+        );
+        let c = write(&toml("database = \"postgresql\"\n")).unwrap();
+        assert_eq!(c.manifest.database, Some(DatabaseKind::Postgresql));
+        assert_eq!(c.manifest.requires.debian, ["postgresql"]);
+        let e = write(&toml("database = \"mysql\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown variant `mysql`"), "{e}");
+    }
 }

@@ -265,5 +265,16 @@ mod tests {
         let app = Endpoint::builtin("app").unwrap();
         assert_eq!(app.builtin, Some(Builtin::App));
         assert!(Endpoint::builtin("greet").is_none());
+        // The database endpoints: a load asks for 20 rows; without a database, `http`
+        // verification looks for TechEmpower's JSON.
+        let queries = Endpoint::builtin("queries").unwrap();
+        assert_eq!(queries.path, "/queries?q=20");
+        assert!(queries.builtin.is_some_and(Builtin::needs_database));
+        let row = br#"[{"id":3,"randomNumber":7}]"#;
+        assert_eq!(queries.expect.judge(200, row), Ok(()));
+        let db = Endpoint::builtin("db").unwrap();
+        assert!(db.expect.judge(200, &row[1..row.len() - 1]).is_ok());
+        assert!(db.expect.judge(200, row).is_err());
+        assert!(!app.builtin.is_some_and(Builtin::needs_database));
     }
 }

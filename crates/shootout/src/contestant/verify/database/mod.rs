@@ -198,6 +198,37 @@ fn media(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contestant::verify::{run, Plan};
+    use crate::model::VerifyLevel;
+    use testserver::{Behavior, TestServer};
+
+    #[test]
+    fn without_a_database_strict_fails_and_http_looks_for_json() {
+        let server = TestServer::start(Behavior::Hello).unwrap();
+        let endpoints = [Endpoint::builtin("db").unwrap()];
+        let db = |level| {
+            let plan = Plan {
+                level,
+                endpoints: &endpoints,
+                parses_http: true,
+                database: None,
+            };
+            let checks = run(server.addr(), &plan);
+            checks.into_iter().find(|c| c.name == "db").unwrap()
+        };
+        let strict = db(VerifyLevel::Strict);
+        assert!(!strict.passed);
+        assert!(strict
+            .detail
+            .starts_with("needs the database, and none was started"));
+        let http = db(VerifyLevel::Http);
+        assert!(!http.passed);
+        assert!(
+            http.detail
+                .starts_with("body \"Hello World\" does not match"),
+            "{http:?}"
+        );
+    }
 
     #[test]
     fn media_types_compare_as_rfc_9110_says() {
