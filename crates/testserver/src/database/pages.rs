@@ -29,20 +29,10 @@ pub(super) fn fortunes(mut fortunes: Vec<(i32, String)>, served: Database) -> St
     for (id, message) in &fortunes {
         let message = match served {
             Database::UnescapedFortunes => message.clone(),
-            _ => escaped(message),
+            _ => html_escape::encode_text(message).into_owned(),
         };
         page.push_str(&format!("<tr><td>{id}</td><td>{message}</td></tr>\n"));
     }
     page.push_str("</table>\n</body>\n</html>\n");
     page
-}
-
-/// `text` with HTML's five special characters escaped.
-fn escaped(text: &str) -> String {
-    (text
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;"))
-    .replace('"', "&quot;")
-    .replace('\'', "&#x27;")
 }
