@@ -252,7 +252,7 @@ fn written(answers: &[Answer], world: &BTreeMap<i32, i32>) -> Result<(), Wrong> 
             None => Problem::NoSuchRow(id),
             Some(holds) if !numbers.contains(holds) => Problem::NotWritten {
                 id,
-                answered: numbers[numbers.len() - 1],
+                answered: numbers.last().copied().unwrap_or_default(),
                 holds: *holds,
             },
             Some(_) => continue,
