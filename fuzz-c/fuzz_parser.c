@@ -23,7 +23,9 @@
 struct event {
     size_t end;  /* stream offset just past the bytes the parser took */
     int result;
-    int method, route, minor, keep_alive, error;
+    int method, route, minor, keep_alive, error, count;
+    uint32_t m;
+    uint64_t sum;
 };
 
 struct run {
@@ -48,12 +50,13 @@ static void record(struct run *r, size_t end, enum http_result res)
         check(p->error == 400 || p->error == 431 || p->error == 501 || p->error == 505,
               "unexpected error status");
     else
-        check(p->method <= METHOD_OTHER && p->route <= ROUTE_APP && p->minor <= 1
+        check(p->method <= METHOD_OTHER && p->route <= ROUTE_JSON && p->minor <= 1
+                  && p->count <= HTTP_MAX_COUNT
                   && p->keep_alive <= 1 && p->head_len <= HTTP_MAX_HEAD,
               "result fields out of range");
     if (r->n < MAX_EVENTS)
         r->ev[r->n++] = (struct event){end, res, p->method, p->route, p->minor,
-                                       p->keep_alive, p->error};
+                                       p->keep_alive, p->error, p->count, p->m, p->sum};
 }
 
 /* Feeds data[from..to) of the stream, as one read. */
@@ -97,7 +100,8 @@ static int same_events(const struct run *a, const struct run *b)
         const struct event *x = &a->ev[i], *y = &b->ev[i];
         if (x->end != y->end || x->result != y->result || x->method != y->method
             || x->route != y->route || x->minor != y->minor || x->keep_alive != y->keep_alive
-            || x->error != y->error)
+            || x->error != y->error || x->count != y->count || x->m != y->m
+            || x->sum != y->sum)
             return 0;
     }
     return 1;
@@ -110,7 +114,9 @@ static int same_state(const struct http_parser *a, const struct http_parser *b)
         && a->state == b->state && a->flags == b->flags && a->hosts == b->hosts
         && a->field == b->field && a->pos == b->pos
         && memcmp(a->word, b->word, sizeof a->word) == 0 && a->method == b->method
-        && a->route == b->route && a->minor == b->minor && a->keep_alive == b->keep_alive;
+        && a->route == b->route && a->minor == b->minor && a->keep_alive == b->keep_alive
+        && a->value == b->value && a->count == b->count && a->form == b->form && a->m == b->m
+        && a->sum == b->sum;
 }
 
 static struct run whole, pieces;

@@ -4,7 +4,10 @@
  * It takes the bytes of a connection in pieces of any size, split anywhere, and
  * keeps no copy of them: what it needs (the method, the path for routing, the
  * values of Content-Length and Connection) is folded into this small struct
- * byte by byte.  So a connection needs no read buffer of its own.
+ * byte by byte.  So a connection needs no read buffer of its own.  For the
+ * workload routes (/baseline, /json/{count}) the form of the query and of the
+ * body (Content-Length or chunked) is folded the same way: the sum of its
+ * integer values, and the value of m.
  */
 #ifndef PARSER_H
 #define PARSER_H
@@ -21,11 +24,16 @@ enum http_result {
     HTTP_ERROR,   /* malformed: answer `error` and close the connection */
 };
 
-enum http_method { METHOD_GET, METHOD_HEAD, METHOD_OTHER };
-enum http_route { ROUTE_NONE, ROUTE_HELLO, ROUTE_APP };
+enum http_method { METHOD_GET, METHOD_HEAD, METHOD_POST, METHOD_OTHER };
+enum http_route { ROUTE_NONE, ROUTE_HELLO, ROUTE_APP, ROUTE_BASELINE, ROUTE_JSON };
+
+/* The most items GET /json/{count} asks for. */
+#define HTTP_MAX_COUNT 100
 
 struct http_parser {
-    uint64_t body_left;  /* Content-Length, then the body bytes still to skip */
+    uint64_t body_left;  /* Content-Length, then the body bytes still to skip; of a
+                            chunked body, the current chunk's */
+    uint64_t value;      /* the form value being read (the workloads' query or body) */
     uint16_t head_len;   /* bytes of the head so far */
     uint16_t error;      /* status to answer on HTTP_ERROR: 400, 431, 501 or 505 */
     uint8_t state;
@@ -39,6 +47,10 @@ struct http_parser {
     uint8_t route;       /* enum http_route: /hello, /app or anything else */
     uint8_t minor;       /* HTTP/1.0 -> 0, HTTP/1.1 (or a later 1.x) -> 1 */
     uint8_t keep_alive;  /* 1 if the connection stays open after the response */
+    uint8_t count;       /* /json/{count}: 1 to HTTP_MAX_COUNT */
+    uint8_t form;        /* where the form being read is, see parser.c */
+    uint32_t m;          /* the form's value of m (1 when it has none) */
+    uint64_t sum;        /* the sum of the form's integer values: query and body */
 };
 
 /* Prepares `p` for a new request (also after HTTP_DONE, for the next one). */

@@ -85,6 +85,12 @@ void responses_tick(struct responses *rs, time_t now)
             memcpy(rs->keepable[k][c].buf + rs->keepable[k][c].date_at, date, DATE_LEN);
     for (int k = 0; k < RESP_KINDS - RESP_KEEPABLE; k++)
         memcpy(rs->errors[k].buf + rs->errors[k].date_at, date, DATE_LEN);
+    memcpy(rs->date, date, DATE_LEN + 1);
+}
+
+const char *connection_line(enum connection_header conn)
+{
+    return connection_lines[conn];
 }
 
 const struct response *response_get(const struct responses *rs, enum response_kind kind,
@@ -99,8 +105,8 @@ void response_for_request(const struct http_parser *p, enum response_kind *kind,
                           enum connection_header *conn)
 {
     *conn = !p->keep_alive ? CONN_CLOSE : p->minor == 0 ? CONN_KEEP_ALIVE : CONN_DEFAULT;
-    *kind = p->route == ROUTE_NONE ? RESP_NOT_FOUND
-          : p->method == METHOD_OTHER ? RESP_NOT_ALLOWED
+    *kind = p->route != ROUTE_HELLO && p->route != ROUTE_APP ? RESP_NOT_FOUND
+          : p->method != METHOD_GET && p->method != METHOD_HEAD ? RESP_NOT_ALLOWED
           : p->route == ROUTE_HELLO ? RESP_HELLO : RESP_APP;
 }
 

@@ -45,6 +45,7 @@ struct responses {
     struct response keepable[RESP_KEEPABLE][CONN_HEADERS];
     struct response errors[RESP_KINDS - RESP_KEEPABLE];
     time_t date_second;
+    char date[30];    /* the Date value of this second, for answers written per request */
 };
 
 /* Builds every response for server name `server`; exits if out of memory. */
@@ -57,7 +58,11 @@ void responses_tick(struct responses *rs, time_t now);
 const struct response *response_get(const struct responses *rs, enum response_kind kind,
                                     enum connection_header conn);
 
-/* The answer to a complete request: 404 for an unknown path, 405 for a method
+/* The header line of `conn` ("" for CONN_DEFAULT). */
+const char *connection_line(enum connection_header conn);
+
+/* The answer to a complete request: 404 for a path other than /hello and /app
+ * (c-epoll answers its workload routes itself: workloads.h), 405 for a method
  * other than GET and HEAD, else its route; and what to say about the connection. */
 void response_for_request(const struct http_parser *p, enum response_kind *kind,
                           enum connection_header *conn);

@@ -1,9 +1,11 @@
 /*
  * c-epoll: a hand-written HTTP/1.1 server on edge-triggered epoll, meant as
- * the ceiling of what this machine allows.   usage: server PORT THREADS
+ * the ceiling of what this machine allows.   usage: server PORT THREADS [ITEMS]
  *
  *   GET /hello -> 200 "Hello World"
  *   GET /app   -> 200 with 1024 bytes after 95-105 ms (a timer, not a sleep)
+ *   GET and POST /baseline, GET /json/{count}?m=M: the workloads (workloads.h),
+ *   given the dataset ITEMS (the harness's {workloads}/items.json)
  *
  * THREADS event loops, each with its own SO_REUSEPORT listener on
  * 127.0.0.1:PORT (the kernel spreads connections over them), its own epoll
@@ -14,7 +16,8 @@
  * request it cannot answer yet (/app, or output not drained), is copied into
  * a buffer of that connection's own and freed when done.  Input is read into
  * one buffer per loop; the answers to all requests in one read go out in one
- * writev, pointing at the prebuilt responses.
+ * writev, pointing at the prebuilt responses, and at the workloads' answers,
+ * written per request into the loop's answer space.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +37,7 @@
 #include "parser.h"
 #include "responses.h"
 #include "timers.h"
+#include "workloads.h"
 
 #define READ_SIZE 16384       /* one read; also bounds the input a paused connection keeps */
 #define MAX_IOV 1024          /* answers per writev: a 16 KiB read holds at most ~1000 requests */
@@ -42,6 +46,7 @@
 #define APP_SPREAD_NS 10000001u   /* ... plus 0-10 ms, uniformly */
 #define LINGER_NS 1000000000u     /* see conn_finish */
 #define LISTEN_BACKLOG 4096
+#define ANSWER_SPACE (4 * WORKLOAD_MAX_ANSWER)  /* workload answers queued for one writev */
 
 enum conn_state {
     C_FREE,
@@ -81,6 +86,8 @@ struct loop {
     struct responses resp;
     int niov;                     /* answers queued for the connection being read */
     struct iovec iov[MAX_IOV];
+    size_t answers_used;          /* of answers[], by the queued workload answers */
+    char answers[ANSWER_SPACE];
     char rbuf[READ_SIZE];
 };
 
@@ -156,6 +163,8 @@ static int flush(struct loop *l, int fd, struct conn *c)
 {
     int n = l->niov;
     l->niov = 0;
+    /* what the socket did not take is copied to c->out: the space is free again */
+    l->answers_used = 0;
     return n == 0 || conn_send(l, fd, c, l->iov, n);
 }
 
@@ -239,11 +248,21 @@ static void answer(struct loop *l, int fd, struct conn *c)
     enum response_kind k;
     enum connection_header h;
     response_for_request(p, &k, &h);
+    enum workload w = workload_for_request(p);
+    if (!p->keep_alive)
+        c->closing = CLOSE_NOW;
+    if (w == WORKLOAD_BASELINE || w == WORKLOAD_JSON) {
+        struct iovec v = workload_answer(w, p, connection_line(h), l->resp.date,
+                                         l->answers + l->answers_used);
+        l->answers_used = (size_t)((char *)v.iov_base + v.iov_len - l->answers);
+        l->iov[l->niov++] = v;
+        return;
+    }
+    if (w == WORKLOAD_NOT_ALLOWED)
+        k = RESP_NOT_ALLOWED;
     const struct response *r = response_get(&l->resp, k, h);
     int head_only = p->method == METHOD_HEAD;
 
-    if (!p->keep_alive)
-        c->closing = CLOSE_NOW;
     if (k == RESP_APP)
         start_app(l, fd, c, r, head_only);
     else
@@ -279,7 +298,8 @@ static int conn_input(struct loop *l, int fd, const char *data, size_t len)
     size_t used = 0;
 
     while (used < len && c->closing == KEEP_OPEN && !paused(c)) {
-        if (l->niov == MAX_IOV && !flush(l, fd, c))
+        int full = l->niov == MAX_IOV || ANSWER_SPACE - l->answers_used < WORKLOAD_MAX_ANSWER;
+        if (full && !flush(l, fd, c))
             return 0;
         if (!paused(c))
             used += parse_one(l, fd, c, data + used, len - used);
@@ -540,12 +560,15 @@ static void loop_init(struct loop *l, int port, int max_fd, unsigned seed)
 
 int main(int argc, char **argv)
 {
-    int port = argc == 3 ? atoi(argv[1]) : 0;
-    int threads = argc == 3 ? atoi(argv[2]) : 0;
+    int given = argc == 3 || argc == 4;
+    int port = given ? atoi(argv[1]) : 0;
+    int threads = given ? atoi(argv[2]) : 0;
     if (port <= 0 || port > 65535 || threads <= 0 || threads > 1024) {
-        fprintf(stderr, "usage: %s PORT THREADS\n", argv[0]);
+        fprintf(stderr, "usage: %s PORT THREADS [ITEMS]\n", argv[0]);
         return 2;
     }
+    if (argc == 4 && workloads_load(argv[3]) < 0)
+        return 1;
     /* a peer that went away makes write fail with EPIPE, not kill us */
     signal(SIGPIPE, SIG_IGN);
     struct rlimit rl;

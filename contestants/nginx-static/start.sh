@@ -1,5 +1,6 @@
 #!/bin/sh
-# usage: start.sh BUILD PORT THREADS [CERT KEY | h2c]
+# usage: [WORKLOADS=DIR] start.sh BUILD PORT THREADS [CERT KEY | h2c]
+# WORKLOADS: the folder of the workloads' data (/static/ serves its static/)
 # Renders nginx.conf.in for this port and worker count, then becomes nginx
 # (exec: the process shootout started is the nginx master).  Given a
 # certificate and its key, the same server speaks TLS on the port (tls.conf.in),
@@ -24,6 +25,6 @@ user=""
 # as root, nginx would switch workers to "nobody"; keep them as root instead
 if [ "$(id -u)" = 0 ]; then user="user root;"; fi
 sed -e "s|@USER@|$user|" -e "s|@THREADS@|$threads|" -e "s|@PORT@|$port|" -e "s|@PROTOCOLS@|$protocols|" \
-    -e "s|@RUN@|$run|g" -e "s|@BUILD@|$build|g" \
+    -e "s|@RUN@|$run|g" -e "s|@BUILD@|$build|g" -e "s|@WORKLOADS@|${WORKLOADS:-$build/no-workloads}|g" \
     "$(dirname "$0")/nginx.conf.in" > "$run/nginx.conf"
 exec nginx -p "$run/" -c "$run/nginx.conf"

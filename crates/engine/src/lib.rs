@@ -23,6 +23,7 @@ mod live;
 mod merge;
 mod outcome;
 mod pace;
+mod pool;
 mod request;
 mod response;
 mod result;

@@ -3,7 +3,7 @@
 //! binary is a thin shell over this crate (arguments and printing only); the load
 //! generator itself is the `engine` crate. The modules are layers, each using only those
 //! before it in the order data flows (docs/architecture.md; tests/shootout/module_layers.rs
-//! checks): units, toml_file, model, stats, threshold, capacity, contestant, machine,
+//! checks): units, toml_file, workload, model, stats, threshold, capacity, contestant, machine,
 //! process, generators, k8s, experiment, store, report, and the binary's cli.
 
 pub mod capacity;
@@ -21,3 +21,4 @@ pub mod store;
 pub mod threshold;
 pub mod toml_file;
 pub mod units;
+pub mod workload;

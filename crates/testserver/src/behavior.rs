@@ -1,6 +1,7 @@
 //! What the server does with each request, and how to name it on a command line.
 
 use crate::database::Database;
+use crate::workloads::Workloads;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -63,6 +64,9 @@ pub enum Behavior {
     /// TechEmpower's database endpoints (`/db`, `/queries`, `/fortunes`, `/updates`)
     /// against the PostgreSQL `DATABASE_URL` names, honestly or with a cheat.
     Database(Database),
+    /// The workload endpoints from a folder of their data, honestly or with a cheat
+    /// (`workloads:DIR`, `workloads-cached:DIR`, ...: [`Workloads`]).
+    Workloads(Workloads),
 }
 
 /// Why a text names no behavior; each message quotes the text.
@@ -142,6 +146,10 @@ impl FromStr for Behavior {
                 Ok(served) => served.parse()?,
                 Err(_) => Database::Honest,
             }),
+            _ if name.starts_with("workloads") => Behavior::Workloads(
+                Workloads::parse(name, arg()?)
+                    .ok_or_else(|| BehaviorError::Unknown(name.to_string()))?,
+            ),
             _ => return Err(BehaviorError::Unknown(name.to_string())),
         };
         Ok(behavior)
@@ -182,6 +190,7 @@ impl fmt::Display for Behavior {
             Behavior::SumCached => f.write_str("sum-cached"),
             Behavior::Database(Database::Honest) => f.write_str("database"),
             Behavior::Database(served) => write!(f, "database:{served}"),
+            Behavior::Workloads(w) => write!(f, "{w}"),
         }
     }
 }
@@ -274,6 +283,20 @@ mod tests {
             ("sum-cached", Behavior::SumCached),
             ("database", Behavior::Database(Database::Honest)),
             ("database:cached-db", Behavior::Database(Database::CachedDb)),
+            (
+                "workloads:/tmp/w",
+                Behavior::Workloads(Workloads {
+                    dir: "/tmp/w".into(),
+                    cheat: None,
+                }),
+            ),
+            (
+                "workloads-echo-length:/tmp/w",
+                Behavior::Workloads(Workloads {
+                    dir: "/tmp/w".into(),
+                    cheat: Some(crate::Cheat::EchoLength),
+                }),
+            ),
         ];
         for (text, want) in cases {
             // Each name is the one Display gives back, so rows and processes can use it.
@@ -298,6 +321,8 @@ mod tests {
             "workers:x,10ms",
             "workers:4,10",
             "database:cached",
+            "workloads",
+            "workloads-lying:/tmp/w",
         ] {
             assert!(text.parse::<Behavior>().is_err(), "{text}");
         }

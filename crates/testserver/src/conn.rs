@@ -131,15 +131,28 @@ impl Conn<'_> {
             let Some((req, len)) = parsed else {
                 return Ok(None);
             };
+            if req.chunked && !matches!(self.behavior, Behavior::Workloads(_)) {
+                // Only the workloads read chunked request bodies.
+                return Err(io::Error::new(
+                    ErrorKind::InvalidData,
+                    "chunked request body",
+                ));
+            }
             self.buf.drain(..len);
             self.shared.requests.fetch_add(1, Relaxed);
             self.body_left = req.content_length;
             self.pending = Some(req);
         }
+        if self.pending.as_ref().is_some_and(|r| r.chunked) {
+            return self.chunked_body();
+        }
         let skip = self.body_left.min(self.buf.len() as u64);
         let body = self.buf.drain(..skip as usize);
-        if let (Some(req), Behavior::Sum | Behavior::SumCached) = (&mut self.pending, self.behavior)
-        {
+        let keeps = matches!(
+            self.behavior,
+            Behavior::Sum | Behavior::SumCached | Behavior::Workloads(_)
+        );
+        if let (Some(req), true) = (&mut self.pending, keeps) {
             req.body.extend(body);
         } else {
             drop(body);
@@ -150,6 +163,17 @@ impl Conn<'_> {
         } else {
             None
         })
+    }
+
+    /// The pending request once its chunked body is all in the buffer, decoded.
+    fn chunked_body(&mut self) -> io::Result<Option<Request>> {
+        let decoded = request::dechunk(&self.buf)
+            .map_err(|e| io::Error::new(ErrorKind::InvalidData, format!("{e:?}")))?;
+        let Some((body, len)) = decoded else {
+            return Ok(None);
+        };
+        self.buf.drain(..len);
+        Ok(self.pending.take().map(|req| Request { body, ..req }))
     }
 
     /// Answers one request as the behavior says.
@@ -178,6 +202,7 @@ impl Conn<'_> {
         let reply = match self.behavior {
             Behavior::Sum | Behavior::SumCached => self.shared.sum(self.behavior, req),
             Behavior::Database(served) => database::answer(*served, &mut self.database, req),
+            Behavior::Workloads(w) => crate::workloads::reply(w, &self.shared.cached, req),
             _ => reply::build(self.behavior, req),
         };
         for part in &reply.parts {

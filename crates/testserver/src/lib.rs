@@ -35,12 +35,14 @@ mod reply;
 mod request;
 mod tls;
 mod transport;
+mod workloads;
 
 pub use behavior::{Behavior, BehaviorError};
 pub use database::Database;
 pub use h2::{H2Behavior, RstCode};
 pub use pki::{Leaf, PkiError, TestPki, OTHER_NAME, SERVER_NAME};
 pub use tls::{Oversized, Tls, TlsFault};
+pub use workloads::{Cheat, Workloads};
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};

@@ -10,7 +10,10 @@ const USAGE: &str = "usage: shootout-testserver BEHAVIOR [--tls] [--port P]
 behaviors: hello, delay:20ms, status:503, malformed-status-line, long-content-length,
   short-content-length, reset-mid-response, invalid-chunk-size, chunked, chunked-bare-lf,
   chunk-size-trailing-space, huge-headers:40000, never-answer, close-after:3, close-idle:50ms, interim, connection-close,
-  http10-close-delimited, stall-after:100, pause-after:100,1s, workers:4,10ms
+  http10-close-delimited, stall-after:100, pause-after:100,1s, workers:4,10ms, sum, sum-cached
+workload endpoints from a folder shootout wrote (items.json, static/): workloads:DIR, and the
+  cheats workloads-cached:DIR, workloads-echo-length:DIR, workloads-preserialised:DIR,
+  workloads-wrong-type:DIR, workloads-no-date:DIR
 database endpoints against DATABASE_URL: database, database:cached-db,
   database:unsorted-fortunes, database:unescaped-fortunes, database:updates-write-fewer
 HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:body:100000,

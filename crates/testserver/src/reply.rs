@@ -77,7 +77,9 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
         Behavior::Sum | Behavior::SumCached => one(sum(sum_of(&req.target, &req.body), req), keep),
         // Answered from the connection's database session (conn.rs): not a pure function.
-        Behavior::Database(_) => one(typed(500, "text/plain", b"no database session", req), keep),
+        Behavior::Database(_) => one(answer(500, "", b"no database session", req, true), keep),
+        // The server answers these with its shared cache (conn.rs); here, uncached.
+        Behavior::Workloads(w) => crate::workloads::reply(w, &std::sync::OnceLock::new(), req),
     }
 }
 
@@ -117,13 +119,24 @@ pub(crate) fn sum_of(target: &str, body: &[u8]) -> u64 {
 
 /// `total` as a text/plain answer.
 pub(crate) fn sum(total: u64, req: &Request) -> Vec<u8> {
-    typed(200, "text/plain", total.to_string().as_bytes(), req)
+    let body = total.to_string();
+    answer(
+        200,
+        "Content-Type: text/plain\r\n",
+        body.as_bytes(),
+        req,
+        true,
+    )
 }
 
-/// A `status` answer of `body`, of the media type `content_type`.
-pub(crate) fn typed(status: u16, content_type: &str, body: &[u8], req: &Request) -> Vec<u8> {
-    let mut head = status_and_date("HTTP/1.1", status);
-    head.push_str(&format!("Content-Type: {content_type}\r\n"));
+/// A `status` answer with `extra` header lines and `body` framed by its length, with a
+/// Date header when `dated`.
+pub(crate) fn answer(status: u16, extra: &str, body: &[u8], req: &Request, dated: bool) -> Vec<u8> {
+    let mut head = match dated {
+        true => status_and_date("HTTP/1.1", status),
+        false => format!("HTTP/1.1 {status} {}\r\n", reason(status)),
+    };
+    head.push_str(extra);
     head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     head.push_str(connection_header(req));
     head.push_str("\r\n");

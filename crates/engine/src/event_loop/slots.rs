@@ -54,10 +54,11 @@ impl Slots {
             let most = req.most_unsent(depth);
             TlsLayer::new(client, spec.connections, most, READ_BUFFER)
         });
+        let lender = Session::lender(&req, spec.connections);
         Slots {
             conns: (0..spec.connections)
                 .map(|_| match (c.http2, req.vary()) {
-                    (true, _) => Conn::http2(Session::new(depth, &req)),
+                    (true, _) => Conn::http2(Session::new(depth, &req, lender.clone())),
                     (false, Some(vary)) => Conn::varying(depth, vary),
                     (false, None) => Conn::default(),
                 })

@@ -24,7 +24,7 @@ pub fn h2_session(input: &[u8], cuts: &[u8], body: bool) {
     let mut req = RequestBytes::new(&config, 0);
     let mut ledger = Ledger::new(0, None, None, u64::MAX).with_h2();
     let mut times = [Stamp::default(); DEPTH];
-    let mut session = Session::new(DEPTH, &req);
+    let mut session = Session::new(DEPTH, &req, Session::lender(&req, 1));
     let started = ledger.take(DEPTH as u32, 0);
     for _ in 0..started {
         session.start(Stamp::default(), &mut times, &mut req);

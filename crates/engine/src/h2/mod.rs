@@ -12,6 +12,7 @@ mod error_code;
 mod frame;
 #[doc(hidden)]
 pub mod fuzzing;
+mod lender;
 mod out;
 mod reader;
 mod receive;

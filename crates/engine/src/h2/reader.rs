@@ -1,30 +1,44 @@
 //! Splits what a connection reads into frames: frames whole in the input are handed over
-//! where they lie; a frame split across reads is carried in the connection's own buffer
+//! where they lie; a frame split across reads is carried in a buffer the loop lends
 //! (the loop's receive buffer serves every connection) until its last octet arrives.
 
 use super::frame::{FrameHeader, Violation, HEADER_LEN};
+use super::lender::Lender;
 
 /// One connection's frame reader.
 #[derive(Debug, Default)]
 pub struct FrameReader {
     /// A frame begun in an earlier read: its header, then as much payload as has come.
+    /// Empty, and holding no memory, between frames.
     carry: Vec<u8>,
     /// The longest payload this side accepts (its SETTINGS_MAX_FRAME_SIZE).
     max_payload: usize,
+    /// Where a carry comes from and goes back to; None: one of its own, as needed.
+    lender: Option<Lender>,
 }
 
 impl FrameReader {
     /// A reader that refuses payloads over `max_payload` octets.
     pub fn new(max_payload: usize) -> FrameReader {
         FrameReader {
-            carry: Vec::with_capacity(HEADER_LEN + max_payload),
+            carry: Vec::new(),
             max_payload,
+            lender: None,
+        }
+    }
+
+    /// The same, carrying split frames in buffers from `lender`.
+    pub fn lent(max_payload: usize, lender: Lender) -> FrameReader {
+        FrameReader {
+            lender: Some(lender),
+            ..FrameReader::new(max_payload)
         }
     }
 
     /// Forgets a carried partial frame (a new connection).
     pub fn reset(&mut self) {
-        self.carry.clear();
+        let carry = std::mem::take(&mut self.carry);
+        self.put_back(carry);
     }
 
     /// Hands every frame completed by `data` to `on_frame`, in order, and carries a frame
@@ -41,8 +55,7 @@ impl FrameReader {
             };
             let carried = std::mem::take(&mut self.carry);
             let go_on = on_frame(header, &carried[HEADER_LEN..]);
-            self.carry = carried;
-            self.carry.clear();
+            self.put_back(carried);
             if !go_on? {
                 return Ok(());
             }
@@ -56,8 +69,23 @@ impl FrameReader {
                 return Ok(());
             }
         }
-        self.carry.extend_from_slice(data);
+        if !data.is_empty() {
+            if let (0, Some(lender)) = (self.carry.capacity(), &self.lender) {
+                self.carry = lender.take_carry();
+            }
+            self.carry.extend_from_slice(data);
+        }
         Ok(())
+    }
+
+    /// A carry done with: back to the lender, or kept (empty) when it is the reader's own.
+    fn put_back(&mut self, mut carry: Vec<u8>) {
+        carry.clear();
+        match &self.lender {
+            Some(lender) if carry.capacity() > 0 => lender.give_carry(carry),
+            Some(_) => {}
+            None => self.carry = carry,
+        }
     }
 
     /// Moves octets from `data` into the carry until its frame is whole; its header then.

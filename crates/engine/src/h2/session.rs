@@ -6,6 +6,7 @@
 //! Here: its state and the sending side; what arrives is read in receive.rs.
 
 use super::frame::{flag, kind, HEADER_LEN};
+use super::lender::Lender;
 use super::out::OutFrames;
 use super::reader::FrameReader;
 use super::settings::{self, PeerSettings, CLIENT_WINDOW, DEFAULT_MAX_FRAME, DEFAULT_WINDOW};
@@ -73,14 +74,23 @@ pub(super) enum Next {
 }
 
 impl Session {
-    /// A connection slot's session for requests `req`, with `depth` places.
-    pub fn new(depth: usize, req: &RequestBytes) -> Session {
+    /// The buffers a loop of `connections` lends its sessions for requests `req`: out
+    /// buffers with room for the first request block twice beyond [`OUT_BUFFER`], and
+    /// carries for a whole frame.
+    pub fn lender(req: &RequestBytes, connections: usize) -> Lender {
         let block = req.h2_block().map_or(0, |b| b.first().len())
             + req.vary().map_or(0, Vary::max_h2_block);
+        let carry = HEADER_LEN + DEFAULT_MAX_FRAME;
+        Lender::new(OUT_BUFFER + 2 * block, carry, connections)
+    }
+
+    /// A connection slot's session for requests `req`, with `depth` places, borrowing
+    /// its buffers from `lender` (one per loop: [`Session::lender`]).
+    pub fn new(depth: usize, req: &RequestBytes, lender: Lender) -> Session {
         Session {
-            reader: FrameReader::new(DEFAULT_MAX_FRAME),
+            reader: FrameReader::lent(DEFAULT_MAX_FRAME, lender.clone()),
             decoder: hpack::Decoder::new(settings::DEFAULT_HEADER_TABLE),
-            out: OutFrames::new(OUT_BUFFER + 2 * block),
+            out: OutFrames::lent(lender),
             streams: Streams::new(depth),
             peer: PeerSettings::default(),
             open: false,

@@ -3,9 +3,9 @@
 
 use super::failure::Failure;
 use super::loop_config::loop_config;
-use super::pool::Pool;
 use super::session::{Pools, Session, MAX_PLAINTEXT};
 use super::TlsClient;
+use crate::pool::Pool;
 use rustls::pki_types::ServerName;
 use rustls::ClientConfig;
 use std::sync::Arc;

@@ -19,7 +19,6 @@ mod layer;
 mod loop_config;
 mod negotiated;
 mod out;
-mod pool;
 pub(crate) mod preflight;
 mod pump;
 mod roots;

@@ -2,7 +2,7 @@
 //! close_notify, in the order rustls made them.
 
 use super::failure::Failure;
-use super::pool::Pool;
+use crate::pool::Pool;
 
 /// Ciphertext not yet written, in a buffer borrowed from the loop's pool while there is
 /// any. While a send of it is in flight (io_uring reads it after the call returns), the

@@ -3,7 +3,7 @@
 
 use super::failure::Failure;
 use super::out::{Out, Wrote};
-use super::pool::Pool;
+use crate::pool::Pool;
 use rustls::client::UnbufferedClientConnection;
 use rustls::unbuffered::{
     ConnectionState, EncodeError, EncryptError, InsufficientSizeError, UnbufferedStatus,

@@ -3,8 +3,8 @@
 
 use super::failure::Failure;
 use super::out::Out;
-use super::pool::Pool;
 use super::pump::{self, Pumped};
+use crate::pool::Pool;
 use rustls::client::UnbufferedClientConnection;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, HandshakeKind};

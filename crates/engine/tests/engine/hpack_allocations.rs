@@ -1,4 +1,4 @@
-//! The HPACK decoder allocates nothing per header block, and the request block nothing per
+//! The HPACK decoder allocates nothing per header block once its table is full, and the request block nothing per
 //! request or connection: counted on this test's own thread (`thread_allocations`).
 //!
 //! `hpack_decode_speed` (ignored; `cargo test --release -p shootout-engine --test engine
@@ -35,7 +35,7 @@ fn the_count_sees_an_allocation() {
 }
 
 #[test]
-fn decoding_nginx_blocks_allocates_nothing_after_the_first() {
+fn decoding_nginx_blocks_allocates_nothing_once_the_table_is_full() {
     let block = nginx_block();
     assert_eq!(block.len(), 49);
     let mut decoder = HpackDecoder::new(4096);
@@ -67,14 +67,27 @@ fn decoding_nginx_blocks_allocates_nothing_after_the_first() {
         ("text/plain", "11")
     );
 
+    // The dynamic table grows to its working size as entries come (a held connection
+    // keeps what its server's fields take): a few doublings while it fills, then nothing.
     let mut count = 0;
-    let allocated = allocations(|| {
-        for _ in 1..10_000 {
-            decoder.decode(&block, |_, _| count += 1).unwrap();
-        }
-    });
+    let mut decode = |blocks: usize| {
+        allocations(|| {
+            for _ in 0..blocks {
+                decoder.decode(&block, |_, _| count += 1).unwrap();
+            }
+        })
+    };
+    let growing = decode(99);
+    assert!(
+        growing <= 16,
+        "{growing} allocations while the table filled"
+    );
+    assert_eq!(
+        decode(9_900),
+        0,
+        "allocations in 9,900 blocks after the first 100"
+    );
     assert_eq!(count, 5 * 9_999);
-    assert_eq!(allocated, 0, "allocations in 9,999 blocks after the first");
 }
 
 #[test]

@@ -71,11 +71,15 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     // The framework column as wide as its longest entry, so the columns after it align.
-    let fw = (cat.contestants.iter())
-        .map(|c| c.manifest.framework.chars().count())
-        .fold("framework".len(), usize::max);
+    let widest = |field: fn(&Manifest) -> String, header: &str| {
+        (cat.contestants.iter())
+            .map(|c| field(&c.manifest).chars().count())
+            .fold(header.len(), usize::max)
+    };
+    let fw = widest(|m| m.framework.clone(), "framework");
+    let ew = widest(endpoints, "endpoints");
     println!(
-        "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} {:<6} reason / note",
+        "{:<24} {:<12} {:<11} {:<fw$} {:<ew$} {:<4} {:<6} reason / note",
         "contestant", "status", "language", "framework", "endpoints", "tls", "http2"
     );
     for c in &cat.contestants {
@@ -87,15 +91,12 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             s.reason()
         };
         println!(
-            "{:<24} {:<12} {:<11} {:<fw$} {:<10} {:<4} {:<6} {why}",
+            "{:<24} {:<12} {:<11} {:<fw$} {:<ew$} {:<4} {:<6} {why}",
             m.name,
             s.word(),
             m.language,
             m.framework,
-            match m.endpoints.is_empty() {
-                true => "any".to_string(),
-                false => m.endpoints.join(","),
-            },
+            endpoints(m),
             match m.tls.is_some() {
                 true => "yes",
                 false => "no",
@@ -107,6 +108,14 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         println!("{name:<24} {:<12} {e}", "broken");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The endpoints column: those it names, or `any` (every endpoint of an experiment).
+fn endpoints(m: &Manifest) -> String {
+    match m.endpoints.is_empty() {
+        true => "any".to_string(),
+        false => m.endpoints.join(","),
+    }
 }
 
 /// The http2 column: how it serves HTTP/2, cleartext with prior knowledge (`h2c`, an

@@ -14,7 +14,7 @@ use shootout::contestant::manifest::Contestant;
 use shootout::contestant::setup;
 use shootout::contestant::verify::{self, Check, Plan, Tables};
 use shootout::database::Database;
-use shootout::model::endpoint::Endpoint;
+use shootout::model::endpoint::{Builtin, Endpoint};
 use shootout::model::VerifyLevel;
 use shootout::process::group_cpu;
 use shootout::process::launch::{launch_h2c, LaunchSpec};
@@ -262,10 +262,11 @@ fn built_in_endpoints(c: &Contestant, level: VerifyLevel) -> anyhow::Result<Vec<
         false => named.iter().filter_map(|n| Endpoint::builtin(n)).collect(),
     };
     if served.is_empty() && level != VerifyLevel::None {
+        let names: Vec<&str> = Builtin::ALL.iter().map(|b| b.name()).collect();
         bail!(
-            "verify: serves none of the built-in endpoints (hello, app, db, queries, fortunes, \
-             updates): run an experiment that declares its endpoints (shootout run EXPERIMENT) \
-             to verify it"
+            "verify: serves none of the built-in endpoints ({}): run an experiment that \
+             declares its endpoints (shootout run EXPERIMENT) to verify it",
+            names.join(", ")
         );
     }
     Ok(served)

@@ -344,6 +344,18 @@ impl Contestant {
         self.build.parent().unwrap_or(&self.build)
     }
 
+    /// Where the workloads' data is (`{workloads}`): the `json` dataset and the `static`
+    /// corpus, written by its set-up when it names either (crate::workload).
+    pub fn workloads(&self) -> PathBuf {
+        crate::workload::folder(self.builds())
+    }
+
+    /// Whether it names a workload that reads the data at `{workloads}`.
+    pub fn reads_workload_data(&self) -> bool {
+        let named = &self.manifest.endpoints;
+        named.iter().any(|e| e == "json" || e == "static")
+    }
+
     /// The name.
     pub fn name(&self) -> &str {
         &self.manifest.name
@@ -355,7 +367,8 @@ impl Contestant {
             .replace("{port}", &p.port.to_string())
             .replace("{threads}", &p.threads.to_string())
             .replace("{dir}", &self.dir.to_string_lossy())
-            .replace("{build}", &self.build.to_string_lossy());
+            .replace("{build}", &self.build.to_string_lossy())
+            .replace("{workloads}", &self.workloads().to_string_lossy());
         match p.serving {
             Serving::Start | Serving::H2c => filled,
             Serving::Tls(c) => filled

@@ -63,6 +63,8 @@ pub enum SetupError {
     },
     #[error("certificates: {0}")]
     Certificates(#[from] CertificateError),
+    #[error(transparent)]
+    Workloads(#[from] crate::workload::WorkloadError),
     #[error("stamp: {0}")]
     Stamp(std::io::Error),
     /// Set up with others: the joint Debian install ended without saying (it panicked).
@@ -127,7 +129,11 @@ pub fn build(c: &Contestant, log: &Path) -> Result<(), SetupError> {
     if !built(c) {
         compile(c, log)?;
     }
-    make_certificates(c)
+    make_certificates(c)?;
+    if c.reads_workload_data() {
+        crate::workload::ensure(&c.workloads())?;
+    }
+    Ok(())
 }
 
 /// The registry steps and the build, then the stamp that says they are done.

@@ -132,7 +132,7 @@ pub enum FieldProblem {
     StartWithoutCapacity,
     #[error("{text:?} is not a rate: requests/s above 0, at most {}", grouped(*.max))]
     StartRate { text: String, max: f64 },
-    #[error("unknown endpoint {0:?} (hello, app, or one declared as [endpoint.{0}])")]
+    #[error("unknown endpoint {0:?} (hello, app, baseline, json, upload, static, or one declared as [endpoint.{0}])")]
     UnknownEndpoint(String),
     #[error("{0} is built in: give yours another name")]
     BuiltInName(String),

@@ -1,8 +1,9 @@
-//! Endpoints: the request a run sends and the answer verification expects. `hello` and
-//! `app` are built in (every catalog server has them); an experiment declares its own as
+//! Endpoints: the request a run sends and the answer verification expects. `hello`, `app`
+//! and the workloads are built in (model/builtin.rs); an experiment declares its own as
 //! `[endpoint.NAME]` tables, checked once into this type (`experiment::endpoints`).
 
-use engine::{Header, LoadSpec, SpecError};
+pub use super::builtin::Builtin;
+use engine::{Header, LoadSpec, SpecError, VarySpec};
 use http::Method;
 use regex::bytes::Regex;
 
@@ -20,32 +21,9 @@ pub struct Endpoint {
     pub expect: Expect,
     /// Which catalog endpoint it is: strict verification runs that one's own checks.
     pub builtin: Option<Builtin>,
-}
-
-/// The endpoints every catalog contestant is written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    /// `GET /hello`: 200 with the 11 bytes `Hello World`.
-    Hello,
-    /// `GET /app`: 200 with 1,024 bytes after about 100 ms.
-    App,
-    /// TechEmpower's database tests (docs/database.md): `GET /db`, one random World row
-    /// as JSON; `GET /queries?q=N`, N rows; `GET /fortunes`, the Fortune table as HTML;
-    /// `GET /updates?q=N`, N rows read and written back. Checked against the database.
-    Db,
-    Queries,
-    Fortunes,
-    Updates,
-}
-
-impl Builtin {
-    /// Whether its answers come from the database the harness owns.
-    pub fn needs_database(self) -> bool {
-        matches!(
-            self,
-            Builtin::Db | Builtin::Queries | Builtin::Fortunes | Builtin::Updates
-        )
-    }
+    /// The requests a load sends, when they vary per request (the workloads'); None: the
+    /// fixed request above, every time.
+    pub vary: Option<VarySpec>,
 }
 
 /// What a good answer is.
@@ -100,41 +78,8 @@ impl Endpoint {
         spec.method = self.method.clone();
         spec.headers = self.headers.clone();
         spec.body = self.body.clone();
+        spec.vary = self.vary.clone();
         Ok(spec)
-    }
-
-    /// The built-in endpoint called `name`.
-    pub fn builtin(name: &str) -> Option<Endpoint> {
-        let (builtin, body) = match name {
-            "hello" => (Builtin::Hello, BodyExpect::Exact(b"Hello World".to_vec())),
-            // Its length and delay are strict verification's own check of /app.
-            "app" => (Builtin::App, BodyExpect::Any),
-            // Their answers are strict verification's database checks (verify/database/).
-            "db" => (Builtin::Db, world_json('{', '}')),
-            "queries" => (Builtin::Queries, world_json('[', ']')),
-            "fortunes" => (Builtin::Fortunes, BodyExpect::Any),
-            "updates" => (Builtin::Updates, world_json('[', ']')),
-            _ => return None,
-        };
-        // A load asks for 20 rows, as TechEmpower's multiple-queries test does.
-        let query = match builtin {
-            Builtin::Queries | Builtin::Updates => "?q=20",
-            _ => "",
-        };
-        Some(Endpoint {
-            name: name.to_string(),
-            method: Method::GET,
-            path: format!("/{name}{query}"),
-            headers: Vec::new(),
-            body: Vec::new(),
-            expect: Expect { status: 200, body },
-            builtin: Some(builtin),
-        })
-    }
-
-    /// `GET /hello`, 200 `Hello World`.
-    pub fn hello() -> Endpoint {
-        Self::builtin("hello").expect("hello is built in")
     }
 }
 
@@ -161,13 +106,6 @@ impl Expect {
             }),
         }
     }
-}
-
-/// A JSON object (`{`, `}`) or array (`[`, `]`) that names `randomNumber`: what `http`
-/// verification asks of a database endpoint when no database is there to compare with.
-fn world_json(open: char, close: char) -> BodyExpect {
-    let pattern = format!(r#"(?s)^\s*\{open}.*"randomNumber".*\{close}\s*$"#);
-    BodyExpect::Pattern(Regex::new(&pattern).expect("a built-in pattern compiles"))
 }
 
 /// The start of `body` as text, for a one-line detail.
@@ -265,16 +203,5 @@ mod tests {
         let app = Endpoint::builtin("app").unwrap();
         assert_eq!(app.builtin, Some(Builtin::App));
         assert!(Endpoint::builtin("greet").is_none());
-        // The database endpoints: a load asks for 20 rows; without a database, `http`
-        // verification looks for TechEmpower's JSON.
-        let queries = Endpoint::builtin("queries").unwrap();
-        assert_eq!(queries.path, "/queries?q=20");
-        assert!(queries.builtin.is_some_and(Builtin::needs_database));
-        let row = br#"[{"id":3,"randomNumber":7}]"#;
-        assert_eq!(queries.expect.judge(200, row), Ok(()));
-        let db = Endpoint::builtin("db").unwrap();
-        assert!(db.expect.judge(200, &row[1..row.len() - 1]).is_ok());
-        assert!(db.expect.judge(200, row).is_err());
-        assert!(!app.builtin.is_some_and(Builtin::needs_database));
     }
 }

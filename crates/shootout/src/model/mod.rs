@@ -3,6 +3,8 @@
 //! it; nothing downstream re-parses text or reads JSON by key. And the endpoints
 //! (`endpoint`): the request a run sends and the answer verification expects.
 
+mod builtin;
+mod builtin_endpoint;
 pub mod capacity;
 pub mod endpoint;
 mod host_noise;

@@ -105,6 +105,32 @@ fn list_says_which_contestants_serve_tls_and_http2() {
     assert_eq!(cell("c-epoll-tls", "http2", 6), "no", "{text}");
 }
 
+/// `list` says which endpoints each serves, the workloads among them, in its column
+/// (as wide as the longest list) and as JSON.
+#[test]
+fn list_says_which_workloads_each_contestant_serves() {
+    let out = shootout(&["list", "--json"]);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let endpoints = |name: &str| {
+        let row = rows.iter().find(|r| r["name"] == name).unwrap();
+        row["endpoints"].clone()
+    };
+    assert_eq!(
+        endpoints("c-epoll"),
+        serde_json::json!(["hello", "app", "baseline", "json"])
+    );
+    assert_eq!(
+        endpoints("nginx-static"),
+        serde_json::json!(["hello", "static"])
+    );
+    let out = shootout(&["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text.lines().next().unwrap();
+    let at = header.find(" endpoints ").expect("the column") + 1;
+    let row = text.lines().find(|l| l.starts_with("c-epoll ")).unwrap();
+    assert!(row[at..].starts_with("hello,app,baseline,json "), "{text}");
+}
+
 /// The quick contestants pass `verify`, and those with `[tls]` `verify --tls` with each
 /// kind of certificate (the chain, what they negotiate, the HTTP checks on TLS); those
 /// that serve HTTP/2 answer h2load over h2c and over TLS by ALPN (here, after their

@@ -46,7 +46,11 @@ fn start_database(tmp: &Path) -> (Child, String) {
     let out = child.stdout.take().expect("its output");
     // The first line comes once the cluster answers with its tables loaded; a failed
     // start ends the output instead (and the child's stderr says why).
-    let line = BufReader::new(out).lines().next();
+    let mut lines = BufReader::new(out).lines();
+    let line = lines.next();
+    // The rest is read until the child ends (the test stops it), so that the pipe stays
+    // open: a line written to a closed pipe would end `shootout database` early.
+    std::thread::spawn(move || lines.count());
     let Some(Ok(line)) = line else {
         let status = child.wait();
         let err = std::io::read_to_string(child.stderr.take().expect("stderr"));

@@ -148,6 +148,9 @@ fn verify_passes_the_honest_database_server_and_catches_each_cheat() {
     ] {
         assert!(line(&text, contestant, check).contains(" ok "), "{text}");
     }
+    // The cluster ran where it was asked (not under a fallback folder), so that the
+    // processes looked for below are the ones it had.
+    assert!(cluster.join("postgres.log").is_file(), "{text}");
     wait_for_no_processes_in(&cluster.join("data"));
     assert!(processes_in(&cluster).is_empty());
 }

@@ -38,4 +38,5 @@ mod spec_shards;
 mod ssh_generators;
 mod store_roundtrip;
 mod tls_experiment;
+mod workload_checks;
 mod your_server;

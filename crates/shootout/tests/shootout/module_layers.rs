@@ -12,6 +12,7 @@ use std::path::Path;
 const LAYERS: &[&str] = &[
     "units",
     "toml_file",
+    "workload",
     "model",
     "stats",
     "threshold",

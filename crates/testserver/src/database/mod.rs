@@ -70,6 +70,12 @@ fn rows_asked(target: &str) -> usize {
     n.clamp(1, MOST_ROWS as i64) as usize
 }
 
+/// A `status` answer of `body`, of the media type `content_type`, with a Date header.
+fn typed(status: u16, content_type: &str, body: &[u8], req: &Request) -> Vec<u8> {
+    let header = format!("Content-Type: {content_type}\r\n");
+    reply::answer(status, &header, body, req, true)
+}
+
 /// The answer to `req` as `served` says, from the connection's `session` (opened at its
 /// first request); a database that fails is a 500 that says why.
 pub(crate) fn answer(served: Database, session: &mut Option<Session>, req: &Request) -> Reply {
@@ -77,8 +83,7 @@ pub(crate) fn answer(served: Database, session: &mut Option<Session>, req: &Requ
         Ok(s) => page(served, s, req),
         Err(e) => Err(e),
     };
-    let bytes =
-        bytes.unwrap_or_else(|e| reply::typed(500, "text/plain", e.to_string().as_bytes(), req));
+    let bytes = bytes.unwrap_or_else(|e| typed(500, "text/plain", e.to_string().as_bytes(), req));
     Reply {
         parts: vec![bytes],
         after: reply::keep_or_close(req),
@@ -95,7 +100,7 @@ fn session_of(session: &mut Option<Session>) -> Result<&mut Session, postgres::E
 /// The bytes of the answer to `req`.
 fn page(served: Database, s: &mut Session, req: &Request) -> Result<Vec<u8>, postgres::Error> {
     let path = req.target.split('?').next().unwrap_or_default();
-    let json = |body: String| reply::typed(200, "application/json", body.as_bytes(), req);
+    let json = |body: String| typed(200, "application/json", body.as_bytes(), req);
     Ok(match path {
         "/db" if served == Database::CachedDb => json(pages::row(s.cached_row()?)),
         "/db" => json(pages::row(s.row()?)),
@@ -109,9 +114,9 @@ fn page(served: Database, s: &mut Session, req: &Request) -> Result<Vec<u8>, pos
         }
         "/fortunes" => {
             let body = pages::fortunes(s.fortunes()?, served);
-            reply::typed(200, "text/html; charset=utf-8", body.as_bytes(), req)
+            typed(200, "text/html; charset=utf-8", body.as_bytes(), req)
         }
-        _ => reply::typed(404, "text/plain", b"not found", req),
+        _ => typed(404, "text/plain", b"not found", req),
     })
 }
 

@@ -81,6 +81,9 @@ pub(super) fn connect(addr: SocketAddr) -> Result<TcpStream, VerifyError> {
     let s = TcpStream::connect_timeout(&addr, PATIENCE).map_err(VerifyError::Connect)?;
     s.set_read_timeout(Some(PATIENCE))
         .map_err(VerifyError::Socket)?;
+    // A server that stops reading a large body must not hold a check for ever.
+    s.set_write_timeout(Some(PATIENCE))
+        .map_err(VerifyError::Socket)?;
     s.set_nodelay(true).map_err(VerifyError::Socket)?;
     Ok(s)
 }

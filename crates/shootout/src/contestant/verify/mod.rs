@@ -2,10 +2,12 @@
 //! started contestant before its loads, as strict as its level ([`VerifyLevel`]):
 //!
 //! - `strict`: each endpoint's expected answer with a Date header (for the built-in
-//!   `app`, its 1,024 bytes after about 100 ms), keep-alive, `Connection: close`,
-//!   HTTP/1.0, and whether it waits for a whole request before answering;
-//! - `http`: each endpoint's expected status and body, framing, keep-alive,
-//!   `Connection: close` and HTTP/1.0;
+//!   `app`, its 1,024 bytes after about 100 ms; for a workload, its own check with fresh
+//!   random inputs and the header rules, and a Date that changes: `workload`),
+//!   keep-alive, `Connection: close`, HTTP/1.0, and whether it waits for a whole request
+//!   before answering;
+//! - `http`: each endpoint's expected status and body (a workload's values), framing,
+//!   keep-alive, `Connection: close` and HTTP/1.0;
 //! - `none`: nothing.
 //!
 //! The keep-alive, close, HTTP/1.0 and whole-request checks send one endpoint's request
@@ -19,9 +21,11 @@ mod database;
 mod exchange;
 mod h2;
 mod tls;
+mod workload;
 
 pub use database::{Selects, Tables, TablesError};
 pub use h2::run_h2;
+pub use workload::Wrong;
 
 use crate::contestant::certificates::{CertificateError, CertificateFiles};
 use crate::model::endpoint::{Builtin, Endpoint, Mismatch};
@@ -119,6 +123,14 @@ pub enum VerifyError {
     Slow(f64),
     #[error("answered before the request was complete: it does not parse HTTP")]
     AnsweredEarly,
+    /// A workload check's request, named, and what went wrong with it.
+    #[error("{request}: {source}")]
+    Asked {
+        request: String,
+        source: Box<VerifyError>,
+    },
+    #[error(transparent)]
+    Workload(#[from] Wrong),
 }
 
 /// One server and how to judge it: where it is, at which level, by which endpoint's
@@ -192,14 +204,21 @@ fn http_checks(probe: &Probe, plan: &Plan) -> Vec<Check> {
     let app = |e: &&Endpoint| strict && e.builtin == Some(Builtin::App);
     let checked = |e: &Endpoint| database::reads_database(e) && (strict || plan.database.is_some());
     let mut checks: Vec<Check> = (plan.endpoints.iter().filter(|e| !app(e)))
-        .map(|e| match checked(e) {
-            true => database::check(probe, e, plan.database),
-            false => answer(probe, e),
-        })
+        .map(
+            |e| match (checked(e), e.builtin.filter(|b| b.is_workload())) {
+                (true, _) => database::check(probe, e, plan.database),
+                (false, Some(b)) => workload::workload_check(probe, b),
+                (false, None) => answer(probe, e),
+            },
+        )
         .collect();
     checks.extend([keep_alive(probe), connection_close(probe), http10(probe)]);
     if strict {
         checks.push(whole_request(probe, plan.parses_http));
+    }
+    let workloads = plan.endpoints.iter().filter_map(|e| e.builtin);
+    if strict && workloads.clone().any(Builtin::is_workload) {
+        checks.push(workload::date_changes(probe));
     }
     checks.extend(
         plan.endpoints
@@ -636,6 +655,7 @@ mod tests {
                 body: crate::model::endpoint::BodyExpect::Exact(body.into()),
             },
             builtin: None,
+            vary: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Buffers a loop lends its connections while they need one: a connection holds a buffer
-//! only while it has ciphertext to send or a record split across reads, so memory grows
-//! with the connections doing that at once, not with those held, and a buffer once made
-//! is used again (no allocation per request).
+//! only while it has bytes to send or a record or frame split across reads (TLS, HTTP/2),
+//! so memory grows with the connections doing that at once, not with those held, and a
+//! buffer once made is used again (no allocation per request).
 
 /// Buffers of one size, lent and given back.
 #[derive(Debug)]
