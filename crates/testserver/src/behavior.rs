@@ -1,5 +1,6 @@
 //! What the server does with each request, and how to name it on a command line.
 
+use crate::database::Database;
 use crate::workloads::Workloads;
 use std::fmt;
 use std::str::FromStr;
@@ -60,6 +61,9 @@ pub enum Behavior {
     /// As `Sum`, but answers every request with the first request's sum: a server that
     /// caches its answer, which a check of each answer catches.
     SumCached,
+    /// TechEmpower's database endpoints (`/db`, `/queries`, `/fortunes`, `/updates`)
+    /// against the PostgreSQL `DATABASE_URL` names, honestly or with a cheat.
+    Database(Database),
     /// The workload endpoints from a folder of their data, honestly or with a cheat
     /// (`workloads:DIR`, `workloads-cached:DIR`, ...: [`Workloads`]).
     Workloads(Workloads),
@@ -138,6 +142,10 @@ impl FromStr for Behavior {
             }
             "sum" => Behavior::Sum,
             "sum-cached" => Behavior::SumCached,
+            "database" => Behavior::Database(match arg() {
+                Ok(served) => served.parse()?,
+                Err(_) => Database::Honest,
+            }),
             _ if name.starts_with("workloads") => Behavior::Workloads(
                 Workloads::parse(name, arg()?)
                     .ok_or_else(|| BehaviorError::Unknown(name.to_string()))?,
@@ -180,6 +188,8 @@ impl fmt::Display for Behavior {
             }
             Behavior::Sum => f.write_str("sum"),
             Behavior::SumCached => f.write_str("sum-cached"),
+            Behavior::Database(Database::Honest) => f.write_str("database"),
+            Behavior::Database(served) => write!(f, "database:{served}"),
             Behavior::Workloads(w) => write!(f, "{w}"),
         }
     }
@@ -271,6 +281,8 @@ mod tests {
             ),
             ("sum", Behavior::Sum),
             ("sum-cached", Behavior::SumCached),
+            ("database", Behavior::Database(Database::Honest)),
+            ("database:cached-db", Behavior::Database(Database::CachedDb)),
             (
                 "workloads:/tmp/w",
                 Behavior::Workloads(Workloads {
@@ -308,6 +320,7 @@ mod tests {
             "workers:0,10ms",
             "workers:x,10ms",
             "workers:4,10",
+            "database:cached",
             "workloads",
             "workloads-lying:/tmp/w",
         ] {

@@ -6,6 +6,7 @@ use std::net::TcpStream;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
+use crate::database;
 use crate::reply::{self, After};
 use crate::request::{self, Request};
 use crate::transport::{retryable, Transport};
@@ -50,6 +51,8 @@ struct Conn<'a> {
     answered: u32,
     /// Once set, requests are read and counted but never answered.
     stalled: bool,
+    /// Under `Database`: the connection's database session, opened at its first request.
+    database: Option<database::Session>,
     last_active: Instant,
 }
 
@@ -68,6 +71,7 @@ pub(crate) fn serve(tcp: TcpStream, index: u64, shared: &Shared, behavior: &Beha
         body_left: 0,
         answered: 0,
         stalled: false,
+        database: None,
         last_active: Instant::now(),
     };
     // Errors only mean the connection is over; dropping the stream closes it.
@@ -197,6 +201,7 @@ impl Conn<'_> {
         }
         let reply = match self.behavior {
             Behavior::Sum | Behavior::SumCached => self.shared.sum(self.behavior, req),
+            Behavior::Database(served) => database::answer(*served, &mut self.database, req),
             Behavior::Workloads(w) => crate::workloads::reply(w, &self.shared.cached, req),
             _ => reply::build(self.behavior, req),
         };

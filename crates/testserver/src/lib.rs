@@ -18,11 +18,16 @@
 //! or a server that breaks the protocol in one of many ways, with counters of what it did
 //! besides answering ([`TestServer::resets`], ...); `h2:NAME` on the command line.
 //!
+//! With a database: [`Behavior::Database`] serves TechEmpower's database endpoints against
+//! the PostgreSQL `DATABASE_URL` names, honestly or with a cheat verification must catch.
+//!
 //! It is thread-per-connection and std-only (plus `libc` for the RST, rustls and rcgen for
-//! TLS, an HPACK decoder for HTTP/2 requests), to stay obviously correct rather than fast.
+//! TLS, an HPACK decoder for HTTP/2 requests, the synchronous `postgres` client), to stay
+//! obviously correct rather than fast.
 
 mod behavior;
 mod conn;
+mod database;
 mod h2;
 mod pki;
 mod pool;
@@ -33,6 +38,7 @@ mod transport;
 mod workloads;
 
 pub use behavior::{Behavior, BehaviorError};
+pub use database::Database;
 pub use h2::{H2Behavior, RstCode};
 pub use pki::{Leaf, PkiError, TestPki, OTHER_NAME, SERVER_NAME};
 pub use tls::{Oversized, Tls, TlsFault};

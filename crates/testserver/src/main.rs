@@ -14,6 +14,8 @@ behaviors: hello, delay:20ms, status:503, malformed-status-line, long-content-le
 workload endpoints from a folder shootout wrote (items.json, static/): workloads:DIR, and the
   cheats workloads-cached:DIR, workloads-echo-length:DIR, workloads-preserialised:DIR,
   workloads-wrong-type:DIR, workloads-no-date:DIR
+database endpoints against DATABASE_URL: database, database:cached-db,
+  database:unsorted-fortunes, database:unescaped-fortunes, database:updates-write-fewer
 HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:body:100000,
   h2:bad-preface, h2:oversized-frame-after:3, h2:zero-window, h2:window-stops-after:100000,
   h2:goaway-after:100, h2:rst-every:3,refused, h2:rst-every:3,internal, h2:hpack-garbage-after:3,

@@ -76,6 +76,8 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         | Behavior::PauseAfter { .. }
         | Behavior::Workers { .. } => one(hello(200, req, ""), keep),
         Behavior::Sum | Behavior::SumCached => one(sum(sum_of(&req.target, &req.body), req), keep),
+        // Answered from the connection's database session (conn.rs): not a pure function.
+        Behavior::Database(_) => one(answer(500, "", b"no database session", req, true), keep),
         // The server answers these with its shared cache (conn.rs); here, uncached.
         Behavior::Workloads(w) => crate::workloads::reply(w, &std::sync::OnceLock::new(), req),
     }

@@ -6,6 +6,7 @@ use super::{interrupt, WorkFailed};
 use anyhow::Context;
 use clap::Args;
 use shootout::contestant::locations;
+use shootout::contestant::manifest::DatabaseKind;
 use shootout::contestant::setup::install_debian;
 use shootout::database::binaries::Binaries;
 use shootout::database::tables::WORLD_ROWS;
@@ -92,7 +93,7 @@ fn install_if_missing() -> anyhow::Result<()> {
         Ok(_) => Ok(()),
         Err(DatabaseError::NotInstalled) => {
             let log = std::env::temp_dir().join("shootout-postgresql-apt-get.log");
-            install_debian(&["postgresql".to_string()], &log)
+            install_debian(&[DatabaseKind::POSTGRESQL_PACKAGE.to_string()], &log)
                 .map_err(|e| DatabaseError::Install(e.to_string()))?;
             Ok(())
         }

@@ -12,7 +12,8 @@ use shootout::contestant::catalog::{self, Status};
 use shootout::contestant::certificates::{CertificateFiles, KeyKind};
 use shootout::contestant::manifest::Contestant;
 use shootout::contestant::setup;
-use shootout::contestant::verify::{self, Check, Plan};
+use shootout::contestant::verify::{self, Check, Plan, Tables};
+use shootout::database::Database;
 use shootout::model::endpoint::{Builtin, Endpoint};
 use shootout::model::VerifyLevel;
 use shootout::process::group_cpu;
@@ -49,6 +50,10 @@ pub struct VerifyArgs {
     /// [h2c] command's port, HTTP/2 checks only. --all takes the contestants that serve it
     #[arg(long)]
     http2: bool,
+    /// The database started for contestants whose contestant.toml says database =
+    /// "postgresql" (their db, queries, fortunes and updates are checked against it)
+    #[command(flatten)]
+    database: super::database::DatabaseArgs,
 }
 
 fn verify_level(text: &str) -> Result<VerifyLevel, String> {
@@ -75,12 +80,20 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         keep_http2(&mut chosen, args.which.all, args.serve.tls)?;
     }
     let over_tls = args.serve.over_tls();
+    let mut database = (chosen.iter().any(|c| c.manifest.database.is_some()))
+        .then(|| super::database::start(&args.database))
+        .transpose()
+        .context("verify: start the database")?;
     let mut failed = false;
     for c in chosen {
-        if let Err(e) = verify_one(c, &args, over_tls) {
+        let database = database.as_ref().filter(|_| c.manifest.database.is_some());
+        if let Err(e) = verify_one(c, &args, over_tls, database) {
             eprintln!("error: {}: {e:#}", c.name());
             failed = true;
         }
+    }
+    if let Some(db) = &mut database {
+        db.stop();
     }
     Ok(match failed {
         true => ExitCode::FAILURE,
@@ -112,17 +125,24 @@ fn keep_http2(chosen: &mut Vec<&Contestant>, all: bool, tls: bool) -> anyhow::Re
     }
 }
 
-/// Starts `c` (over TLS serving the certificate of `over_tls`, when given), runs its
-/// checks, prints them and stops it; an error names the first step that failed or the
-/// checks that did.
-fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> anyhow::Result<()> {
+/// Starts `c` (over TLS serving the certificate of `over_tls`, when given; with the
+/// `database`'s URL when it reads one), runs its checks, prints them and stops it; an
+/// error names the first step that failed or the checks that did.
+fn verify_one(
+    c: &Contestant,
+    args: &VerifyArgs,
+    over_tls: Option<KeyKind>,
+    database: Option<&Database>,
+) -> anyhow::Result<()> {
     match catalog::status(c) {
         Status::Ready => {}
         Status::NeedsSetup(_) if args.setup => set_up(c).context("setup")?,
         s => bail!("verify: {}: {}", s.word(), s.reason()),
     }
+    let environment: Vec<_> = database.iter().flat_map(|db| db.environment()).collect();
     let spec = LaunchSpec {
         threads: args.threads,
+        environment: &environment,
         ..LaunchSpec::default()
     };
     let level = args.level.unwrap_or(c.manifest.verify);
@@ -131,6 +151,7 @@ fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> a
         level,
         endpoints: &endpoints,
         parses_http: c.manifest.parses_http,
+        database: database.map(|db| db as &dyn Tables),
     };
     let h2c = args.http2 && over_tls.is_none();
     let (mut server, certificate) = match h2c {
@@ -156,6 +177,15 @@ fn verify_one(c: &Contestant, args: &VerifyArgs, over_tls: Option<KeyKind>) -> a
         say("certificate", &served(files));
     }
     say("level", &format!("{} ({})", level.word(), level.meaning()));
+    if let Some(db) = database {
+        let world = &args.database.world;
+        let line = format!(
+            "PostgreSQL {} (World {world} rows, log {})",
+            db.version,
+            db.log().display()
+        );
+        say("database", &line);
+    }
     if args.load {
         match load_check(&server, args.threads, certificate.as_ref(), args.http2) {
             Ok(line) => say("load", &line),

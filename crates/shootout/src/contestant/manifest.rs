@@ -4,6 +4,7 @@
 use crate::contestant::alpn::{self, Alpn, AlpnProblem};
 use crate::contestant::certificates::{self, CertificateFiles};
 use crate::contestant::running::RunningServer;
+use crate::model::endpoint::{Builtin, Endpoint};
 use crate::model::VerifyLevel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -46,6 +47,22 @@ pub struct Manifest {
     /// How it serves cleartext HTTP/2 instead; None: it does not serve h2c.
     #[serde(default)]
     pub h2c: Option<H2c>,
+    /// The database its endpoints read (`db`, `queries`, `fortunes`, `updates`), which
+    /// the harness starts for it; None: it needs none.
+    #[serde(default)]
+    pub database: Option<DatabaseKind>,
+}
+
+/// A database the harness can start for a contestant (docs/database.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DatabaseKind {
+    Postgresql,
+}
+
+impl DatabaseKind {
+    /// Debian's package of PostgreSQL's server (the version Debian carries).
+    pub const POSTGRESQL_PACKAGE: &'static str = "postgresql";
 }
 
 fn yes() -> bool {
@@ -214,6 +231,8 @@ pub enum ManifestError {
     },
     #[error("{}: [tls]: {problem}", path.display())]
     Alpn { path: PathBuf, problem: AlpnProblem },
+    #[error("{}: endpoints: {endpoint} reads a database: add database = \"postgresql\"", path.display())]
+    NoDatabase { path: PathBuf, endpoint: String },
     #[error("{}: {source}", path.display())]
     Folder {
         path: PathBuf,
@@ -222,8 +241,9 @@ pub enum ManifestError {
 }
 
 impl Manifest {
-    /// The first mistake of its `[tls]` and `[h2c]` tables that parsing lets through: a
-    /// placeholder their command needs and does not use, an `alpn` list that cannot be.
+    /// The first mistake that parsing lets through: a placeholder its `[tls]` or `[h2c]`
+    /// command needs and does not use, an `alpn` list that cannot be, an endpoint that
+    /// reads a database it does not ask for.
     fn check(&self, path: &Path) -> Result<(), ManifestError> {
         let placeholder = |table, placeholder| ManifestError::Placeholder {
             path: path.to_path_buf(),
@@ -244,7 +264,16 @@ impl Manifest {
                 return Err(placeholder("h2c", p));
             }
         }
-        Ok(())
+        let reads_database = |name: &&String| {
+            Endpoint::builtin(name).is_some_and(|e| e.builtin.is_some_and(Builtin::needs_database))
+        };
+        match self.endpoints.iter().find(reads_database) {
+            Some(endpoint) if self.database.is_none() => Err(ManifestError::NoDatabase {
+                path: path.to_path_buf(),
+                endpoint: endpoint.clone(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// True when it serves HTTP/2 over TLS: its `[tls]` offers `h2` by ALPN.
@@ -257,18 +286,26 @@ impl Manifest {
         self.h2c.is_some()
     }
 
-    /// A contestant that serves TLS needs `openssl` for its certificates: required like
-    /// the commands and packages it names itself, so that setup installs it.
-    fn require_openssl(&mut self) {
-        if self.tls.is_none() {
-            return;
-        }
-        let r = &mut self.requires;
-        for list in [&mut r.commands, &mut r.debian] {
-            if !list.iter().any(|c| c == certificates::OPENSSL) {
-                list.push(certificates::OPENSSL.to_string());
+    /// A contestant that serves TLS needs `openssl` for its certificates, and one that
+    /// reads a database needs PostgreSQL's server for the harness to start: required like
+    /// the commands and packages it names itself, so that setup installs them.
+    fn require_tools(&mut self) {
+        if self.tls.is_some() {
+            let r = &mut self.requires;
+            for list in [&mut r.commands, &mut r.debian] {
+                require(list, certificates::OPENSSL);
             }
         }
+        if self.database == Some(DatabaseKind::Postgresql) {
+            require(&mut self.requires.debian, DatabaseKind::POSTGRESQL_PACKAGE);
+        }
+    }
+}
+
+/// `item` added to `list` unless there.
+fn require(list: &mut Vec<String>, item: &str) {
+    if !list.iter().any(|c| c == item) {
+        list.push(item.to_string());
     }
 }
 
@@ -278,7 +315,7 @@ impl Contestant {
         let path = dir.join("contestant.toml");
         let mut manifest: Manifest = crate::toml_file::read(&path)?;
         manifest.check(&path)?;
-        manifest.require_openssl();
+        manifest.require_tools();
         let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if manifest.name != folder {
             return Err(ManifestError::Name {
@@ -501,5 +538,34 @@ mod tests {
             "{e}"
         );
         assert_eq!(e.lines().count(), 1, "{e}");
+    }
+
+    #[test]
+    fn a_database_endpoint_needs_a_database_which_setup_installs() {
+        let dir = tempfile::tempdir().unwrap();
+        let toml = |extra: &str| format!("endpoints = [\"hello\", \"fortunes\"]\n{extra}");
+        // Top-level keys go before the tables (load() puts its own last).
+        let folder = dir.path().join("tlsy");
+        let write = |head: &str| {
+            std::fs::create_dir_all(&folder).unwrap();
+            let text = format!(
+                "name = \"tlsy\"\nlanguage = \"C\"\nframework = \"x\"\nversion = \"1\"\n{head}\
+                 [start]\ncommand = \"exec server {{port}}\"\n"
+            );
+            std::fs::write(folder.join("contestant.toml"), text).unwrap();
+            Contestant::load(&folder, &dir.path().join("builds"))
+        };
+        let e = write(&toml("")).unwrap_err().to_string();
+        assert!(
+            e.ends_with("contestant.toml: endpoints: fortunes reads a database: add database = \"postgresql\""),
+            "{e}"
+        );
+        let c = write(&toml("database = \"postgresql\"\n")).unwrap();
+        assert_eq!(c.manifest.database, Some(DatabaseKind::Postgresql));
+        assert_eq!(c.manifest.requires.debian, ["postgresql"]);
+        let e = write(&toml("database = \"mysql\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown variant `mysql`"), "{e}");
     }
 }

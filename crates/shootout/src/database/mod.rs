@@ -3,7 +3,8 @@
 //! server is started (its own process group, pinned, dying with the harness), listening
 //! on loopback only, loaded with TechEmpower's `World` and `Fortune` tables (`tables`),
 //! with `pg_stat_statements` counting the queries it ran, and stopped at the end
-//! (`running`). Contestants find it by `DATABASE_URL` and `DATABASE_POOL`.
+//! (`running`). Contestants find it by `DATABASE_URL` and `DATABASE_POOL`; verification
+//! reads it to judge their database endpoints (`reading`).
 //!
 //! The harness talks to it with `psql` (`psql`), PostgreSQL's own client, which comes with
 //! the server's package: a Rust client would bring an async runtime into the build for a
@@ -13,6 +14,7 @@ pub mod binaries;
 pub mod cluster;
 pub mod error;
 pub mod psql;
+pub mod reading;
 pub mod running;
 pub mod settings;
 pub mod tables;

@@ -49,6 +49,8 @@ impl Psql {
                 "-f",
                 "-",
             ])
+            // Fortune's messages are UTF-8 whatever this process's locale.
+            .env("PGCLIENTENCODING", "UTF8")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -206,6 +206,8 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
         // An inline contestant serves clear text only, for now.
         tls: None,
         h2c: None,
+        // Experiments start no database yet (issue 35, item 4).
+        database: None,
     }
 }
 

@@ -1,7 +1,8 @@
 //! The endpoints built in, by name: `hello` and `app`, which every catalog contestant
 //! serves, and the workloads a contestant names in its manifest (`baseline`, `json`,
-//! `upload`, `static`: docs/workloads.md). What each sends and expects is
-//! builtin_endpoint.rs.
+//! `upload`, `static`: docs/workloads.md), and TechEmpower's database tests, served with
+//! the database the harness starts (`db`, `queries`, `fortunes`, `updates`:
+//! docs/database.md). What each sends and expects is builtin_endpoint.rs.
 
 /// The built-in endpoints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,16 +19,28 @@ pub enum Builtin {
     Upload,
     /// `GET /static/NAME`: a file of the corpus, precompressed as the client accepts.
     Static,
+    /// `GET /db`: one random World row as JSON.
+    Db,
+    /// `GET /queries?q=N`: N random World rows.
+    Queries,
+    /// `GET /fortunes`: the Fortune table and one added row as an HTML table.
+    Fortunes,
+    /// `GET /updates?q=N`: N random World rows, read and written back with new numbers.
+    Updates,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 6] = [
+    pub const ALL: [Builtin; 10] = [
         Builtin::Hello,
         Builtin::App,
         Builtin::Baseline,
         Builtin::Json,
         Builtin::Upload,
         Builtin::Static,
+        Builtin::Db,
+        Builtin::Queries,
+        Builtin::Fortunes,
+        Builtin::Updates,
     ];
 
     /// Its name, in manifests, experiments and verify's lines.
@@ -39,6 +52,10 @@ impl Builtin {
             Builtin::Json => "json",
             Builtin::Upload => "upload",
             Builtin::Static => "static",
+            Builtin::Db => "db",
+            Builtin::Queries => "queries",
+            Builtin::Fortunes => "fortunes",
+            Builtin::Updates => "updates",
         }
     }
 
@@ -49,7 +66,16 @@ impl Builtin {
 
     /// A workload (issue 34): checked by its own strict check in verify.
     pub fn is_workload(self) -> bool {
-        !matches!(self, Builtin::Hello | Builtin::App)
+        !matches!(self, Builtin::Hello | Builtin::App) && !self.needs_database()
+    }
+
+    /// A database endpoint (issue 35): its answers come from the database the harness
+    /// owns, and verify checks them against it.
+    pub fn needs_database(self) -> bool {
+        matches!(
+            self,
+            Builtin::Db | Builtin::Queries | Builtin::Fortunes | Builtin::Updates
+        )
     }
 }
 

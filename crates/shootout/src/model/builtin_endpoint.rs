@@ -7,6 +7,7 @@ use super::endpoint::{BodyExpect, Endpoint, Expect};
 use crate::workload::corpus;
 use engine::{Header, VarySpec};
 use http::Method;
+use regex::bytes::Regex;
 
 /// The body a load of `upload` sends: 2 MB.
 pub const UPLOAD_BYTES: usize = 2_000_000;
@@ -55,7 +56,15 @@ impl Builtin {
                 let names: Vec<&str> = corpus::FILES.iter().map(|f| f.name).collect();
                 (format!("GET /static/{{list:{}}}", names.join(",")), None)
             }
-            Builtin::Hello | Builtin::App | Builtin::Upload => return None,
+            // The database endpoints' loads ask as TechEmpower's did, the same every time:
+            // the server draws the rows.
+            Builtin::Hello
+            | Builtin::App
+            | Builtin::Upload
+            | Builtin::Db
+            | Builtin::Queries
+            | Builtin::Fortunes
+            | Builtin::Updates => return None,
         };
         Some(VarySpec {
             seed: None,
@@ -103,8 +112,21 @@ impl Fixed {
                 headers: vec![header("Accept-Encoding: gzip")],
                 ..get("/static/index.html", BodyExpect::Any)
             },
+            // Their answers are strict verification's database checks (verify/database/);
+            // a load asks for 20 rows, as TechEmpower's multiple-queries test did.
+            Builtin::Db => get("/db", world_json('{', '}')),
+            Builtin::Queries => get("/queries?q=20", world_json('[', ']')),
+            Builtin::Fortunes => get("/fortunes", BodyExpect::Any),
+            Builtin::Updates => get("/updates?q=20", world_json('[', ']')),
         }
     }
+}
+
+/// A JSON object (`{`, `}`) or array (`[`, `]`) that names `randomNumber`: what `http`
+/// verification asks of a database endpoint when no database is there to compare with.
+fn world_json(open: char, close: char) -> BodyExpect {
+    let pattern = format!(r#"(?s)^\s*\{open}.*"randomNumber".*\{close}\s*$"#);
+    BodyExpect::Pattern(Regex::new(&pattern).expect("a built-in pattern compiles"))
 }
 
 /// `len` bytes of a fixed pattern that is not text: what a load uploads.
@@ -124,6 +146,22 @@ mod tests {
             let config = spec.resolve().unwrap();
             assert_eq!(config.vary.is_some(), e.vary.is_some(), "{}", b.name());
         }
+    }
+
+    #[test]
+    fn the_database_endpoints_ask_for_20_rows_and_look_for_json_without_a_database() {
+        let app = Endpoint::builtin("app").unwrap();
+        // The database endpoints: a load asks for 20 rows; without a database, `http`
+        // verification looks for TechEmpower's JSON.
+        let queries = Endpoint::builtin("queries").unwrap();
+        assert_eq!(queries.path, "/queries?q=20");
+        assert!(queries.builtin.is_some_and(Builtin::needs_database));
+        let row = br#"[{"id":3,"randomNumber":7}]"#;
+        assert_eq!(queries.expect.judge(200, row), Ok(()));
+        let db = Endpoint::builtin("db").unwrap();
+        assert!(db.expect.judge(200, &row[1..row.len() - 1]).is_ok());
+        assert!(db.expect.judge(200, row).is_err());
+        assert!(!app.builtin.is_some_and(Builtin::needs_database));
     }
 
     #[test]

@@ -19,7 +19,7 @@ fn tempdir(name: &str) -> PathBuf {
 }
 
 /// PostgreSQL, installed as scripts/test does when it is missing.
-fn ensure_postgresql() {
+pub fn ensure_postgresql() {
     let installed = std::fs::read_dir("/usr/lib/postgresql")
         .is_ok_and(|d| d.flatten().any(|v| v.path().join("bin/postgres").exists()));
     if !installed {
@@ -46,7 +46,11 @@ fn start_database(tmp: &Path) -> (Child, String) {
     let out = child.stdout.take().expect("its output");
     // The first line comes once the cluster answers with its tables loaded; a failed
     // start ends the output instead (and the child's stderr says why).
-    let line = BufReader::new(out).lines().next();
+    let mut lines = BufReader::new(out).lines();
+    let line = lines.next();
+    // The rest is read until the child ends (the test stops it), so that the pipe stays
+    // open: a line written to a closed pipe would end `shootout database` early.
+    std::thread::spawn(move || lines.count());
     let Some(Ok(line)) = line else {
         let status = child.wait();
         let err = std::io::read_to_string(child.stderr.take().expect("stderr"));
@@ -76,7 +80,7 @@ fn query(url: &str, sql: &str) -> String {
 }
 
 /// Processes whose command line names `dir` (the cluster's postmaster and backends).
-fn processes_in(dir: &Path) -> Vec<String> {
+pub fn processes_in(dir: &Path) -> Vec<String> {
     let needle = dir.to_string_lossy().into_owned();
     let all = std::fs::read_dir("/proc").expect("/proc").flatten();
     all.filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
@@ -86,7 +90,7 @@ fn processes_in(dir: &Path) -> Vec<String> {
 }
 
 /// Polls until no process names `dir`, or fails naming them after `PATIENCE`.
-fn wait_for_no_processes_in(dir: &Path) {
+pub fn wait_for_no_processes_in(dir: &Path) {
     let started = Instant::now();
     while !processes_in(dir).is_empty() {
         assert!(

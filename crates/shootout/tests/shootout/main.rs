@@ -19,6 +19,7 @@ mod capacity_experiment;
 mod capacity_load;
 mod contestants;
 mod database;
+mod database_endpoints;
 mod endpoints;
 mod generators_local;
 mod h2_experiment;

@@ -33,6 +33,7 @@ fn checks(server: &TestServer, level: VerifyLevel, names: &[&str]) -> Vec<Check>
         level,
         endpoints: &endpoints,
         parses_http: true,
+        database: None,
     };
     verify::run(server.addr(), &plan)
 }

@@ -153,6 +153,7 @@ mod tests {
             level: VerifyLevel::Strict,
             endpoints: &endpoints,
             parses_http: true,
+            database: None,
         };
         run_h2(server.addr(), &server.addr().to_string(), &plan, None)
     }

@@ -17,11 +17,13 @@
 //! server should not send (bare LF line ends) passes each endpoint's check flagged.
 
 mod connection;
+mod database;
 mod exchange;
 mod h2;
 mod tls;
 mod workload;
 
+pub use database::{Selects, Tables, TablesError};
 pub use h2::run_h2;
 pub use workload::Wrong;
 
@@ -47,6 +49,9 @@ pub struct Plan<'a> {
     pub endpoints: &'a [Endpoint],
     /// Whether its manifest claims a real HTTP parser (the 2009 MINA server does not).
     pub parses_http: bool,
+    /// The database its database endpoints (`db`, `queries`, `fortunes`, `updates`) read,
+    /// which their checks compare answers with; without it, strict verification fails them.
+    pub database: Option<&'a dyn Tables>,
 }
 
 /// One check's outcome.
@@ -197,11 +202,15 @@ fn probe<'a>(
 fn http_checks(probe: &Probe, plan: &Plan) -> Vec<Check> {
     let strict = probe.strict;
     let app = |e: &&Endpoint| strict && e.builtin == Some(Builtin::App);
+    let checked = |e: &Endpoint| database::reads_database(e) && (strict || plan.database.is_some());
     let mut checks: Vec<Check> = (plan.endpoints.iter().filter(|e| !app(e)))
-        .map(|e| match e.builtin.filter(|b| b.is_workload()) {
-            Some(b) => workload::workload_check(probe, b),
-            None => answer(probe, e),
-        })
+        .map(
+            |e| match (checked(e), e.builtin.filter(|b| b.is_workload())) {
+                (true, _) => database::check(probe, e, plan.database),
+                (false, Some(b)) => workload::workload_check(probe, b),
+                (false, None) => answer(probe, e),
+            },
+        )
         .collect();
     checks.extend([keep_alive(probe), connection_close(probe), http10(probe)]);
     if strict {
@@ -419,6 +428,7 @@ mod tests {
             level: VerifyLevel::Strict,
             endpoints,
             parses_http,
+            database: None,
         }
     }
 
@@ -654,6 +664,7 @@ mod tests {
             level,
             endpoints,
             parses_http: true,
+            database: None,
         };
         run(addr, &plan)
     }
@@ -695,6 +706,7 @@ mod tests {
             level: VerifyLevel::Http,
             endpoints: &[greet("hi")],
             parses_http: true,
+            database: None,
         };
         let checks = run_as(dateless_server(), "app.test:8080", &plan);
         assert!(checks.iter().all(|c| c.passed), "{checks:?}");

@@ -252,6 +252,7 @@ mod tests {
             level: VerifyLevel::Http,
             endpoints,
             parses_http: true,
+            database: None,
         }
     }
 

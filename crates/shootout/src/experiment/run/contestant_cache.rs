@@ -105,6 +105,7 @@ fn verify_failure(
         level: c.manifest.verify,
         endpoints: &served,
         parses_http: c.manifest.parses_http,
+        database: None,
     };
     let checks = match transport {
         Transport::Clear => verify::run_as(addr, host, &plan),

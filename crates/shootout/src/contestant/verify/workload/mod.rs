@@ -40,7 +40,12 @@ pub(super) fn workload_check(p: &Probe, b: Builtin) -> Check {
         Builtin::Json => json::check(p, &mut rng).map(Passed::from),
         Builtin::Upload => upload::check(p, &mut rng).map(Passed::from),
         Builtin::Static => static_files::check(p, &mut rng),
-        Builtin::Hello | Builtin::App => unreachable!("{} is no workload", b.name()),
+        Builtin::Hello
+        | Builtin::App
+        | Builtin::Db
+        | Builtin::Queries
+        | Builtin::Fortunes
+        | Builtin::Updates => unreachable!("{} is no workload", b.name()),
     };
     let note = result.as_ref().ok().and_then(|r| r.note.clone());
     let mut c = check(b.name(), result.map(|r| r.detail));
