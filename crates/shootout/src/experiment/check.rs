@@ -128,6 +128,7 @@ fn check(
         generators: &generators,
         warmup,
         duration,
+        endpoints: &endpoints,
     };
     let loads: Vec<Load> = (e.loads.iter())
         .map(|l| check_load(l, &inherited).map_err(under(Segment::Load(l.name.clone()))))
@@ -219,6 +220,8 @@ struct Inherited<'g> {
     generators: &'g Generators,
     warmup: Duration,
     duration: Duration,
+    /// The experiment's endpoints, which a load may narrow.
+    endpoints: &'g [Endpoint],
 }
 
 fn check_load(l: &LoadFile, inherited: &Inherited) -> Result<Load, FieldError> {
@@ -256,8 +259,25 @@ fn check_load(l: &LoadFile, inherited: &Inherited) -> Result<Load, FieldError> {
             .map(|t| over_tls::check(t).map_err(under(Segment::Field("tls"))))
             .transpose()?,
         http2: over_http2::check(l, &pace)?,
+        endpoints: (l.endpoints.as_ref())
+            .map(|names| load_endpoints(names, inherited.endpoints).map_err(at("endpoints")))
+            .transpose()?,
         pace,
     })
+}
+
+/// A load's `endpoints`: some of the experiment's, at least one.
+fn load_endpoints(names: &[String], all: &[Endpoint]) -> Result<Vec<String>, FieldProblem> {
+    if names.is_empty() {
+        return Err(FieldProblem::Empty);
+    }
+    match names.iter().find(|n| !all.iter().any(|e| &e.name == *n)) {
+        Some(name) => Err(FieldProblem::Unknown {
+            what: "endpoint",
+            name: name.clone(),
+        }),
+        None => Ok(names.to_vec()),
+    }
 }
 
 /// The connection levels a load runs at, one run each (see [`Load::levels`]).

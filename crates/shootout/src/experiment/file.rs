@@ -237,6 +237,9 @@ pub struct LoadFile {
     /// HTTP/2 streams in flight per connection, one run each (default 1).
     #[serde(default)]
     pub streams: Vec<usize>,
+    /// The experiment's endpoints this load runs on (default all): an upload at the rate
+    /// a hello runs at would be gigabytes a second.
+    pub endpoints: Option<Vec<String>>,
 }
 
 /// A load's `tls` table: the certificate the servers serve, how a new connection resumes,

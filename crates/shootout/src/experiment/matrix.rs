@@ -38,7 +38,7 @@ impl Experiment {
         let mut out = Vec::new();
         for endpoint in &self.endpoints {
             for layout in &self.layouts {
-                for load in &self.loads {
+                for load in self.loads.iter().filter(|l| l.runs_on(&endpoint.name)) {
                     for connections in &load.levels {
                         for streams in stream_levels(load) {
                             for (pace, kind) in paces(load) {

@@ -100,6 +100,15 @@ pub struct Load {
     /// `tls`, its `[tls]` command, whose ALPN offers h2) and keeps the streams its cell
     /// says in flight on each connection.
     pub http2: Option<OverHttp2>,
+    /// The endpoints it runs on; None: every endpoint of the experiment.
+    pub endpoints: Option<Vec<String>>,
+}
+
+impl Load {
+    /// Whether it runs on `endpoint`.
+    pub fn runs_on(&self, endpoint: &str) -> bool {
+        (self.endpoints.as_ref()).is_none_or(|names| names.iter().any(|n| n == endpoint))
+    }
 }
 
 /// How a load sends.

@@ -598,3 +598,31 @@ fn a_table_of_its_own_names_loads_and_columns_and_a_mistake_names_the_table() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_load_may_run_on_some_endpoints_only() {
+    let text = "name = \"w\"\ncontestants = [\"a\"]\nendpoints = [\"hello\", \"upload\"]\n\
+        [[loads]]\nname = \"keep-alive\"\nconnections = [50]\n\
+        [[loads]]\nname = \"uploads\"\nrate = [\"100\"]\nendpoints = [\"upload\"]\n";
+    let e = read(&write("some.toml", text), None).unwrap();
+    let all = e.cells();
+    let cells: Vec<(&str, &str)> = (all.iter())
+        .map(|c| (c.endpoint.name.as_str(), c.load.name.as_str()))
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("hello", "keep-alive"),
+            ("upload", "keep-alive"),
+            ("upload", "uploads")
+        ]
+    );
+    assert_eq!(e.run_count(), 3);
+    let unknown = text.replace("[\"upload\"]\n", "[\"json\"]\n");
+    let msg = message(read(&write("unknown.toml", &unknown), None));
+    assert!(
+        msg.contains("loads.uploads: endpoints: no endpoint \"json\" in this experiment")
+            || msg.contains("endpoints: no endpoint \"json\""),
+        "{msg}"
+    );
+}
