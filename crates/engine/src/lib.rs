@@ -76,6 +76,7 @@ pub use spec::{
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::h2::fuzzing::h2_session;
+    pub use crate::ws::probe::WsProbe;
 }
 pub use tls::handshake_error::HandshakeError;
 pub use tls::{CertificateRefusal, Negotiated, PartialChain, Remedy, Resume, TlsClient};

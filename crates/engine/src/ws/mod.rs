@@ -13,6 +13,8 @@ mod books;
 mod frame;
 mod handshake;
 mod message;
+#[doc(hidden)]
+pub mod probe;
 mod reader;
 mod session;
 mod utf8;
