@@ -5,9 +5,9 @@
 use super::Session;
 use crate::config::{LoadConfig, Target};
 use crate::ledger::{Ledger, Stamp};
+use crate::outcome::Counts;
 use crate::request::RequestBytes;
 use crate::spec::WebSocketSpec;
-use crate::outcome::Counts;
 
 /// A session past its upgrade, its messages of `size` octets sent and echoes read.
 pub struct WsProbe {
@@ -37,8 +37,12 @@ impl WsProbe {
         };
         probe.session.opened(&probe.req, 0);
         let upgrade = probe.session.unsent();
-        let key = upgrade.windows(19).position(|w| w == b"Sec-WebSocket-Key: ");
-        let key = key.map(|at| upgrade[at + 19..at + 43].to_vec()).unwrap_or_default();
+        let key = upgrade
+            .windows(19)
+            .position(|w| w == b"Sec-WebSocket-Key: ");
+        let key = key
+            .map(|at| upgrade[at + 19..at + 43].to_vec())
+            .unwrap_or_default();
         let accept = super::handshake::accept_of(&key);
         let n = probe.session.unsent().len();
         probe.session.wrote(n, &probe.req);
@@ -54,7 +58,8 @@ impl WsProbe {
 
     /// Starts a message: its masked frame, written.
     pub fn send(&mut self) -> usize {
-        self.session.start(Stamp::default(), &mut self.times, &self.req);
+        self.session
+            .start(Stamp::default(), &mut self.times, &self.req);
         let n = self.session.unsent().len();
         self.session.wrote(n, &self.req);
         n
@@ -62,7 +67,9 @@ impl WsProbe {
 
     /// What the server sent arrives.
     pub fn receive(&mut self, data: &[u8]) {
-        let _ = self.session.receive(data, 0, &mut self.times, &self.req, &mut self.ledger);
+        let _ = self
+            .session
+            .receive(data, 0, &mut self.times, &self.req, &mut self.ledger);
     }
 
     /// The messages' outcomes so far.

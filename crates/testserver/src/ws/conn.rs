@@ -160,7 +160,7 @@ impl Conn<'_> {
             }
         }
         if let WsBehavior::PingEvery(n) = self.behavior {
-            if self.echoed % n == 0 {
+            if self.echoed.is_multiple_of(n) {
                 self.send(&frame::whole(frame::PING, b"are you there"))?;
                 self.shared.ws.pings.fetch_add(1, Relaxed);
             }
