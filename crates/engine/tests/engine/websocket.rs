@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 use testserver::{TestPki, TestServer, Tls, WsBehavior};
 
+use super::h2_servers::{at_least, eventually, same};
+
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 
 /// How a row's load differs from the usual one: 4 connections, 1 message in flight each,
@@ -340,28 +342,4 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
 fn pki() -> &'static TestPki {
     static PKI: OnceLock<TestPki> = OnceLock::new();
     PKI.get_or_init(|| TestPki::new().expect("test certificates"))
-}
-
-/// The server counts after its write returns, which may be just after the client read
-/// it: its counter is polled until it is `want`, for at most 10 s.
-fn eventually(what: &str, get: impl Fn() -> u64, want: u64) -> Result<(), String> {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while get() != want && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    same(what, get(), want)
-}
-
-fn same(what: &str, got: u64, want: u64) -> Result<(), String> {
-    match got == want {
-        true => Ok(()),
-        false => Err(format!("{what} is {got}, want {want}")),
-    }
-}
-
-fn at_least(what: &str, got: u64, least: u64) -> Result<(), String> {
-    match got >= least {
-        true => Ok(()),
-        false => Err(format!("{what} is {got}, want at least {least}")),
-    }
 }
