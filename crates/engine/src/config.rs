@@ -1,7 +1,7 @@
 //! What a load is: the target, the request, and how hard and how long to send it.
 
 use crate::pace::Pace;
-use crate::spec::Header;
+use crate::spec::{Header, WebSocketSpec};
 use crate::tls::TlsClient;
 use http::Method;
 use serde::{Deserialize, Serialize};
@@ -149,6 +149,9 @@ pub enum IoChoice {
 /// Most bytes of requests a connection may have outstanding (body × pipeline depth).
 const MAX_PIPELINED_BYTES: usize = 64 << 20;
 
+/// The largest WebSocket message a load sends.
+const MAX_MESSAGE: usize = 16 << 20;
+
 /// A closed-loop load: fixed connections, each sending as soon as it may.
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
@@ -186,6 +189,8 @@ pub struct LoadConfig {
     pub tls: Option<TlsClient>,
     /// Requests that vary (None: every request is the same).
     pub vary: Option<crate::vary::Vary>,
+    /// A `ws://` or `wss://` target: the WebSocket messages sent (None: HTTP).
+    pub websocket: Option<WebSocketSpec>,
 }
 
 /// Part `index` (0-based) of a load split into `count` equal parts; `"I/N"` in a spec.
@@ -269,6 +274,7 @@ impl LoadConfig {
             start_at: None,
             tls: None,
             vary: None,
+            websocket: None,
         }
     }
 
@@ -314,6 +320,9 @@ impl LoadConfig {
         if self.http2 {
             self.validate_http2()?;
         }
+        if let Some(ws) = &self.websocket {
+            self.validate_websocket(ws)?;
+        }
         if self.shard.share(self.connections as u64) == 0 {
             return invalid("this shard would get no connections: use more -c or fewer shards");
         }
@@ -344,11 +353,42 @@ impl LoadConfig {
         Ok(())
     }
 
-    /// Requests a connection holds at once: its streams over HTTP/2, its pipeline else.
+    /// WebSocket settings that fit together: messages in flight instead of a pipeline, a
+    /// GET upgrade without a body, kept connections, closed or open loop.
+    fn validate_websocket(&self, ws: &WebSocketSpec) -> Result<(), ConfigError> {
+        let invalid = |s: &str| Err(ConfigError::Invalid(s.to_string()));
+        if ws.in_flight == 0 || ws.in_flight > 1024 {
+            return invalid("messages in flight per connection must be between 1 and 1024");
+        }
+        if ws.message_size > MAX_MESSAGE {
+            return invalid("the WebSocket message size is above 16 MiB");
+        }
+        if self.http2 || self.pipeline > 1 {
+            return invalid(
+                "WebSocket has messages in flight, not HTTP/2 or a pipeline: use --in-flight",
+            );
+        }
+        if self.http10 || !self.keepalive {
+            return invalid("WebSocket keeps its connections: drop --http1.0 and --no-keepalive");
+        }
+        if self.method != Method::GET || !self.body.is_empty() || self.vary.is_some() {
+            return invalid("WebSocket sends messages (--message-size, --binary): drop the method, body and --vary");
+        }
+        if matches!(self.pace, Pace::Devices(_)) {
+            return invalid(
+                "devices over WebSocket are not supported yet: use a closed loop or --rate",
+            );
+        }
+        Ok(())
+    }
+
+    /// Requests a connection holds at once: its streams over HTTP/2, its messages in flight
+    /// over WebSocket, its pipeline else.
     pub fn depth(&self) -> usize {
-        match self.http2 {
-            true => self.streams.max(1),
-            false => self.pipeline.max(1),
+        match (&self.websocket, self.http2) {
+            (Some(ws), _) => ws.in_flight.max(1),
+            (None, true) => self.streams.max(1),
+            (None, false) => self.pipeline.max(1),
         }
     }
 }

@@ -5,7 +5,8 @@
 //! still to write are a single count: every request is the same, so the unsent bytes are
 //! always the tail of the loop's shared request buffer; when requests vary, they are the
 //! connection's own ([`H1Requests`]). Over HTTP/2 the connection's [`Session`] holds them
-//! (its streams answer in any order) and the frames to write.
+//! (its streams answer in any order) and the frames to write; over WebSocket, its
+//! [`WsSession`] holds the messages (echoed in order) and their frames.
 
 use crate::h2::Session;
 use crate::ledger::{Ledger, Stamp};
@@ -13,6 +14,7 @@ use crate::outcome::Outcome;
 use crate::request::RequestBytes;
 use crate::response::{Response, ResponseParser};
 use crate::vary::{H1Requests, Vary};
+use crate::ws::Session as WsSession;
 use std::os::fd::RawFd;
 
 /// Where a connection is in its life.
@@ -58,6 +60,8 @@ pub struct Conn {
     h2: Option<Box<Session>>,
     /// Varying HTTP/1.1 requests (None: the loop's shared bytes).
     vary: Option<Box<H1Requests>>,
+    /// A WebSocket load's connection state (None over HTTP): made once per slot.
+    ws: Option<Box<WsSession>>,
 }
 
 impl Default for Conn {
@@ -74,6 +78,7 @@ impl Default for Conn {
             ready: false,
             h2: None,
             vary: None,
+            ws: None,
         }
     }
 }
@@ -87,12 +92,25 @@ impl Conn {
         }
     }
 
+    /// A connection slot that speaks WebSocket through `session`.
+    pub fn websocket(session: WsSession) -> Conn {
+        Conn {
+            ws: Some(Box::new(session)),
+            ..Conn::default()
+        }
+    }
+
     /// A connection slot whose HTTP/1.1 requests vary, `depth` of them pending at most.
     pub fn varying(depth: usize, vary: &Vary) -> Conn {
         Conn {
             vary: Some(Box::new(H1Requests::new(depth, vary))),
             ..Conn::default()
         }
+    }
+
+    /// True when the connection speaks WebSocket.
+    pub fn speaks_ws(&self) -> bool {
+        self.ws.is_some()
     }
 
     /// True when the connection speaks HTTP/2.
@@ -103,9 +121,10 @@ impl Conn {
     /// Requests pending on this connection.
     #[inline]
     pub fn pending(&self) -> u32 {
-        match &self.h2 {
-            Some(h2) => h2.pending() as u32,
-            None => self.pending,
+        match (&self.h2, &self.ws) {
+            (Some(h2), _) => h2.pending() as u32,
+            (None, Some(ws)) => ws.pending() as u32,
+            (None, None) => self.pending,
         }
     }
 
@@ -121,7 +140,7 @@ impl Conn {
     /// The connect finished at `now`.
     pub fn connected(&mut self, now: u64, req: &RequestBytes, ledger: &mut Ledger) {
         ledger.connected(self.connect_started, now);
-        self.handshake_done(req);
+        self.handshake_done(req, now);
     }
 
     /// The connect finished at `now` and a TLS handshake begins.
@@ -130,11 +149,15 @@ impl Conn {
         ledger.connected(self.connect_started, now);
     }
 
-    /// The TLS handshake is done (or a clear connection is up): requests may go.
-    pub fn handshake_done(&mut self, req: &RequestBytes) {
+    /// The TLS handshake is done (or a clear connection is up) at `now`: requests may go
+    /// (over WebSocket, the upgrade first).
+    pub fn handshake_done(&mut self, req: &RequestBytes, now: u64) {
         self.state = State::Open;
         if let Some(h2) = self.h2.as_mut() {
             h2.opened(req);
+        }
+        if let Some(ws) = self.ws.as_mut() {
+            ws.opened(req, now);
         }
     }
 
@@ -155,6 +178,9 @@ impl Conn {
     pub fn start_stamped(&mut self, stamp: Stamp, times: &mut [Stamp], req: &mut RequestBytes) {
         if let Some(h2) = self.h2.as_mut() {
             return h2.start(stamp, times, req);
+        }
+        if let Some(ws) = self.ws.as_mut() {
+            return ws.start(stamp, times, req);
         }
         let depth = times.len() as u32;
         let place = ((self.oldest + self.pending) % depth) as usize;
@@ -178,9 +204,10 @@ impl Conn {
     /// How many more requests may start now, of `depth`.
     #[inline]
     fn room(&self, depth: usize) -> usize {
-        match &self.h2 {
-            Some(h2) => h2.room(depth),
-            None => depth.saturating_sub(self.pending as usize),
+        match (&self.h2, &self.ws) {
+            (Some(h2), _) => h2.room(depth),
+            (None, Some(ws)) => ws.room(depth),
+            (None, None) => depth.saturating_sub(self.pending as usize),
         }
     }
 
@@ -206,6 +233,9 @@ impl Conn {
         if let Some(h2) = &self.h2 {
             return h2.unsent();
         }
+        if let Some(ws) = &self.ws {
+            return ws.unsent();
+        }
         if let Some(v) = &self.vary {
             return v.unsent();
         }
@@ -218,6 +248,9 @@ impl Conn {
     pub fn wrote(&mut self, n: usize, req: &RequestBytes) {
         if let Some(h2) = self.h2.as_mut() {
             return h2.wrote(n, req);
+        }
+        if let Some(ws) = self.ws.as_mut() {
+            return ws.wrote(n, req);
         }
         if let (Some(v), Some(vary)) = (self.vary.as_mut(), req.vary()) {
             return v.wrote(n, self.oldest + self.pending, vary);
@@ -237,6 +270,9 @@ impl Conn {
     ) -> Result<Verdict, Outcome> {
         if let Some(h2) = self.h2.as_mut() {
             return h2.receive(data, now, times, req, ledger);
+        }
+        if let Some(ws) = self.ws.as_mut() {
+            return ws.receive(data, now, times, req, ledger);
         }
         ledger.read(data.len(), now);
         while !data.is_empty() {
@@ -275,9 +311,10 @@ impl Conn {
     /// what was pending as read errors.
     pub fn eof(&mut self, now: u64, times: &mut [Stamp], req: &RequestBytes, ledger: &mut Ledger) {
         ledger.closed_by_server(now);
-        if self.h2.is_some() {
-            // HTTP/2 frames its responses: a close ends none; the fail that follows ends
-            // what was pending (and keeps what a GOAWAY returned for the next connection).
+        if self.h2.is_some() || self.ws.is_some() {
+            // HTTP/2 and WebSocket frame their answers: a close ends none; the fail that
+            // follows ends what was pending (and over HTTP/2 keeps what a GOAWAY returned
+            // for the next connection).
             return;
         }
         if self.pending == 0 {
@@ -319,6 +356,9 @@ impl Conn {
         if let Some(h2) = self.h2.as_mut() {
             return h2.fail(outcome, now, times, ledger);
         }
+        if let Some(ws) = self.ws.as_mut() {
+            return ws.fail(outcome, now, times, ledger);
+        }
         while self.pending > 0 {
             let started = self.pop(times);
             ledger.error(started, now, outcome);
@@ -335,6 +375,9 @@ impl Conn {
         if let Some(h2) = self.h2.as_mut() {
             return h2.expire(now, times, ledger);
         }
+        if let Some(ws) = self.ws.as_mut() {
+            return ws.expire(now, times, ledger);
+        }
         let expired = self.pending > 0
             && now.saturating_sub(times[self.oldest as usize].sent) >= ledger.timeout();
         if expired {
@@ -343,24 +386,50 @@ impl Conn {
         expired
     }
 
-    /// True when the TLS handshake has run past `timeout` since the connect began at `now`
-    /// with no request waiting on it (an open loop starts requests on open connections
-    /// only, so none would time out): the connection is to be given up as a timeout.
+    /// True when the TLS handshake (or the WebSocket upgrade) has run past `timeout` at
+    /// `now` with no request waiting on it (an open loop starts requests on open
+    /// connections only, so none would time out): the connection is to be given up as a
+    /// timeout.
     pub fn handshake_overdue(&self, now: u64, timeout: u64) -> bool {
-        self.state == State::Handshaking
-            && self.pending() == 0
-            && now.saturating_sub(self.connect_started) >= timeout
+        let tls =
+            self.state == State::Handshaking && now.saturating_sub(self.connect_started) >= timeout;
+        let ws = (self.ws.as_ref()).is_some_and(|ws| ws.upgrade_overdue(now, timeout));
+        (tls || ws) && self.pending() == 0
     }
 
-    /// Over HTTP/2, a GOAWAY the client queued for the close, if it can go alone.
-    pub fn h2_goodbye(&self) -> Option<&[u8]> {
-        self.h2.as_ref().and_then(|h2| h2.goodbye())
+    /// True while a WebSocket upgrade waits for its answer.
+    pub fn upgrading(&self) -> bool {
+        self.ws.as_ref().is_some_and(|ws| ws.upgrading())
+    }
+
+    /// A GOAWAY (HTTP/2) or a close (WebSocket) the client queued for the close, if it
+    /// can go alone.
+    pub fn goodbye(&self) -> Option<&[u8]> {
+        match (&self.h2, &self.ws) {
+            (Some(h2), _) => h2.goodbye(),
+            (None, Some(ws)) => ws.goodbye(),
+            (None, None) => None,
+        }
+    }
+
+    /// The load is over at `now`: over WebSocket, an open connection sends its close;
+    /// true when it did (and waits for the server's).
+    pub fn close_at_end(&mut self, now: u64, ledger: &mut Ledger) -> bool {
+        (self.ws.as_mut()).is_some_and(|ws| ws.close_at_end(now, ledger))
+    }
+
+    /// True while the client's close at the end waits for the server's.
+    pub fn closing(&self) -> bool {
+        self.fd >= 0 && self.ws.as_ref().is_some_and(|ws| ws.closing())
     }
 
     /// The load stopped: pending requests are counted as in flight.
     pub fn abandon(&mut self, times: &mut [Stamp], ledger: &mut Ledger) {
         if let Some(h2) = self.h2.as_mut() {
             return h2.abandon(times, ledger);
+        }
+        if let Some(ws) = self.ws.as_mut() {
+            return ws.abandon(times, ledger);
         }
         while self.pending > 0 {
             let started = self.pop(times);
@@ -381,6 +450,9 @@ impl Conn {
         // Over HTTP/2, requests a GOAWAY returned stay queued for the next connection.
         if let Some(h2) = self.h2.as_mut() {
             h2.closed();
+        }
+        if let Some(ws) = self.ws.as_mut() {
+            ws.closed();
         }
         self.fd = -1;
         self.gen = self.gen.wrapping_add(1);

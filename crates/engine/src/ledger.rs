@@ -5,6 +5,7 @@ use crate::h2::{H2Books, PeerSettings};
 use crate::outcome::{Counts, Outcome};
 use crate::stats::LoopStats;
 use crate::tls::{Failure, Negotiated};
+use crate::ws::WsBooks;
 use std::time::Instant;
 
 /// When a request was meant to be sent and when it was; equal in a closed loop.
@@ -104,6 +105,32 @@ impl Ledger {
     pub fn with_h2(mut self) -> Ledger {
         self.stats.h2 = Some(Box::default());
         self
+    }
+
+    /// Books for a WebSocket load: upgrades, refusals, closes and protocol errors too.
+    pub fn with_ws(mut self) -> Ledger {
+        self.stats.ws = Some(Box::default());
+        self
+    }
+
+    /// The WebSocket books, for an event at `now` while measuring (None otherwise).
+    #[inline]
+    pub fn ws(&mut self, now: u64) -> Option<&mut WsBooks> {
+        match self.measuring(now) {
+            true => self.stats.ws.as_deref_mut(),
+            false => None,
+        }
+    }
+
+    /// An answer with `status` that is not a request's own arrived at `now` (a refused
+    /// WebSocket upgrade): its status is counted.
+    pub fn status_seen(&mut self, status: u16, now: u64) {
+        if let Some(n) = (self.measuring(now))
+            .then(|| self.stats.status_codes.get_mut(status as usize))
+            .flatten()
+        {
+            *n += 1;
+        }
     }
 
     /// The HTTP/2 books, for an event at `now` while measuring (None otherwise).
@@ -238,16 +265,32 @@ impl Ledger {
     /// A response to the request stamped `started` arrived at `now`.
     #[inline]
     pub fn response(&mut self, started: Stamp, now: u64, status: u16) {
+        if let Some((second, corrected, raw)) = self.answered(started, now) {
+            self.stats.record_response(status, corrected, raw, second);
+        }
+    }
+
+    /// The echo of the WebSocket message stamped `started` arrived at `now`, right.
+    #[inline]
+    pub fn echoed(&mut self, started: Stamp, now: u64) {
+        if let Some((second, corrected, raw)) = self.answered(started, now) {
+            self.stats
+                .record_answer(Outcome::Ok, corrected, raw, second);
+        }
+    }
+
+    /// An answer to what was stamped `started` arrived at `now`: the second and latencies
+    /// (corrected, raw) to record, if it was measured.
+    #[inline]
+    fn answered(&mut self, started: Stamp, now: u64) -> Option<(usize, u64, u64)> {
         self.responses_seen += 1;
         self.ended();
         let raw_ns = now.saturating_sub(started.sent);
         self.recent_ns = self.recent_ns - self.recent_ns / 16 + raw_ns / 16;
-        if started.intended >= self.measure_start {
-            let second = self.second(now);
+        (started.intended >= self.measure_start).then(|| {
             let corrected = now.saturating_sub(started.intended);
-            let raw = now.saturating_sub(started.sent);
-            self.stats.record_response(status, corrected, raw, second);
-        }
+            (self.second(now), corrected, raw_ns)
+        })
     }
 
     /// The request stamped `started` ended at `now` with an error.

@@ -1,6 +1,6 @@
 //! The load engine of shootout: share-nothing event loops (io_uring or epoll) that drive
-//! HTTP/1.1 connections (in clear text or over TLS), frame responses, and account for every
-//! request exactly once.
+//! HTTP/1.1, HTTP/2 and WebSocket connections (in clear text or over TLS), frame responses
+//! (and echoed messages), and account for every request (and message) exactly once.
 //!
 //! It knows nothing of contestants or experiments: give it a [`LoadSpec`] (made into a
 //! [`LoadConfig`] by [`LoadSpec::resolve`]), get a [`LoadResult`]. Everything a caller needs is re-exported here; the modules are private.
@@ -35,6 +35,7 @@ mod stats;
 mod tls;
 mod uring;
 mod vary;
+mod ws;
 
 pub use config::{ConfigError, IoChoice, LoadConfig, Shard, ShardError, Stop, Target};
 pub use cpu::allowed_cpus;
@@ -58,7 +59,7 @@ pub use response::{
 pub use result::{
     Bytes, ConfigEcho, Connections, EncodedHistograms, Generator, H2Summary, Histograms,
     LoadResult, Percentiles, RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary,
-    WireError, WireResult, SCHEMA,
+    WireError, WireResult, WsSummary, SCHEMA,
 };
 pub use runner::{check, check_settings, run, run_checked, run_watched, CheckedLoad, Io, RunError};
 pub use schedule::{Quantity, RateSchedule, ScheduleError};
@@ -68,13 +69,14 @@ pub use spec::tls::{
 };
 pub use spec::{
     default_devices, defaults, duration_text, format_duration, parse_method, parse_url, Header,
-    LoadSpec, SpecError, TlsSpec,
+    LoadSpec, SpecError, TlsSpec, WebSocketSpec,
 };
 
 /// The parsers the fuzz targets drive (fuzz/): not an API.
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::h2::fuzzing::h2_session;
+    pub use crate::ws::probe::WsProbe;
 }
 pub use tls::handshake_error::HandshakeError;
 pub use tls::{CertificateRefusal, Negotiated, PartialChain, Remedy, Resume, TlsClient};

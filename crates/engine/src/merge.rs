@@ -5,7 +5,7 @@ use crate::histcodec::HistogramError;
 use crate::outcome::Counts;
 use crate::result::{
     Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult, Percentiles,
-    RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary,
+    RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary, WsSummary,
 };
 use crate::stats::Second;
 use hdrhistogram::Histogram;
@@ -52,6 +52,7 @@ pub fn merge(parts: &[LoadResult]) -> Result<LoadResult, MergeError> {
         connect_us: Percentiles::of(&h.connect),
         tls: merge_tls(parts, &h.handshake),
         h2: merge_h2(parts),
+        ws: merge_ws(parts, &h.upgrade),
         thread_rps: pool(parts.iter().map(|p| &p.thread_rps)),
         status_codes: merged_status_codes(parts),
         connections: Connections {
@@ -84,6 +85,12 @@ fn merge_h2(parts: &[LoadResult]) -> Option<H2Summary> {
     (!h2.is_empty()).then(|| H2Summary::merged(h2))
 }
 
+/// The parts' WebSocket summaries merged (None when no part was a WebSocket load).
+fn merge_ws(parts: &[LoadResult], upgrade: &Histogram<u64>) -> Option<WsSummary> {
+    let ws: Vec<&WsSummary> = parts.iter().filter_map(|p| p.ws.as_ref()).collect();
+    (!ws.is_empty()).then(|| WsSummary::merged(ws, upgrade))
+}
+
 fn merge_tls(parts: &[LoadResult], handshake: &Histogram<u64>) -> Option<TlsSummary> {
     let tls: Vec<&TlsSummary> = parts.iter().filter_map(|p| p.tls.as_ref()).collect();
     (!tls.is_empty()).then(|| TlsSummary::merged(tls, handshake))
@@ -97,6 +104,7 @@ fn merged_histograms(parts: &[LoadResult]) -> Histograms {
         add(&mut sum.latency_raw, &p.histograms.latency_raw);
         add(&mut sum.connect, &p.histograms.connect);
         add(&mut sum.handshake, &p.histograms.handshake);
+        add(&mut sum.upgrade, &p.histograms.upgrade);
     }
     sum
 }

@@ -35,6 +35,9 @@ pub enum Outcome {
     /// Open loop: the request came due and no connection was free or open to take it
     /// within the timeout; it was never sent (k6's dropped iterations).
     Dropped,
+    /// WebSocket: the upgrade was refused, the server closed the connection with a close
+    /// frame, or it broke the protocol (the result's `ws` books say which).
+    Ws,
 }
 
 /// Request counts by outcome. `total()` is their sum plus those still in flight: every
@@ -65,6 +68,10 @@ pub struct Counts {
     /// Absent from results written before it was counted.
     #[serde(default)]
     pub dropped: u64,
+    /// WebSocket messages failed by the connection's upgrade, close or protocol error.
+    /// Absent from results written before WebSocket.
+    #[serde(default)]
+    pub ws: u64,
     /// Started but neither answered nor failed when the load stopped.
     pub in_flight: u64,
 }
@@ -86,6 +93,7 @@ impl Counts {
             Outcome::H2 => &mut self.h2,
             Outcome::Wrong => &mut self.wrong,
             Outcome::Dropped => &mut self.dropped,
+            Outcome::Ws => &mut self.ws,
         };
         *slot += 1;
     }
@@ -110,10 +118,10 @@ impl Counts {
     }
 
     /// Requests sent (a connect begun for them, or their bytes queued) that got no
-    /// well-framed response: wrk's socket errors, and TLS's and HTTP/2's.
+    /// well-framed response: wrk's socket errors, and TLS's, HTTP/2's and WebSocket's.
     pub fn failed_sent(&self) -> u64 {
         let h1 = self.timeout + self.connect + self.read + self.write + self.parse;
-        h1 + self.tls + self.reset + self.h2 + self.wrong
+        h1 + self.tls + self.reset + self.h2 + self.wrong + self.ws
     }
 
     /// Requests that went out: all but the dropped.
@@ -135,6 +143,7 @@ impl Counts {
         self.h2 += other.h2;
         self.wrong += other.wrong;
         self.dropped += other.dropped;
+        self.ws += other.ws;
         self.in_flight += other.in_flight;
     }
 }
@@ -142,7 +151,7 @@ impl Counts {
 impl Serialize for Counts {
     /// As JSON with `total` first, so readers need not add the classes up themselves.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Counts", 14)?;
+        let mut s = serializer.serialize_struct("Counts", 15)?;
         s.serialize_field("total", &self.total())?;
         s.serialize_field("ok", &self.ok)?;
         s.serialize_field("status", &self.status)?;
@@ -156,6 +165,7 @@ impl Serialize for Counts {
         s.serialize_field("h2", &self.h2)?;
         s.serialize_field("wrong", &self.wrong)?;
         s.serialize_field("dropped", &self.dropped)?;
+        s.serialize_field("ws", &self.ws)?;
         s.serialize_field("in_flight", &self.in_flight)?;
         s.end()
     }
@@ -181,15 +191,16 @@ mod tests {
             Outcome::H2,
             Outcome::Wrong,
             Outcome::Dropped,
+            Outcome::Ws,
         ] {
             c.add(o);
         }
         c.in_flight = 3;
-        assert_eq!(c.total(), 15);
-        assert_eq!((c.errors(), c.failed_sent(), c.dropped), (10, 9, 1));
-        assert_eq!(c.sent(), 14);
+        assert_eq!(c.total(), 16);
+        assert_eq!((c.errors(), c.failed_sent(), c.dropped), (11, 10, 1));
+        assert_eq!(c.sent(), 15);
         let mut d = c;
         d.merge(&c);
-        assert_eq!((d.total(), d.dropped, d.wrong), (30, 2, 2));
+        assert_eq!((d.total(), d.dropped, d.wrong, d.ws), (32, 2, 2, 2));
     }
 }

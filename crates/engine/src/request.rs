@@ -7,6 +7,7 @@ use crate::config::LoadConfig;
 use crate::hpack::RequestBlock;
 use crate::spec::Header;
 use crate::vary::{Drawer, Drawn, Place, Vary};
+use crate::ws::WsRequest;
 
 /// One request's bytes repeated `pipeline` times, so that any number of requests up to
 /// the pipeline depth is a single slice (a tail) of one buffer.
@@ -20,6 +21,8 @@ pub struct RequestBytes {
     body: Vec<u8>,
     /// Varying requests: the shapes, and this loop's draws.
     vary: Option<(Vary, Drawer)>,
+    /// A WebSocket load's upgrade request and message (None over HTTP).
+    ws: Option<WsRequest>,
 }
 
 impl RequestBytes {
@@ -37,6 +40,7 @@ impl RequestBytes {
             h2: config.http2.then(|| h2_block(config)),
             body: config.body.clone(),
             vary: None,
+            ws: WsRequest::of(config),
         }
     }
 
@@ -56,6 +60,7 @@ impl RequestBytes {
             h2: config.http2.then(|| RequestBlock::new(&[])),
             body: Vec::new(),
             vary: Some((vary.clone(), Drawer::new(vary, place))),
+            ws: None,
         }
     }
 
@@ -72,11 +77,18 @@ impl RequestBytes {
         Some(drawer.draw(vary))
     }
 
+    /// A WebSocket load's upgrade request and message (None over HTTP).
+    #[inline]
+    pub fn ws(&self) -> Option<&WsRequest> {
+        self.ws.as_ref()
+    }
+
     /// The most request bytes one connection has to write at once.
     pub fn most_unsent(&self, depth: usize) -> usize {
-        match self.vary() {
-            Some(vary) => 2 * depth.max(1) * vary.max_request_len(),
-            None => self.buf.len(),
+        match (self.vary(), self.ws()) {
+            (Some(vary), _) => 2 * depth.max(1) * vary.max_request_len(),
+            (None, Some(ws)) => ws.upgrade.len() + depth.max(1) * (ws.payload.len() + 14),
+            (None, None) => self.buf.len(),
         }
     }
 

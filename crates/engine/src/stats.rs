@@ -6,6 +6,7 @@
 use crate::h2::H2Books;
 use crate::outcome::{Counts, Outcome};
 use crate::tls::{Failure, Failures, Negotiated};
+use crate::ws::WsBooks;
 use hdrhistogram::Histogram;
 
 /// Longest latency a histogram holds, in nanoseconds (one hour).
@@ -112,6 +113,8 @@ pub struct LoopStats {
     pub tls: Option<Box<TlsStats>>,
     /// An HTTP/2 load's books beside its requests (None over HTTP/1.1).
     pub h2: Option<Box<H2Books>>,
+    /// A WebSocket load's books beside its messages (None over HTTP).
+    pub ws: Option<Box<WsBooks>>,
     /// CPU time of the loop's thread while measuring, in seconds.
     pub user_seconds: f64,
     pub sys_seconds: f64,
@@ -139,6 +142,7 @@ impl Default for LoopStats {
             seconds: Vec::new(),
             tls: None,
             h2: None,
+            ws: None,
             user_seconds: 0.0,
             sys_seconds: 0.0,
             ended_ns: 0,
@@ -151,15 +155,21 @@ impl LoopStats {
     /// actual send), finishing in second `second`.
     #[inline]
     pub fn record_response(&mut self, status: u16, latency_ns: u64, raw_ns: u64, second: usize) {
-        let outcome = if status < 400 {
-            Outcome::Ok
-        } else {
-            Outcome::Status
-        };
-        self.counts.add(outcome);
         if let Some(n) = self.status_codes.get_mut(status as usize) {
             *n += 1;
         }
+        let outcome = match status < 400 {
+            true => Outcome::Ok,
+            false => Outcome::Status,
+        };
+        self.record_answer(outcome, latency_ns, raw_ns, second);
+    }
+
+    /// Records an answer (a response, or a WebSocket message's echo) that ended as
+    /// `outcome` (ok or status) after `latency_ns` (corrected) and `raw_ns`, in `second`.
+    #[inline]
+    pub fn record_answer(&mut self, outcome: Outcome, latency_ns: u64, raw_ns: u64, second: usize) {
+        self.counts.add(outcome);
         let latency_ns = latency_ns.clamp(1, MAX_NS);
         self.latency.saturating_record(latency_ns);
         self.latency_raw.saturating_record(raw_ns.clamp(1, MAX_NS));
@@ -220,6 +230,9 @@ impl LoopStats {
         }
         if let Some(theirs) = &other.h2 {
             self.h2.get_or_insert_with(Default::default).merge(theirs);
+        }
+        if let Some(theirs) = &other.ws {
+            self.ws.get_or_insert_with(Default::default).merge(theirs);
         }
         self.user_seconds += other.user_seconds;
         self.sys_seconds += other.sys_seconds;

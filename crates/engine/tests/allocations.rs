@@ -1,5 +1,6 @@
 //! The request path allocates nothing: neither a request nor a connection costs an
-//! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either),
+//! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either) and
+//! WebSocket (no message does: masked into a lent buffer, its echo compared as it goes by),
 //! requests that vary (their values drawn, rendered and their answers checked) included,
 //! nor does an open loop's request dropped for want of a connection. Over TLS, a request costs exactly two, both inside
 //! rustls 0.23 (see `RUSTLS_ALLOCATIONS_PER_REQUEST`).
@@ -18,9 +19,11 @@
 //! One test, so that no other test of this binary starts (or finishes, which libtest
 //! reports) while a load is counted.
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
 use engine::{
     CheckedLoad, IoChoice, LoadConfig, LoadResult, LoadSpec, Pace, RateSchedule, Resume, Stop,
-    Target, TlsClient, Vary, VarySpec,
+    Target, TlsClient, Vary, VarySpec, WebSocketSpec,
 };
 use rustls::{ServerConnection, StreamOwned};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -221,6 +224,69 @@ fn h2_frame<'o>(out: &'o mut [u8], kind: u8, flags: u8, stream: u32, payload: &[
     &out[..9 + payload.len()]
 }
 
+/// A WebSocket echo server as [`serve`] is: the upgrade answered with the key's Accept,
+/// then every (masked) frame echoed unmasked, from fixed buffers.
+fn serve_ws() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    start_ignored(8, move || {
+        for stream in listener.incoming().take(64).flatten() {
+            echo_ws(stream);
+        }
+    });
+    addr
+}
+
+fn echo_ws(mut stream: std::net::TcpStream) {
+    let mut head = [0u8; 4096];
+    let mut len = 0;
+    while !head[..len].ends_with(b"\r\n\r\n") {
+        match stream.read(&mut head[len..]) {
+            Ok(n) if n > 0 && len + n < head.len() => len += n,
+            _ => return,
+        }
+    }
+    let text = std::str::from_utf8(&head[..len]).unwrap_or_default();
+    let key = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Sec-WebSocket-Key: "))
+        .unwrap_or_default();
+    let mut sha = aws_lc_rs::digest::Context::new(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY);
+    sha.update(key.trim().as_bytes());
+    sha.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
+    let mut accept = [0u8; 28];
+    let _ = STANDARD.encode_slice(sha.finish().as_ref(), &mut accept);
+    let answer = [
+        &b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+           Sec-WebSocket-Accept: "[..],
+        &accept,
+        b"\r\n\r\n",
+    ];
+    if answer.iter().any(|part| stream.write_all(part).is_err()) {
+        return;
+    }
+    let mut header = [0u8; 2];
+    let mut payload = [0u8; 4 + 125];
+    while stream.read_exact(&mut header).is_ok() {
+        // The load's messages and closes are short: 7-bit lengths, masked.
+        let len = (header[1] & 0x7f) as usize;
+        if len > 125 || stream.read_exact(&mut payload[..4 + len]).is_err() {
+            return;
+        }
+        let (key, body) = payload.split_at_mut(4);
+        for (i, b) in body[..len].iter_mut().enumerate() {
+            *b ^= key[i % 4];
+        }
+        let mut out = [0u8; 2 + 125];
+        out[0] = header[0];
+        out[1] = len as u8;
+        out[2..2 + len].copy_from_slice(&body[..len]);
+        if stream.write_all(&out[..2 + len]).is_err() || header[0] & 0x0f == 0x8 {
+            return;
+        }
+    }
+}
+
 /// Answers one request per connection, one connection at a time, from fixed buffers.
 fn serve_one_per_connection() -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -373,6 +439,7 @@ fn neither_a_request_nor_a_connection_allocates() {
     let over_tls = serve_tls(&pki);
     let (keepalive, one_per_connection) = (serve(), serve_one_per_connection());
     let over_h2c = serve_h2();
+    let over_ws = serve_ws();
     for io in [IoChoice::Epoll, IoChoice::Uring] {
         let closed = |c: &mut LoadConfig| c.io = io;
         assert_no_allocation_per_request(&format!("{io:?}, keep-alive"), keepalive, closed);
@@ -424,6 +491,17 @@ fn neither_a_request_nor_a_connection_allocates() {
         };
         let what = format!("{io:?}, varying h2c, 10 streams");
         assert_no_allocation_per_request(&what, over_h2c, vary_h2c);
+        // WebSocket echoes, 4 messages in flight per connection: each masked into the
+        // slot's lent buffer and its echo compared as it arrives; the upgrades and the
+        // close handshakes at the end are per connection.
+        let ws = |c: &mut LoadConfig| {
+            c.io = io;
+            c.websocket = Some(WebSocketSpec {
+                in_flight: 4,
+                ..WebSocketSpec::default()
+            });
+        };
+        assert_no_allocation_per_request(&format!("{io:?}, WebSocket, 4 in flight"), over_ws, ws);
         assert_dropping_allocates_nothing(io);
     }
 }

@@ -21,6 +21,10 @@
 //! With a database: [`Behavior::Database`] serves TechEmpower's database endpoints against
 //! the PostgreSQL `DATABASE_URL` names, honestly or with a cheat verification must catch.
 //!
+//! Over WebSocket: [`TestServer::start_ws`] (`ws://`) and [`TestServer::start_ws_tls`]
+//! (`wss://`) serve a [`WsBehavior`]: an echo, or a server that breaks RFC 6455 in one of
+//! several ways; `ws:NAME` on the command line.
+//!
 //! It is thread-per-connection and std-only (plus `libc` for the RST, rustls and rcgen for
 //! TLS, an HPACK decoder for HTTP/2 requests, the synchronous `postgres` client), to stay
 //! obviously correct rather than fast.
@@ -36,6 +40,7 @@ mod request;
 mod tls;
 mod transport;
 mod workloads;
+mod ws;
 
 pub use behavior::{Behavior, BehaviorError};
 pub use database::Database;
@@ -43,6 +48,7 @@ pub use h2::{H2Behavior, RstCode};
 pub use pki::{Leaf, PkiError, TestPki, OTHER_NAME, SERVER_NAME};
 pub use tls::{Oversized, Tls, TlsFault};
 pub use workloads::{Cheat, Workloads};
+pub use ws::WsBehavior;
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -66,6 +72,7 @@ pub struct TestServer {
 pub(crate) enum Serves {
     Http1(Behavior),
     H2(H2Behavior),
+    Ws(WsBehavior),
 }
 
 impl Serves {
@@ -73,7 +80,7 @@ impl Serves {
     /// offers no ALPN still gets through); none for HTTP/1.1, as before ALPN existed.
     fn alpn(&self) -> Option<&'static [u8]> {
         match self {
-            Serves::Http1(_) => None,
+            Serves::Http1(_) | Serves::Ws(_) => None,
             Serves::H2(_) => Some(b"h2"),
         }
     }
@@ -90,6 +97,8 @@ pub(crate) struct Shared {
     connections: AtomicU64,
     /// What HTTP/2 connections did besides answering.
     h2: h2::Counters,
+    /// What WebSocket connections did besides echoing.
+    ws: ws::Counters,
     /// Answers granted so far, for `StallAfter` and `PauseAfter`.
     granted: AtomicU64,
     /// When the `PauseAfter` pause began.
@@ -244,6 +253,26 @@ impl TestServer {
         Self::launch(addr, Serves::H2(behavior), tls)
     }
 
+    /// Starts a WebSocket server (`ws://`) on 127.0.0.1 with an ephemeral port.
+    pub fn start_ws(behavior: WsBehavior) -> io::Result<TestServer> {
+        Self::bind_ws(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), behavior, None)
+    }
+
+    /// Starts a WebSocket server over TLS (`wss://`) on 127.0.0.1 with an ephemeral port.
+    pub fn start_ws_tls(behavior: WsBehavior, tls: Tls) -> io::Result<TestServer> {
+        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, 0));
+        Self::bind_ws(addr, behavior, Some(tls))
+    }
+
+    /// Starts a WebSocket server on the given address, over TLS when `tls` is given.
+    pub fn bind_ws(
+        addr: SocketAddr,
+        behavior: WsBehavior,
+        tls: Option<Tls>,
+    ) -> io::Result<TestServer> {
+        Self::launch(addr, Serves::Ws(behavior), tls)
+    }
+
     /// Listens on `addr` and starts the accept thread.
     fn launch(addr: SocketAddr, serves: Serves, tls: Option<Tls>) -> io::Result<TestServer> {
         let listener = TcpListener::bind(addr)?;
@@ -257,6 +286,7 @@ impl TestServer {
             responses: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             h2: h2::Counters::default(),
+            ws: ws::Counters::default(),
             granted: AtomicU64::new(0),
             paused_at: std::sync::OnceLock::new(),
             pool: pool::Pool::default(),
@@ -280,13 +310,16 @@ impl TestServer {
         self.addr
     }
 
-    /// `http://127.0.0.1:PORT/path` (`https://` over TLS); a missing leading slash is added.
+    /// `http://127.0.0.1:PORT/path` (`https://` over TLS; `ws://` and `wss://` for
+    /// WebSocket); a missing leading slash is added.
     pub fn url(&self, path: &str) -> String {
         let slash = if path.starts_with('/') { "" } else { "/" };
-        let scheme = if self.shared.tls.is_some() {
-            "https"
-        } else {
-            "http"
+        let ws = matches!(self.shared.serves, Serves::Ws(_));
+        let scheme = match (ws, self.shared.tls.is_some()) {
+            (false, false) => "http",
+            (false, true) => "https",
+            (true, false) => "ws",
+            (true, true) => "wss",
         };
         format!("{scheme}://{}{slash}{path}", self.addr)
     }
@@ -347,6 +380,22 @@ impl TestServer {
         self.shared.h2.ping_acks.load(Relaxed)
     }
 
+    /// WebSocket pings the server sent.
+    pub fn ws_pings(&self) -> u64 {
+        self.shared.ws.pings.load(Relaxed)
+    }
+
+    /// WebSocket pongs the client sent.
+    pub fn ws_pongs(&self) -> u64 {
+        self.shared.ws.pongs.load(Relaxed)
+    }
+
+    /// WebSocket closes the client sent, and those the server answered.
+    pub fn ws_closes(&self) -> (u64, u64) {
+        let ws = &self.shared.ws;
+        (ws.closes.load(Relaxed), ws.closes_answered.load(Relaxed))
+    }
+
     /// Connections accepted.
     pub fn connections(&self) -> u64 {
         self.shared.connections.load(Relaxed)
@@ -402,6 +451,7 @@ fn spawn_worker(stream: TcpStream, shared: &Arc<Shared>) {
         .spawn(move || match &for_thread.serves {
             Serves::Http1(behavior) => conn::serve(stream, index, &for_thread, behavior),
             Serves::H2(behavior) => h2::serve(stream, index, &for_thread, behavior),
+            Serves::Ws(behavior) => ws::serve(stream, index, &for_thread, *behavior),
         });
     // If no thread can be had, the stream was dropped with the closure: the client sees a close.
     if let Ok(handle) = spawned {

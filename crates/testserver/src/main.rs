@@ -4,7 +4,7 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 
-use testserver::{Behavior, BehaviorError, H2Behavior, TestPki, TestServer, Tls};
+use testserver::{Behavior, BehaviorError, H2Behavior, TestPki, TestServer, Tls, WsBehavior};
 
 const USAGE: &str = "usage: shootout-testserver BEHAVIOR [--tls] [--port P]
 behaviors: hello, delay:20ms, status:503, malformed-status-line, long-content-length,
@@ -20,6 +20,9 @@ HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:
   h2:bad-preface, h2:oversized-frame-after:3, h2:zero-window, h2:window-stops-after:100000,
   h2:goaway-after:100, h2:rst-every:3,refused, h2:rst-every:3,internal, h2:hpack-garbage-after:3,
   h2:max-concurrent:1, h2:ping-flood:3, h2:protocol-error-after:3, h2:no-status, h2:close-after:3
+WebSocket (ws://, or wss:// with --tls): ws:echo, ws:ping-every:3, ws:fragmented,
+  ws:wrong-accept, ws:refuse, ws:masked-frame, ws:invalid-utf8, ws:reserved-bits,
+  ws:ignore-close, ws:close-after:3
 --tls: a certificate for localhost from a test CA made at start and kept nowhere (for
   clients that do not verify, such as h2load)";
 
@@ -27,6 +30,7 @@ HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:
 enum Serve {
     Http1(Behavior),
     H2(H2Behavior),
+    Ws(WsBehavior),
 }
 
 /// What the command line asks for.
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
     let started = match serve {
         Serve::Http1(behavior) => TestServer::bind_tls(addr, behavior, tls),
         Serve::H2(behavior) => TestServer::bind_h2(addr, behavior, tls),
+        Serve::Ws(behavior) => TestServer::bind_ws(addr, behavior, tls),
     };
     let server = match started {
         Ok(server) => server,
@@ -110,6 +115,9 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, ArgsErr
             "--port" => {
                 let value = args.next().ok_or(ArgsError::NoPort)?;
                 port = value.parse().map_err(|_| ArgsError::BadPort(value))?;
+            }
+            _ if serve.is_none() && arg.starts_with("ws:") => {
+                serve = Some(Serve::Ws(arg.parse()?));
             }
             _ if serve.is_none() && arg.starts_with("h2:") => {
                 serve = Some(Serve::H2(arg.parse()?));

@@ -6,6 +6,7 @@ use crate::conn::State;
 use crate::outcome::Outcome;
 use crate::socket;
 use crate::tls::Failure;
+use crate::ws::Refusal;
 use std::io;
 
 /// How long a slot waits before reconnecting after a failed connect, so that a refusing
@@ -15,6 +16,11 @@ pub const CONNECT_BACKOFF_NS: u64 = 10_000_000;
 /// Opens a socket for `slot` if the load may start another request.
 pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
     let s = d.slots();
+    if s.stopping {
+        // The load is over (a WebSocket load closing its connections): none opens.
+        s.conns[slot].state = State::Closed { retry_at: u64::MAX };
+        return;
+    }
     if s.fleet.as_ref().is_some_and(|f| !f.is_active(slot)) {
         // A device slot with no device: nothing to reconnect.
         s.conns[slot].state = State::Closed { retry_at: u64::MAX };
@@ -133,6 +139,11 @@ fn expired(s: &mut Slots, slot: usize, now: u64) -> bool {
     if expired && conn.state == State::Handshaking {
         ledger.tls_failed(Failure::HandshakeTimeout, now);
     }
+    if expired && conn.upgrading() {
+        if let Some(books) = ledger.ws(now) {
+            books.refused(Refusal::Timeout);
+        }
+    }
     expired
 }
 
@@ -142,7 +153,7 @@ pub fn close<D: Driver>(d: &mut D, slot: usize, retry_at: u64) {
     let fd = d.slots().conns[slot].fd;
     if fd >= 0 {
         d.slots().tls_goodbye(slot, fd);
-        d.slots().h2_goodbye(slot, fd);
+        d.slots().frames_goodbye(slot, fd);
         d.release(slot, fd);
     }
     d.slots().tls_end(slot);

@@ -1,6 +1,7 @@
 //! The loop itself: when it wakes, and what it does then (due requests, devices, the
 //! tick's timeouts and reconnects, the stop).
 
+use super::closing::close_at_end;
 use super::connections::{close, dial, expire_and_reconnect, open};
 use super::results::{finish, publish};
 use super::{Gather, LoopSpec, Slots};
@@ -81,6 +82,7 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         }
     }
     d.slots().count_still_due(now);
+    close_at_end(d, &clock);
     publish(d, spec.live, &mut published);
     finish(d, cpu_start, now)
 }

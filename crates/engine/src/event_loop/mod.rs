@@ -1,8 +1,9 @@
 //! What every event loop is given, and the logic the epoll and io_uring loops share: the
 //! loop itself (drive), its connections and their books (slots), a connection's life
-//! (connections), where a TLS load's bytes go through TLS (wire), and what a loop hands
-//! back (results).
+//! (connections), where a TLS load's bytes go through TLS (wire), a WebSocket load's close
+//! handshakes at the end (closing), and what a loop hands back (results).
 
+mod closing;
 mod connections;
 mod drive;
 mod gather;

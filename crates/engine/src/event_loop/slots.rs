@@ -10,6 +10,29 @@ use crate::request::RequestBytes;
 use crate::schedule::Pacer;
 use crate::socket::Dialer;
 use crate::tls::{Failure, TlsLayer};
+use crate::ws::Session as WsSession;
+
+/// The loop's connection slots, each made once with what its protocol keeps (the
+/// buffers they borrow lent by the loop).
+fn connections(spec: &LoopSpec, req: &RequestBytes, depth: usize) -> Vec<Conn> {
+    let c = spec.config;
+    let n = spec.connections;
+    if let Some(ws) = c.websocket.as_ref() {
+        let lender = WsSession::lender(req, depth, n);
+        // Any frame past the message and a good margin cannot be an echo.
+        let limit = (ws.message_size as u64).max(1 << 16) * 2;
+        let seed = crate::spec::clock_seed() ^ (spec.index as u64) << 48;
+        let session = |slot: usize| WsSession::new(lender.clone(), limit, seed ^ slot as u64);
+        return (0..n).map(|slot| Conn::websocket(session(slot))).collect();
+    }
+    let lender = Session::lender(req, n);
+    let conn = |_| match (c.http2, req.vary()) {
+        (true, _) => Conn::http2(Session::new(depth, req, lender.clone())),
+        (false, Some(vary)) => Conn::varying(depth, vary),
+        (false, None) => Conn::default(),
+    };
+    (0..n).map(conn).collect()
+}
 
 /// The state both loop kinds share: connections, their start-time rings, the request
 /// bytes, the dialer and the books.
@@ -34,6 +57,8 @@ pub struct Slots {
     /// Open loop: a due request found every connection busy and waits for one; requests
     /// that start late meanwhile waited on the server, not on the generator.
     pub(super) backlogged: bool,
+    /// The load is over and its connections close: none opens again.
+    pub(super) stopping: bool,
 }
 
 impl Slots {
@@ -50,19 +75,15 @@ impl Slots {
         if c.http2 {
             ledger = ledger.with_h2();
         }
+        if c.websocket.is_some() {
+            ledger = ledger.with_ws();
+        }
         let tls = (c.tls.as_ref()).map(|client| {
             let most = req.most_unsent(depth);
             TlsLayer::new(client, spec.connections, most, READ_BUFFER)
         });
-        let lender = Session::lender(&req, spec.connections);
         Slots {
-            conns: (0..spec.connections)
-                .map(|_| match (c.http2, req.vary()) {
-                    (true, _) => Conn::http2(Session::new(depth, &req, lender.clone())),
-                    (false, Some(vary)) => Conn::varying(depth, vary),
-                    (false, None) => Conn::default(),
-                })
-                .collect(),
+            conns: connections(spec, &req, depth),
             times: vec![Stamp::default(); spec.connections * depth],
             depth,
             pacer: spec.pacer.clone(),
@@ -79,6 +100,7 @@ impl Slots {
             keepalive: c.keepalive,
             tls,
             backlogged: false,
+            stopping: false,
         }
     }
 

@@ -127,7 +127,7 @@ impl Slots {
         }
         self.ledger
             .handshake(session.started, now, session.resumed());
-        self.conns[slot].handshake_done(&self.req);
+        self.conns[slot].handshake_done(&self.req, now);
         if self.keepalive {
             self.refill(slot, now);
         }
@@ -147,12 +147,13 @@ impl Slots {
         }
     }
 
-    /// `slot`'s clear HTTP/2 connection on `fd` is about to close: a GOAWAY the client
-    /// queued (it found the server broke HTTP/2) goes first if it can go alone.
-    pub fn h2_goodbye(&mut self, slot: usize, fd: RawFd) {
+    /// `slot`'s clear connection on `fd` is about to close: a GOAWAY (HTTP/2) or a close
+    /// (WebSocket) the client queued (it found the server broke the protocol, or the
+    /// server closed) goes first if it can go alone.
+    pub fn frames_goodbye(&mut self, slot: usize, fd: RawFd) {
         if self.tls.is_none() {
-            if let Some(goaway) = self.conns[slot].h2_goodbye() {
-                socket::send_now(fd, goaway);
+            if let Some(goodbye) = self.conns[slot].goodbye() {
+                socket::send_now(fd, goodbye);
             }
         }
     }

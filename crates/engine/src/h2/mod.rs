@@ -22,6 +22,7 @@ mod streams;
 
 pub use books::H2Books;
 pub use error_code::ErrorCode;
+pub(crate) use lender::Lender;
 pub(crate) use out::OutFrames;
 pub use session::Session;
 pub use settings::PeerSettings;

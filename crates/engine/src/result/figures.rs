@@ -1,6 +1,7 @@
 //! The figures of a result beside its latency: the load as configured, bytes and
 //! connections, the generator's own cost, and an open loop's schedule against what ran.
 
+use crate::spec::WebSocketSpec;
 use serde::{Deserialize, Serialize};
 
 /// The load as configured, echoed in the result.
@@ -20,6 +21,10 @@ pub struct ConfigEcho {
     /// HTTP/2: streams in flight per connection (`-m`); absent over HTTP/1.1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub streams: Option<usize>,
+    /// WebSocket: the message size and kind, and messages in flight per connection;
+    /// absent over HTTP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub websocket: Option<WebSocketSpec>,
     /// "I/N" for one shard of a split load, "merged N" after `shootout merge`.
     #[serde(default)]
     pub shard: String,

@@ -10,6 +10,7 @@ mod shard_figures;
 mod summary;
 mod tls;
 mod wire;
+mod ws;
 
 pub use figures::{Bytes, ConfigEcho, Connections, Generator, RateSummary};
 pub use h2::H2Summary;
@@ -18,6 +19,7 @@ pub use shard_figures::ShardFigures;
 pub use summary::{Percentiles, Spread};
 pub use tls::TlsSummary;
 pub use wire::{EncodedHistograms, WireError, WireResult, SCHEMA};
+pub use ws::WsSummary;
 
 use crate::outcome::Counts;
 use crate::stats::LoopStats;
@@ -52,6 +54,9 @@ pub struct LoadResult {
     pub tls: Option<TlsSummary>,
     /// An HTTP/2 load's streams, resets, GOAWAYs and errors (None over HTTP/1.1).
     pub h2: Option<H2Summary>,
+    /// A WebSocket load's upgrades, refusals, closes and protocol errors (None over HTTP).
+    /// Its messages are counted in `requests`, their round trips in `latency_us`.
+    pub ws: Option<WsSummary>,
     /// Responses per second of each loop in each full second (wrk's Req/Sec).
     pub thread_rps: Spread,
     pub status_codes: BTreeMap<String, u64>,
@@ -77,6 +82,8 @@ pub struct Histograms {
     pub connect: Histogram<u64>,
     /// TLS handshakes, from the TCP connect's end (empty in clear text).
     pub handshake: Histogram<u64>,
+    /// WebSocket upgrades, from the request to the 101 (empty over HTTP).
+    pub upgrade: Histogram<u64>,
 }
 
 impl Default for Histograms {
@@ -87,6 +94,7 @@ impl Default for Histograms {
             latency_raw: empty(),
             connect: empty(),
             handshake: empty(),
+            upgrade: empty(),
         }
     }
 }

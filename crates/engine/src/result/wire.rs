@@ -5,7 +5,7 @@
 
 use super::{
     Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult, Percentiles,
-    RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary,
+    RateSummary, SecondSummary, ShardFigures, Spread, TlsSummary, WsSummary,
 };
 use crate::histcodec::{EncodedHistogram, HistogramError};
 use crate::outcome::Counts;
@@ -51,6 +51,9 @@ pub struct WireResult {
     /// Only in an HTTP/2 load's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub h2: Option<H2Summary>,
+    /// Only in a WebSocket load's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ws: Option<WsSummary>,
     pub thread_rps: Spread,
     pub status_codes: BTreeMap<String, u64>,
     pub connections: Connections,
@@ -72,6 +75,9 @@ pub struct EncodedHistograms {
     /// TLS handshakes; absent in clear text (and before TLS), read as empty.
     #[serde(default, skip_serializing_if = "EncodedHistogram::is_empty")]
     pub handshake: EncodedHistogram,
+    /// WebSocket upgrades; absent over HTTP (and before WebSocket), read as empty.
+    #[serde(default, skip_serializing_if = "EncodedHistogram::is_empty")]
+    pub upgrade: EncodedHistogram,
 }
 
 impl From<LoadResult> for WireResult {
@@ -83,10 +89,8 @@ impl From<LoadResult> for WireResult {
                 latency: EncodedHistogram::encode(&h.latency),
                 latency_raw: EncodedHistogram::encode(&h.latency_raw),
                 connect: EncodedHistogram::encode(&h.connect),
-                handshake: match h.handshake.is_empty() {
-                    true => EncodedHistogram::default(),
-                    false => EncodedHistogram::encode(&h.handshake),
-                },
+                handshake: encoded_unless_empty(&h.handshake),
+                upgrade: encoded_unless_empty(&h.upgrade),
             },
             url: r.url,
             started_unix_ms: r.started_unix_ms,
@@ -102,6 +106,7 @@ impl From<LoadResult> for WireResult {
             connect_us: r.connect_us,
             tls: r.tls,
             h2: r.h2,
+            ws: r.ws,
             thread_rps: r.thread_rps,
             status_codes: r.status_codes,
             connections: r.connections,
@@ -127,6 +132,7 @@ impl TryFrom<WireResult> for LoadResult {
             latency_raw: decoded("latency_raw", &h.latency_raw)?,
             connect: decoded("connect", &h.connect)?,
             handshake: decoded("handshake", &h.handshake)?,
+            upgrade: decoded("upgrade", &h.upgrade)?,
         };
         Ok(LoadResult {
             histograms,
@@ -144,6 +150,7 @@ impl TryFrom<WireResult> for LoadResult {
             connect_us: w.connect_us,
             tls: w.tls,
             h2: w.h2,
+            ws: w.ws,
             thread_rps: w.thread_rps,
             status_codes: w.status_codes,
             connections: w.connections,
@@ -153,6 +160,15 @@ impl TryFrom<WireResult> for LoadResult {
             warnings: w.warnings,
             shards: w.shards,
         })
+    }
+}
+
+/// A histogram encoded, or left out of the JSON when empty (a protocol's own histogram
+/// in a load of another).
+fn encoded_unless_empty(h: &Histogram<u64>) -> EncodedHistogram {
+    match h.is_empty() {
+        true => EncodedHistogram::default(),
+        false => EncodedHistogram::encode(h),
     }
 }
 

@@ -73,6 +73,19 @@ fn sample() -> LoadResult {
         failures: [("alert:handshake_failure".to_string(), 2)].into(),
     });
     r.h2 = Some(h2_part(2, "REFUSED_STREAM"));
+    r.histograms.upgrade.record(120_000).unwrap();
+    r.ws = Some(crate::WsSummary {
+        upgrades: 1,
+        upgrade_us: Percentiles::of(&r.histograms.upgrade),
+        refused: [("wrong_accept".to_string(), 1)].into(),
+        errors: [("masked_frame".to_string(), 1)].into(),
+        closes: [("1011".to_string(), 1)].into(),
+        pings: 3,
+        unsolicited: 0,
+        closes_sent: 4,
+        closes_answered: 3,
+    });
+    r.config.websocket = Some(crate::WebSocketSpec::default());
     r.requests.tls = 2;
     r.requests.dropped = 4;
     r.rate

@@ -6,7 +6,7 @@ use crate::config::{LoadConfig, Stop};
 use crate::cpu;
 use crate::result::{
     self, Bytes, ConfigEcho, Connections, Generator, H2Summary, Histograms, LoadResult,
-    Percentiles, RateSummary, TlsSummary,
+    Percentiles, RateSummary, TlsSummary, WsSummary,
 };
 use crate::stats::LoopStats;
 use std::sync::atomic::AtomicBool;
@@ -30,6 +30,7 @@ pub(super) fn summarise(
     let mut warnings = warnings(&all, &generator, config);
     let tls = all.tls.take();
     let h2 = all.h2.take();
+    let ws = all.ws.take();
     if let Some(r) = rate
         .as_ref()
         .filter(|r| r.achieved_rps < 0.99 * r.target_rps)
@@ -60,6 +61,7 @@ pub(super) fn summarise(
         connect_us: Percentiles::of(&all.connect),
         tls: tls.as_deref().map(TlsSummary::of),
         h2: h2.as_deref().map(H2Summary::of),
+        ws: ws.as_deref().map(WsSummary::of),
         thread_rps: result::thread_rps(loops, duration_s),
         status_codes: result::status_codes(&all),
         connections: Connections {
@@ -76,6 +78,7 @@ pub(super) fn summarise(
             latency_raw: all.latency_raw,
             connect: all.connect,
             handshake: tls.map_or_else(crate::stats::latency_histogram, |t| t.handshake),
+            upgrade: ws.map_or_else(crate::stats::latency_histogram, |w| w.upgrade),
         },
     }
 }
@@ -122,6 +125,7 @@ fn echo(config: &LoadConfig) -> ConfigEcho {
         }
         .to_string(),
         streams: config.http2.then_some(config.streams),
+        websocket: config.websocket.clone(),
         shard: if config.shard.count > 1 {
             format!("{}/{}", config.shard.index + 1, config.shard.count)
         } else {

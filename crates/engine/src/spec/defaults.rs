@@ -90,3 +90,13 @@ pub fn tls_groups() -> Vec<KxGroup> {
 pub fn tls_resume() -> Resume {
     Resume::Tickets
 }
+
+/// Octets of a WebSocket message: a small chat or game message.
+pub fn message_size() -> usize {
+    32
+}
+
+/// WebSocket messages in flight per connection: one, echoed before the next goes.
+pub fn in_flight() -> usize {
+    1
+}

@@ -57,6 +57,8 @@ pub enum SpecError {
     Verifier(rustls::client::VerifierBuilderError),
     #[error("ALPN {0:?} for an HTTP/2 load: it must offer h2 (--alpn h2, or leave it out)")]
     Http2Alpn(String),
+    #[error("WebSocket settings (message size, binary, in flight) need a ws:// or wss:// URL")]
+    WebSocketWithoutWs,
     #[error("TLS setting {0} given for an http:// URL: TLS needs https://")]
     TlsWithoutHttps(&'static str),
     /// Not a source: its text is the message (a chain would say it twice).

@@ -12,7 +12,11 @@
 //!  "pace": {"rate": "1000:10s,5000:30s"}}
 //! ```
 //!
-//! An `https://` load may have `tls` settings ([`TlsSpec`]), certificates as PEM text.
+//! A `ws://` or `wss://` load sends WebSocket messages ([`WebSocketSpec`],
+//! docs/websocket.md): `{"url": "ws://127.0.0.1:8080/echo", "websocket": {"message_size":
+//! 64, "binary": true, "in_flight": 8}}`.
+//!
+//! An `https://` (or `wss://`) load may have `tls` settings ([`TlsSpec`]), certificates as PEM text.
 //! Requests that vary have `vary` ([`VarySpec`], docs/varying-requests.md):
 //! `{"vary": {"seed": 7, "requests": ["GET /sum?a={a=rand:1-9}&b={b=seq}"],
 //! "expect": "{sum:a,b}"}}`.
@@ -29,14 +33,17 @@ mod pace_text;
 mod resolve;
 pub mod tls;
 mod url_text;
+pub mod websocket;
 
 pub use duration_text::text as format_duration;
 pub use error::SpecError;
 pub use header::Header;
 pub use method::parse_method;
 pub use pace_text::default_devices;
+pub(crate) use resolve::clock_seed;
 pub use tls::TlsSpec;
 pub use url_text::parse_url;
+pub use websocket::WebSocketSpec;
 
 use crate::config::{IoChoice, Shard, Stop};
 use crate::vary::VarySpec;
@@ -107,6 +114,10 @@ pub struct LoadSpec {
     /// Requests that vary per request (crate::vary); None: every request is the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vary: Option<VarySpec>,
+    /// A `ws://` or `wss://` load's messages; left out of a spec, and at its defaults,
+    /// for `http[s]://`.
+    #[serde(default, skip_serializing_if = "WebSocketSpec::is_default")]
+    pub websocket: WebSocketSpec,
 }
 
 fn is_one(n: &usize) -> bool {
@@ -142,7 +153,18 @@ impl LoadSpec {
             start_at: None,
             tls: TlsSpec::default(),
             vary: None,
+            websocket: WebSocketSpec::default(),
         }
+    }
+
+    /// True for a `ws://` or `wss://` URL: a WebSocket load.
+    pub fn is_websocket(&self) -> bool {
+        matches!(self.url.scheme(), "ws" | "wss")
+    }
+
+    /// True for an `https://` or `wss://` URL: the load speaks TLS.
+    pub fn over_tls(&self) -> bool {
+        matches!(self.url.scheme(), "https" | "wss")
     }
 }
 

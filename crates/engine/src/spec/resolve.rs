@@ -1,7 +1,7 @@
 //! From a spec to the load the event loops run: the one place a [`LoadSpec`] becomes a
 //! [`LoadConfig`] (the target resolved, the stop and threads decided, TLS configured).
 
-use super::{defaults, LoadSpec, SpecError};
+use super::{defaults, LoadSpec, SpecError, WebSocketSpec};
 use crate::config::{LoadConfig, Stop, Target};
 use crate::tls::TlsClient;
 use crate::vary::{Context, RequestLine, Template, Vary, Written};
@@ -66,6 +66,7 @@ impl LoadSpec {
             start_at: self.start_at,
             tls: self.tls_client()?,
             vary,
+            websocket: self.websocket_load()?,
         })
     }
 
@@ -98,7 +99,7 @@ impl LoadSpec {
             host: &target.host_header,
             http10: self.http10,
             keepalive: self.keepalive,
-            https: self.url.scheme() == "https",
+            https: self.over_tls(),
             headers: &self.headers,
             expect: v.expect.as_ref(),
         };
@@ -109,7 +110,7 @@ impl LoadSpec {
     /// For `https://`, the one TLS client configuration every connection shares; for
     /// `http://`, none, and TLS settings there are a mistake worth saying.
     fn tls_client(&self) -> Result<Option<TlsClient>, SpecError> {
-        if self.url.scheme() == "https" {
+        if self.over_tls() {
             return TlsClient::of(&self.tls, &self.url, self.http2).map(Some);
         }
         match self.tls.first_set() {
@@ -119,8 +120,20 @@ impl LoadSpec {
     }
 }
 
+impl LoadSpec {
+    /// For `ws://` and `wss://`, the messages to send; for `http[s]://`, none, and
+    /// WebSocket settings there are a mistake worth saying.
+    fn websocket_load(&self) -> Result<Option<WebSocketSpec>, SpecError> {
+        match (self.is_websocket(), self.websocket.is_default()) {
+            (true, _) => Ok(Some(self.websocket.clone())),
+            (false, true) => Ok(None),
+            (false, false) => Err(SpecError::WebSocketWithoutWs),
+        }
+    }
+}
+
 /// A seed for a load that names none: the clock's nanoseconds, new each run.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     now.map_or(0, |d| d.as_nanos() as u64)
 }

@@ -135,7 +135,7 @@ fn bad_methods_headers_and_urls_are_named() {
     );
     assert_eq!(
         e(parse_url("ftp://a/").map(drop)),
-        r#"URL "ftp://a/": scheme "ftp" is not supported (only http and https)"#
+        r#"URL "ftp://a/": scheme "ftp" is not supported (only http, https, ws and wss)"#
     );
     assert_eq!(
         e(parse_url("127.0.0.1:80").map(drop)),

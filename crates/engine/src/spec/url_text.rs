@@ -1,12 +1,12 @@
-//! The target: a `url::Url` whose scheme is http or https and which has a host, checked
-//! where the text enters.
+//! The target: a `url::Url` whose scheme is http or https (ws or wss for WebSocket) and
+//! which has a host, checked where the text enters.
 
 use super::SpecError;
 use serde::{Deserialize, Deserializer, Serializer};
 use url::Url;
 
-/// `http[s]://host[:port][/path][?query]` (https's port 443 by default), or an error that
-/// quotes the text and says why.
+/// `http[s]://host[:port][/path][?query]` (https's port 443 by default), or `ws[s]://`
+/// for WebSocket, or an error that quotes the text and says why.
 pub fn parse_url(text: &str) -> Result<Url, SpecError> {
     let bad = |reason: String| SpecError::Url {
         url: text.to_string(),
@@ -18,10 +18,10 @@ pub fn parse_url(text: &str) -> Result<Url, SpecError> {
         }
         e => bad(e.to_string()),
     })?;
-    if !matches!(url.scheme(), "http" | "https") {
+    if !matches!(url.scheme(), "http" | "https" | "ws" | "wss") {
         let scheme = url.scheme();
         return Err(bad(format!(
-            "scheme {scheme:?} is not supported (only http and https)"
+            "scheme {scheme:?} is not supported (only http, https, ws and wss)"
         )));
     }
     if !url.username().is_empty() || url.password().is_some() {

@@ -395,7 +395,7 @@ fn code(counts: &std::collections::BTreeMap<String, u64>, name: &str) -> u64 {
 
 /// The server counts an answer once its write returns, which may be just after the client
 /// read it: its counter is polled until it is `want`, for at most 10 s.
-fn eventually(what: &str, get: impl Fn() -> u64, want: u64) -> Result<(), String> {
+pub(crate) fn eventually(what: &str, get: impl Fn() -> u64, want: u64) -> Result<(), String> {
     eventually_within(what, get, want..=want)
 }
 
@@ -416,14 +416,14 @@ fn eventually_within(
     }
 }
 
-fn same(what: &str, got: u64, want: u64) -> Result<(), String> {
+pub(crate) fn same(what: &str, got: u64, want: u64) -> Result<(), String> {
     match got == want {
         true => Ok(()),
         false => Err(format!("{what} is {got}, want {want}")),
     }
 }
 
-fn at_least(what: &str, got: u64, least: u64) -> Result<(), String> {
+pub(crate) fn at_least(what: &str, got: u64, least: u64) -> Result<(), String> {
     match got >= least {
         true => Ok(()),
         false => Err(format!("{what} is {got}, want at least {least}")),

@@ -16,3 +16,4 @@ mod tls_loads;
 mod tls_preflight;
 mod tls_test_kit;
 mod varying;
+mod websocket;

@@ -17,7 +17,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, Args)]
 pub struct LoadFlags {
     /// Target URL, e.g. http://127.0.0.1:8080/hello or https://localhost:8443/ (TLS
-    /// settings below)
+    /// settings below), or ws://127.0.0.1:8080/echo (wss://) for a WebSocket echo load
     pub url: Option<String>,
     /// Read the load from a TOML scenario (flags given here win over it)
     #[arg(long, value_name = "FILE")]
@@ -72,6 +72,15 @@ pub struct LoadFlags {
     /// here -m is the method) [default: 1]
     #[arg(long, visible_alias = "max-concurrent-streams", value_name = "N")]
     streams: Option<usize>,
+    /// WebSocket (ws://, wss://): octets of each message [default: 32]
+    #[arg(long, value_name = "N")]
+    message_size: Option<usize>,
+    /// WebSocket: binary messages (else text)
+    #[arg(long)]
+    binary: bool,
+    /// WebSocket: messages in flight per connection, each awaiting its echo [default: 1]
+    #[arg(long, value_name = "N")]
+    in_flight: Option<usize>,
     /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
     /// latency counts from each request's intended send time
     #[arg(long, value_name = "RATE")]
@@ -169,6 +178,7 @@ impl LoadFlags {
         spec.keepalive &= !self.no_keepalive;
         spec.http10 |= self.http10;
         self.apply_http2(spec)?;
+        self.apply_websocket(spec)?;
         if let Some(io) = self.io {
             spec.io = match io {
                 IoArg::Uring => IoChoice::Uring,
@@ -210,6 +220,19 @@ impl LoadFlags {
         if spec.streams != 1 && !spec.http2 {
             bail!("--streams is for HTTP/2: add --h2c (http://) or --http2 (https://)");
         }
+        Ok(())
+    }
+
+    /// `--message-size`, `--binary` and `--in-flight`, for a ws:// or wss:// URL.
+    fn apply_websocket(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
+        let given = self.message_size.is_some() || self.binary || self.in_flight.is_some();
+        if given && !spec.is_websocket() {
+            bail!("--message-size, --binary and --in-flight are for WebSocket: give a ws:// or wss:// URL");
+        }
+        let ws = &mut spec.websocket;
+        set(&mut ws.message_size, self.message_size);
+        set(&mut ws.in_flight, self.in_flight);
+        ws.binary |= self.binary;
         Ok(())
     }
 
@@ -340,6 +363,25 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn websocket_flags_fill_the_spec_of_a_ws_url_only() {
+        let s = spec(&[
+            "ws://a/echo",
+            "--message-size",
+            "100",
+            "--binary",
+            "--in-flight",
+            "8",
+        ]);
+        let ws = s.unwrap().websocket;
+        assert_eq!((ws.message_size, ws.binary, ws.in_flight), (100, true, 8));
+        assert!(spec(&["wss://a/echo"]).unwrap().over_tls());
+        let e = spec(&["http://a/", "--in-flight", "2"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("--message-size, --binary and --in-flight are for WebSocket"));
+    }
+
+    #[test]
     fn bad_request_parts_are_named() {
         let e = |args: &[&str]| spec(args).unwrap_err().to_string();
         assert_eq!(
@@ -372,6 +414,8 @@ pub(crate) mod tests {
         said("--method", d.method.to_string());
         said("--pipeline", d.pipeline.to_string());
         said("--streams", d.streams.to_string());
+        said("--message-size", d.websocket.message_size.to_string());
+        said("--in-flight", d.websocket.in_flight.to_string());
         said("--warmup", engine::format_duration(d.warmup));
         said("--device-requests", script.requests.to_string());
         said("--think", engine::format_duration(script.think));

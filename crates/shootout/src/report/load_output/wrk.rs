@@ -3,15 +3,17 @@
 use crate::units::{self, bytes, grouped, metric, micros};
 use engine::{
     format_duration, CheckedLoad, H2Summary, IoChoice, LoadResult, LoadSpec, Pace, RateSummary,
-    Shard, Stop, TlsSummary,
+    Shard, Stop, TlsSummary, WebSocketSpec, WsSummary,
 };
+use std::collections::BTreeMap;
 
 /// The lines printed before the load starts.
 pub fn print_header(load: &CheckedLoad) {
     let c = load.config();
     println!("Running {} @ {}", what(&c.stop), c.target.url);
     let streams = c.http2.then_some(c.streams);
-    let mode = mode(c.keepalive, c.pipeline, streams, &c.pace, c.shard);
+    let ws = c.websocket.as_ref();
+    let mode = mode(c.keepalive, c.pipeline, streams, ws, &c.pace, c.shard);
     println!(
         "  {} threads and {} connections at most ({mode}, {})",
         c.threads,
@@ -27,10 +29,12 @@ pub fn print_header(load: &CheckedLoad) {
 pub fn spec_header(spec: &LoadSpec) -> String {
     let run = spec.ends().map_or("a load".into(), |stop| what(&stop));
     let streams = spec.http2.then_some(spec.streams);
+    let ws = spec.is_websocket().then_some(&spec.websocket);
     let mode = mode(
         spec.keepalive,
         spec.pipeline,
         streams,
+        ws,
         &spec.pace,
         spec.shard,
     );
@@ -39,9 +43,9 @@ pub fn spec_header(spec: &LoadSpec) -> String {
         spec.method, spec.connections
     );
     let settings = [vec![first], settings(spec)].concat().join(", ");
-    let tls = match spec.url.scheme() {
-        "https" => format!("\n  {}", super::tls_settings::line(&spec.tls)),
-        _ => String::new(),
+    let tls = match spec.over_tls() {
+        true => format!("\n  {}", super::tls_settings::line(&spec.tls)),
+        false => String::new(),
     };
     format!("Running {run} @ {}\n  {settings}{tls}", spec.url)
 }
@@ -80,16 +84,18 @@ fn what(stop: &Stop) -> String {
     }
 }
 
-/// How connections send: `keep-alive, open loop`, HTTP/2 streams, a device script, and
-/// the shard.
+/// How connections send: `keep-alive, open loop`, HTTP/2 streams, WebSocket messages, a
+/// device script, and the shard.
 fn mode(
     keepalive: bool,
     pipeline: usize,
     http2_streams: Option<usize>,
+    websocket: Option<&WebSocketSpec>,
     pace: &Pace,
     shard: Shard,
 ) -> String {
     let mut mode = match (keepalive, pipeline, http2_streams) {
+        _ if websocket.is_some() => websocket.map(messages).unwrap_or_default(),
         (_, _, Some(1)) => "HTTP/2, 1 stream each".to_string(),
         (_, _, Some(m)) => format!("HTTP/2, {m} streams each"),
         (false, _, None) => "a new connection per request".to_string(),
@@ -113,8 +119,44 @@ fn mode(
     mode
 }
 
+/// `WebSocket, 4 text messages of 32 B in flight each`.
+fn messages(ws: &WebSocketSpec) -> String {
+    let kind = if ws.binary { "binary" } else { "text" };
+    let size = bytes(ws.message_size as f64);
+    match ws.in_flight {
+        1 => format!("WebSocket, 1 {kind} message of {size} in flight each"),
+        n => format!("WebSocket, {n} {kind} messages of {size} in flight each"),
+    }
+}
+
+/// What a load counted, in its words: requests, or WebSocket messages.
+struct Unit {
+    one: &'static str,
+    per_thread: &'static str,
+    plural: &'static str,
+    per_second: &'static str,
+}
+
+const REQUESTS: Unit = Unit {
+    one: "request",
+    per_thread: "Req/Sec",
+    plural: "requests",
+    per_second: "Requests/sec:",
+};
+
+const MESSAGES: Unit = Unit {
+    one: "message",
+    per_thread: "Msg/Sec",
+    plural: "messages",
+    per_second: "Messages/sec:",
+};
+
 /// The summary after the load.
 pub fn print(r: &LoadResult) {
+    let unit = match r.ws.is_some() {
+        true => MESSAGES,
+        false => REQUESTS,
+    };
     let l = &r.latency_us;
     let t = &r.thread_rps;
     if let Some(tls) = &r.tls {
@@ -129,7 +171,8 @@ pub fn print(r: &LoadResult) {
         within_one_stdev(r)
     );
     println!(
-        "    Req/Sec {:>9} {:>9} {:>9}",
+        "    {} {:>9} {:>9} {:>9}",
+        unit.per_thread,
         metric(t.mean),
         metric(t.stdev),
         metric(t.max)
@@ -150,18 +193,22 @@ pub fn print(r: &LoadResult) {
     if let Some(h2) = &r.h2 {
         print_h2(h2);
     }
+    if let Some(ws) = &r.ws {
+        print_ws(ws);
+    }
     let done = r.requests.ok + r.requests.status;
     println!(
-        "  {done} requests in {:.2}s, {} read",
+        "  {done} {} in {:.2}s, {} read",
+        unit.plural,
         r.duration_s,
         bytes(r.bytes.read as f64)
     );
     print_errors(r);
     print_rate(r);
     print_devices(r);
-    println!("Requests/sec: {:>10.2}", r.rps);
+    println!("{:<13} {:>10.2}", unit.per_second, r.rps);
     println!("Transfer/sec: {:>10}", bytes(r.transfer_per_s));
-    print_generator(r);
+    print_generator(r, &unit);
     print_shards(r);
 }
 
@@ -278,11 +325,16 @@ fn print_errors(r: &LoadResult) {
     if q.failed_sent() > q.wrong {
         // An HTTP/1.1 clear-text load's line stays as it was: tls, reset and h2 only
         // where there are some.
-        let more: String = [("tls", q.tls), ("reset", q.reset), ("h2", q.h2)]
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(name, n)| format!(", {name} {n}"))
-            .collect();
+        let more: String = [
+            ("tls", q.tls),
+            ("reset", q.reset),
+            ("h2", q.h2),
+            ("ws", q.ws),
+        ]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!(", {name} {n}"))
+        .collect();
         println!(
             "  Socket errors: connect {}, read {}, write {}, timeout {}, parse {}{more}",
             q.connect, q.read, q.write, q.timeout, q.parse
@@ -300,6 +352,43 @@ fn print_errors(r: &LoadResult) {
     }
 }
 
+/// `WebSocket: 10 upgrades, p50 80us, ...`, the close handshakes at the end, then what went
+/// wrong, when something did: refused upgrades, protocol errors and the server's closes.
+fn print_ws(ws: &WsSummary) {
+    let u = &ws.upgrade_us;
+    println!(
+        "  WebSocket: {} upgrades (p50 {}, p90 {}, p99 {}, max {}); closes at the end: {} of {} answered",
+        grouped(ws.upgrades as f64),
+        micros(u.p50),
+        micros(u.p90),
+        micros(u.p99),
+        micros(u.max),
+        ws.closes_answered,
+        ws.closes_sent
+    );
+    for (what, counts) in [
+        ("Upgrades refused", &ws.refused),
+        ("Protocol errors (the client closed)", &ws.errors),
+        ("Closes from the server, by code", &ws.closes),
+    ] {
+        if !counts.is_empty() {
+            println!("  {what}: {}", by_name(counts));
+        }
+    }
+    if ws.pings > 0 {
+        println!("  Pings answered: {}", ws.pings);
+    }
+    if ws.unsolicited > 0 {
+        println!("  Messages not awaited: {}", ws.unsolicited);
+    }
+}
+
+/// `name n, name n`.
+fn by_name(counts: &BTreeMap<String, u64>) -> String {
+    let parts: Vec<String> = counts.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    parts.join(", ")
+}
+
 /// `HTTP/2: server allows 128 streams, window 65,536, frames 16,777,215`, then what went
 /// wrong, when something did: retries, resets, GOAWAYs and errors by code.
 fn print_h2(h2: &H2Summary) {
@@ -314,10 +403,6 @@ fn print_h2(h2: &H2Summary) {
             grouped(s.max_frame_size as f64)
         );
     }
-    let by_code = |counts: &std::collections::BTreeMap<String, u64>| -> String {
-        let parts: Vec<String> = counts.iter().map(|(c, n)| format!("{c} {n}")).collect();
-        parts.join(", ")
-    };
     if h2.retried > 0 {
         println!("  Retried after GOAWAY: {}", h2.retried);
     }
@@ -327,7 +412,7 @@ fn print_h2(h2: &H2Summary) {
         ("HTTP/2 errors (client's GOAWAY)", &h2.errors),
     ] {
         if !counts.is_empty() {
-            println!("  {what}: {}", by_code(counts));
+            println!("  {what}: {}", by_name(counts));
         }
     }
     if let Some(first) = &h2.first_error {
@@ -338,15 +423,16 @@ fn print_h2(h2: &H2Summary) {
     }
 }
 
-fn print_generator(r: &LoadResult) {
+fn print_generator(r: &LoadResult, unit: &Unit) {
     let g = &r.generator;
     println!(
-        "Generator: {} x{}, {:.2}s CPU ({:.0}% of one core), {:.2} us CPU per request",
+        "Generator: {} x{}, {:.2}s CPU ({:.0}% of one core), {:.2} us CPU per {}",
         g.io,
         g.threads,
         g.cpu_seconds,
         g.cpu_percent,
-        cpu_us_per_request(r)
+        cpu_us_per_request(r),
+        unit.one
     );
     if r.interrupted {
         println!("Interrupted: the numbers cover the load until Ctrl-C.");
