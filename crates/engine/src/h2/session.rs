@@ -27,6 +27,13 @@ pub(super) const MAX_HEADER_BLOCK: usize = 64 * 1024;
 /// requests' HEADERS (a few octets each once indexed), control frames, and request body.
 const OUT_BUFFER: usize = 32 * 1024;
 
+/// Octets of the out buffer that requests and their bodies leave free, for the frames the
+/// server's own ask for at any time: a SETTINGS acknowledgement (9), a PING's (17), a
+/// WINDOW_UPDATE (13), a RST_STREAM (13) and a GOAWAY (17), more than once over. Bodies
+/// filling the buffer to its end left no room to acknowledge a SETTINGS that came late,
+/// which fails the connection (a 2 MB upload over h2c to node-http, one run in two).
+const CONTROL_ROOM: usize = 128;
+
 /// The highest stream identifier a client may open.
 const MAX_STREAM_ID: u32 = (1 << 31) - 1;
 
@@ -196,7 +203,7 @@ impl Session {
                 self.going_away = Some(MAX_STREAM_ID);
                 return;
             }
-            if self.out.room() < most {
+            if self.out.room() < most + CONTROL_ROOM {
                 return;
             }
             let Some(place) = self.streams.next_queued() else {
@@ -244,7 +251,7 @@ impl Session {
                 continue;
             }
             let window = s.send_window.min(self.send_window).max(0) as usize;
-            let room = self.out.room().saturating_sub(HEADER_LEN);
+            let room = self.out.room().saturating_sub(HEADER_LEN + CONTROL_ROOM);
             let n = left.min(window).min(max_frame).min(room);
             if n == 0 {
                 continue;
@@ -308,5 +315,39 @@ impl Session {
         let pending = self.out.pending();
         let goaway = pending.len() == 17 && pending[3] == kind::GOAWAY;
         goaway.then_some(pending)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{LoadConfig, Target};
+
+    /// Uploads fill the out buffer with bodies before the server's SETTINGS come: its
+    /// acknowledgement still finds room.
+    #[test]
+    fn bodies_leave_room_to_acknowledge_a_late_settings() {
+        let mut config = LoadConfig::new(Target::parse("http://127.0.0.1:1/up").expect("a URL"));
+        (config.http2, config.streams) = (true, 10);
+        config.body = vec![b'x'; 2_000_000];
+        let mut req = RequestBytes::new(&config, 0);
+        let mut ledger = Ledger::new(0, None, None, u64::MAX).with_h2();
+        let mut times = [Stamp::default(); 10];
+        let mut session = Session::new(10, &req, Session::lender(&req, 1));
+        for _ in 0..ledger.take(10, 0) {
+            session.start(Stamp::default(), &mut times, &mut req);
+        }
+        session.opened(&req);
+        assert!(
+            session.out.room() <= CONTROL_ROOM,
+            "the bodies filled the buffer"
+        );
+        // The server's preface: an empty SETTINGS frame.
+        let settings = [0, 0, 0, kind::SETTINGS, 0, 0, 0, 0, 0];
+        let got = session.receive(&settings, 1, &mut times, &req, &mut ledger);
+        assert!(got.is_ok(), "{:?}", got.err());
+        assert!(session
+            .unsent()
+            .ends_with(&[0, 0, 0, kind::SETTINGS, flag::ACK, 0, 0, 0, 0]));
     }
 }
