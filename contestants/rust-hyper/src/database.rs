@@ -73,7 +73,13 @@ impl Database {
             "/updates" => self.updates(asked).await,
             _ => self.fortunes().await,
         };
-        answer.unwrap_or_else(|e| full(StatusCode::INTERNAL_SERVER_ERROR, "text/plain", e.to_string()))
+        answer.unwrap_or_else(|e| {
+            full(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "text/plain",
+                e.to_string(),
+            )
+        })
     }
 
     async fn db(&self) -> Result<Response<Body>, Failure> {
@@ -81,7 +87,10 @@ impl Database {
         let read = client.prepare_cached(READ_ROW).await?;
         let id = random_id();
         let row = client.query_one(&read, &[&id]).await?;
-        let world = World { id, random_number: row.get(0) };
+        let world = World {
+            id,
+            random_number: row.get(0),
+        };
         json(&world)
     }
 
@@ -114,7 +123,10 @@ impl Database {
             async move {
                 let id = random_id();
                 let row = client.query_one(read, &[&id]).await?;
-                Ok::<_, tokio_postgres::Error>(World { id, random_number: row.get(0) })
+                Ok::<_, tokio_postgres::Error>(World {
+                    id,
+                    random_number: row.get(0),
+                })
             }
         });
         Ok(try_join_all(reads).await?)
@@ -143,7 +155,11 @@ impl Database {
 }
 
 fn json<T: Serialize>(value: &T) -> Result<Response<Body>, Failure> {
-    Ok(full(StatusCode::OK, "application/json", serde_json::to_vec(value)?))
+    Ok(full(
+        StatusCode::OK,
+        "application/json",
+        serde_json::to_vec(value)?,
+    ))
 }
 
 fn random_id() -> i32 {

@@ -48,7 +48,11 @@ pub type Body = UnsyncBoxBody<Bytes, std::io::Error>;
 
 /// `body` as `content_type`. A whole body has an exact size, so hyper writes
 /// Content-Length; hyper adds Date itself.
-pub fn full(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Response<Body> {
+pub fn full(
+    status: StatusCode,
+    content_type: &'static str,
+    body: impl Into<Bytes>,
+) -> Response<Body> {
     let body = Full::new(body.into()).map_err(|never| match never {});
     let mut res = Response::new(body.boxed_unsync());
     *res.status_mut() = status;
@@ -146,7 +150,10 @@ fn main() {
         .build()
         .expect("tokio runtime");
     let database = runtime.block_on(Database::from_env());
-    let state = Arc::new(State { workloads, database });
+    let state = Arc::new(State {
+        workloads,
+        database,
+    });
     runtime.block_on(serve(listen, serving, state));
 }
 

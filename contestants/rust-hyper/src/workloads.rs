@@ -50,7 +50,10 @@ impl Workloads {
     /// The dataset and the corpus of `dir`; none without one (the endpoints then 404).
     pub fn load(dir: Option<PathBuf>) -> Workloads {
         let Some(dir) = dir else {
-            return Workloads { items: Vec::new(), files: None };
+            return Workloads {
+                items: Vec::new(),
+                files: None,
+            };
         };
         let path = dir.join("items.json");
         let text = std::fs::read_to_string(&path)
@@ -60,7 +63,10 @@ impl Workloads {
         let files = ServeDir::new(dir.join("static"))
             .precompressed_br()
             .precompressed_gzip();
-        Workloads { items, files: Some(files) }
+        Workloads {
+            items,
+            files: Some(files),
+        }
     }
 
     /// `GET /json/{count}?m=M`: the first `count` items, each with `total = price *
@@ -82,10 +88,17 @@ impl Workloads {
                 total: i.price * f64::from(i.quantity) * m,
             })
             .collect::<Vec<_>>();
-        let page = Page { count: items.len(), items };
+        let page = Page {
+            count: items.len(),
+            items,
+        };
         match serde_json::to_vec(&page) {
             Ok(body) => full(StatusCode::OK, "application/json", body),
-            Err(e) => full(StatusCode::INTERNAL_SERVER_ERROR, "text/plain", e.to_string()),
+            Err(e) => full(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "text/plain",
+                e.to_string(),
+            ),
         }
     }
 
@@ -100,9 +113,17 @@ impl Workloads {
             return full(StatusCode::NOT_FOUND, "text/plain", "Not Found");
         };
         parts.uri = uri;
-        match files.clone().try_call(Request::from_parts(parts, body)).await {
+        match files
+            .clone()
+            .try_call(Request::from_parts(parts, body))
+            .await
+        {
             Ok(res) => res.map(|b| b.boxed_unsync()),
-            Err(e) => full(StatusCode::INTERNAL_SERVER_ERROR, "text/plain", e.to_string()),
+            Err(e) => full(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "text/plain",
+                e.to_string(),
+            ),
         }
     }
 }
