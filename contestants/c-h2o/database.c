@@ -372,36 +372,29 @@ static int on_request(h2o_req_t *req, enum kind kind)
     return 0;
 }
 
-static int on_db(h2o_handler_t *self, h2o_req_t *req)
-{
-    (void)self;
-    return on_request(req, DB);
-}
+/* An h2o handler that knows which endpoint it serves. */
+struct endpoint {
+    h2o_handler_t super;
+    enum kind kind;
+};
 
-static int on_queries(h2o_handler_t *self, h2o_req_t *req)
+static int on_endpoint(h2o_handler_t *self, h2o_req_t *req)
 {
-    (void)self;
-    return on_request(req, QUERIES);
-}
-
-static int on_updates(h2o_handler_t *self, h2o_req_t *req)
-{
-    (void)self;
-    return on_request(req, UPDATES);
-}
-
-static int on_fortunes(h2o_handler_t *self, h2o_req_t *req)
-{
-    (void)self;
-    return on_request(req, FORTUNES);
+    return on_request(req, ((struct endpoint *)self)->kind);
 }
 
 void database_register(h2o_hostconf_t *host)
 {
-    register_handler(host, "/db", on_db);
-    register_handler(host, "/queries", on_queries);
-    register_handler(host, "/updates", on_updates);
-    register_handler(host, "/fortunes", on_fortunes);
+    static const struct {
+        const char *path;
+        enum kind kind;
+    } endpoints[] = {{"/db", DB}, {"/queries", QUERIES}, {"/updates", UPDATES}, {"/fortunes", FORTUNES}};
+    for (size_t i = 0; i < sizeof endpoints / sizeof endpoints[0]; i++) {
+        h2o_pathconf_t *pathconf = h2o_config_register_path(host, endpoints[i].path, 0);
+        struct endpoint *e = (struct endpoint *)h2o_create_handler(pathconf, sizeof *e);
+        e->super.on_req = on_endpoint;
+        e->kind = endpoints[i].kind;
+    }
 }
 
 static int prepare(PGconn *pg, const char *name, const char *sql, int params)
