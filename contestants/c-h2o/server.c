@@ -5,6 +5,9 @@
  *
  *   GET /hello -> 200 "Hello World"
  *   GET /app   -> 200 with 1024 bytes after 95-105 ms
+ *   the workloads (workloads.c) from the folder WORKLOADS names, when it is set
+ *   the database endpoints (database.c) when DATABASE_URL is set, each loop
+ *   with its share of DATABASE_POOL connections
  *
  * THREADS threads each run their own h2o event loop on their own listening
  * socket (SO_REUSEPORT: the kernel spreads the connections); nothing is
@@ -20,8 +23,6 @@
  * Upgrade from HTTP/1.1; an HTTP/1.1 request is refused). In clear text
  * without it, HTTP/1.1 only (h2o's upgrade to HTTP/2 off).
  */
-#define H2O_USE_LIBUV 0 /* h2o's own event loop (epoll), not libuv */
-
 #include <errno.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -35,24 +36,8 @@
 #include <unistd.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
-#include "h2o.h"
+#include "server.h"
 #include "h2o/http2.h"
-
-#define WAIT_MIN 95 /* ms, /app waits WAIT_MIN..WAIT_MAX */
-#define WAIT_MAX 105
-
-/*
- * An h2o_timeout_t has one fixed duration, so each loop has one per whole
- * millisecond of the range and /app picks one at random.
- */
-struct worker {
-    h2o_context_t ctx; /* first: a request's conn->ctx leads back here */
-    h2o_accept_ctx_t accept_ctx;
-    h2o_timeout_t waits[WAIT_MAX - WAIT_MIN + 1];
-    unsigned seed;
-    int fd;
-    pthread_t thread;
-};
 
 /* A /app request waiting for its timeout; lives in the request's pool. */
 struct delayed {
@@ -65,26 +50,58 @@ static SSL_CTX *tls; /* NULL: clear text */
 static int h2c;      /* in clear text: HTTP/2 with prior knowledge instead of HTTP/1.1 */
 static char app_body[1024];
 
-static void respond(h2o_req_t *req, const char *body, size_t len)
+static const char *database_url; /* NULL: no database endpoints */
+static int database_connections;  /* per loop */
+
+void respond(h2o_req_t *req, int status, const char *type, const char *body, size_t len)
 {
-    req->res.status = 200;
-    req->res.reason = "OK";
+    req->res.status = status;
+    req->res.reason = status == 200 ? "OK" : status == 404 ? "Not Found" : "Internal Server Error";
     req->res.content_length = len;
-    h2o_add_header(&req->pool, &req->res.headers, H2O_TOKEN_CONTENT_TYPE, NULL, H2O_STRLIT("text/plain"));
+    h2o_add_header(&req->pool, &req->res.headers, H2O_TOKEN_CONTENT_TYPE, NULL, type, strlen(type));
     h2o_send_inline(req, body, len);
+}
+
+void respond_json(h2o_req_t *req, yajl_gen g)
+{
+    const unsigned char *json;
+    size_t len;
+    yajl_gen_get_buf(g, &json, &len);
+    respond(req, 200, "application/json", (const char *)json, len);
+    yajl_gen_clear(g);
+    yajl_gen_reset(g, NULL);
+}
+
+const char *query_param(h2o_req_t *req, const char *name, size_t *len)
+{
+    if (req->query_at == SIZE_MAX)
+        return NULL;
+    const char *at = req->path.base + req->query_at + 1, *end = req->path.base + req->path.len;
+    size_t name_len = strlen(name);
+    while (at < end) {
+        const char *pair_end = memchr(at, '&', (size_t)(end - at));
+        if (pair_end == NULL)
+            pair_end = end;
+        if ((size_t)(pair_end - at) > name_len && memcmp(at, name, name_len) == 0 && at[name_len] == '=') {
+            *len = (size_t)(pair_end - at) - name_len - 1;
+            return at + name_len + 1;
+        }
+        at = pair_end + 1;
+    }
+    return NULL;
 }
 
 static int on_hello(h2o_handler_t *self, h2o_req_t *req)
 {
     (void)self;
-    respond(req, H2O_STRLIT("Hello World"));
+    respond(req, 200, "text/plain", H2O_STRLIT("Hello World"));
     return 0;
 }
 
 static void on_app_timeout(h2o_timeout_entry_t *entry)
 {
     struct delayed *d = H2O_STRUCT_FROM_MEMBER(struct delayed, entry, entry);
-    respond(d->req, app_body, sizeof app_body);
+    respond(d->req, 200, "text/plain", app_body, sizeof app_body);
 }
 
 /* The request is freed (its client went away): its timer must not fire. */
@@ -130,6 +147,11 @@ static void *run_loop(void *arg)
     w->accept_ctx.ssl_ctx = tls;
     for (int i = 0; i <= WAIT_MAX - WAIT_MIN; i++)
         h2o_timeout_init(w->ctx.loop, &w->waits[i], WAIT_MIN + i);
+    w->json = yajl_gen_alloc(NULL);
+    if (database_url != NULL && (w->database = database_open(w, database_url, database_connections)) == NULL) {
+        fprintf(stderr, "cannot open the database's connections\n");
+        exit(1);
+    }
 
     h2o_socket_t *listener = h2o_evloop_socket_create(w->ctx.loop, w->fd, H2O_SOCKET_FLAG_DONT_READ);
     listener->data = w;
@@ -177,7 +199,7 @@ static int listen_on(const char *port)
     return fd;
 }
 
-static void register_handler(h2o_hostconf_t *host, const char *path, int (*on_req)(h2o_handler_t *, h2o_req_t *))
+void register_handler(h2o_hostconf_t *host, const char *path, int (*on_req)(h2o_handler_t *, h2o_req_t *))
 {
     h2o_pathconf_t *pathconf = h2o_config_register_path(host, path, 0);
     h2o_create_handler(pathconf, sizeof(h2o_handler_t))->on_req = on_req;
@@ -200,6 +222,21 @@ int main(int argc, char **argv)
     h2o_hostconf_t *host = h2o_config_register_host(&config, h2o_iovec_init(H2O_STRLIT("default")), 65535);
     register_handler(host, "/hello", on_hello);
     register_handler(host, "/app", on_app);
+    const char *workloads = getenv("WORKLOADS");
+    if (workloads != NULL && *workloads != '\0') {
+        if (workloads_load(workloads) != 0)
+            return 1;
+        workloads_register(host, workloads);
+    }
+    database_url = getenv("DATABASE_URL");
+    if (database_url != NULL && *database_url != '\0') {
+        const char *pool = getenv("DATABASE_POOL");
+        int total = pool != NULL && atoi(pool) > 0 ? atoi(pool) : 16;
+        database_connections = total / threads > 0 ? total / threads : 1;
+        database_register(host);
+    } else {
+        database_url = NULL;
+    }
 
     struct worker *workers = calloc((size_t)threads, sizeof *workers);
     if (workers == NULL)

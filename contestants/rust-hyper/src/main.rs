@@ -1,15 +1,22 @@
-//! rust-hyper: the shootout hello/app server on hyper 1.x and tokio.
+//! rust-hyper: the shootout server on hyper 1.x and tokio.
 //!
 //! GET /hello -> 200 "Hello World" (11 bytes)
 //! GET /app   -> tokio::time::sleep for 100 ms ±5% (uniform), then 200 with 1024 bytes
+//! the workloads (`workloads`): /baseline, /json/N, /upload, /static/NAME
+//! the database endpoints (`database`), when DATABASE_URL is set: /db, /queries, /fortunes,
+//! /updates
 //!
-//! Usage: server --listen 127.0.0.1:PORT --threads N [--cert CERT --key KEY | --h2c]
-//! (N = tokio worker threads). HTTP/1.1 (hyper's http1 server). With a certificate and its
-//! key (PEM), the same server over TLS: tokio-rustls on rustls's defaults (aws-lc-rs, TLS
-//! 1.2 and 1.3), ALPN h2 and http/1.1 (hyper's http2 server for a client that picks h2, its
-//! http1 server for any other), stateless session tickets (rustls's ticketer) besides its
-//! in-memory session cache. With --h2c, cleartext HTTP/2 with prior knowledge: hyper's
-//! http2 server on every connection (HTTP/2 only on the port).
+//! Usage: server --listen 127.0.0.1:PORT --threads N [--workloads DIR]
+//! [--cert CERT --key KEY | --h2c] (N = tokio worker threads). HTTP/1.1 (hyper's http1
+//! server). With a certificate and its key (PEM), the same server over TLS: tokio-rustls on
+//! rustls's defaults (aws-lc-rs, TLS 1.2 and 1.3), ALPN h2 and http/1.1 (hyper's http2
+//! server for a client that picks h2, its http1 server for any other), stateless session
+//! tickets (rustls's ticketer) besides its in-memory session cache. With --h2c, cleartext
+//! HTTP/2 with prior knowledge: hyper's http2 server on every connection (HTTP/2 only on
+//! the port).
+
+mod database;
+mod workloads;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -17,7 +24,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::Full;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::server::conn::{http1, http2};
@@ -29,31 +37,86 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_rustls::TlsAcceptor;
 
+use database::Database;
+use workloads::Workloads;
+
 static HELLO: &[u8] = b"Hello World";
 static APP: [u8; 1024] = [b'a'; 1024];
 
-fn text(status: StatusCode, body: &'static [u8]) -> Response<Full<Bytes>> {
-    // Full<Bytes> has an exact size, so hyper writes Content-Length; hyper adds Date itself.
-    let mut res = Response::new(Full::new(Bytes::from_static(body)));
+/// Every answer's body: whole bytes, or a file as tower-http's ServeDir streams it.
+pub type Body = UnsyncBoxBody<Bytes, std::io::Error>;
+
+/// `body` as `content_type`. A whole body has an exact size, so hyper writes
+/// Content-Length; hyper adds Date itself.
+pub fn full(
+    status: StatusCode,
+    content_type: &'static str,
+    body: impl Into<Bytes>,
+) -> Response<Body> {
+    let body = Full::new(body.into()).map_err(|never| match never {});
+    let mut res = Response::new(body.boxed_unsync());
     *res.status_mut() = status;
     res.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("text/plain"));
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     res
 }
 
-async fn handle(req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
-    if req.method() != Method::GET {
-        return Ok(text(StatusCode::METHOD_NOT_ALLOWED, b"Method Not Allowed"));
+fn text(status: StatusCode, body: &'static [u8]) -> Response<Body> {
+    full(status, "text/plain", Bytes::from_static(body))
+}
+
+/// What every connection's requests are answered from.
+struct State {
+    workloads: Workloads,
+    database: Option<Database>,
+}
+
+/// What a request asks for.
+enum Route {
+    Hello,
+    App,
+    Baseline,
+    Upload,
+    Json,
+    Static,
+    Database,
+    NotFound,
+    NotAllowed,
+}
+
+fn route(method: &Method, path: &str) -> Route {
+    match (method, path) {
+        (&Method::GET, "/hello") => Route::Hello,
+        (&Method::GET, "/app") => Route::App,
+        (&Method::GET | &Method::POST, "/baseline") => Route::Baseline,
+        (&Method::POST, "/upload") => Route::Upload,
+        (&Method::GET, "/db" | "/queries" | "/fortunes" | "/updates") => Route::Database,
+        (&Method::GET, _) if path.starts_with("/json/") => Route::Json,
+        (&Method::GET, _) if path.starts_with("/static/") => Route::Static,
+        (&Method::GET, _) => Route::NotFound,
+        _ => Route::NotAllowed,
     }
-    Ok(match req.uri().path() {
-        "/hello" => text(StatusCode::OK, HELLO),
-        "/app" => {
+}
+
+async fn handle(req: Request<Incoming>, state: Arc<State>) -> Result<Response<Body>, Infallible> {
+    Ok(match route(req.method(), req.uri().path()) {
+        Route::Hello => text(StatusCode::OK, HELLO),
+        Route::App => {
             // 95..=105 ms, uniform; a timer, so the worker thread keeps serving others.
             let us = fastrand::u64(95_000..=105_000);
             tokio::time::sleep(Duration::from_micros(us)).await;
             text(StatusCode::OK, &APP)
         }
-        _ => text(StatusCode::NOT_FOUND, b"Not Found"),
+        Route::Baseline => workloads::baseline(req).await,
+        Route::Upload => workloads::upload(req).await,
+        Route::Json => state.workloads.json(&req),
+        Route::Static => state.workloads.file(req).await,
+        Route::Database => match &state.database {
+            Some(db) => db.answer(&req).await,
+            None => text(StatusCode::NOT_FOUND, b"Not Found: no DATABASE_URL"),
+        },
+        Route::NotFound => text(StatusCode::NOT_FOUND, b"Not Found"),
+        Route::NotAllowed => text(StatusCode::METHOD_NOT_ALLOWED, b"Method Not Allowed"),
     })
 }
 
@@ -80,12 +143,18 @@ fn main() {
         _ => Serving::Http1,
     };
 
-    tokio::runtime::Builder::new_multi_thread()
+    let workloads = Workloads::load(arg(&args, "--workloads").map(Into::into));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads)
         .enable_all()
         .build()
-        .expect("tokio runtime")
-        .block_on(serve(listen, serving));
+        .expect("tokio runtime");
+    let database = runtime.block_on(Database::from_env());
+    let state = Arc::new(State {
+        workloads,
+        database,
+    });
+    runtime.block_on(serve(listen, serving, state));
 }
 
 /// How every connection is served.
@@ -115,42 +184,42 @@ fn acceptor(cert: &str, key: &str) -> TlsAcceptor {
 }
 
 /// Serves one connection as `serving` says.
-async fn connection(stream: TcpStream, serving: Serving) {
+async fn connection(stream: TcpStream, serving: Serving, state: Arc<State>) {
     match serving {
-        Serving::Http1 => serve_http1(TokioIo::new(stream)).await,
-        Serving::H2c => serve_http2(TokioIo::new(stream)).await,
+        Serving::Http1 => serve_http1(TokioIo::new(stream), state).await,
+        Serving::H2c => serve_http2(TokioIo::new(stream), state).await,
         Serving::Tls(tls) => {
             let Ok(stream) = tls.accept(stream).await else {
                 return;
             };
             let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2".as_slice());
             match h2 {
-                true => serve_http2(TokioIo::new(stream)).await,
-                false => serve_http1(TokioIo::new(stream)).await,
+                true => serve_http2(TokioIo::new(stream), state).await,
+                false => serve_http1(TokioIo::new(stream), state).await,
             }
         }
     }
 }
 
-async fn serve_http1<I>(io: I)
+async fn serve_http1<I>(io: I, state: Arc<State>)
 where
     I: hyper::rt::Read + hyper::rt::Write + Unpin,
 {
-    let _ = http1::Builder::new()
-        .serve_connection(io, service_fn(handle))
-        .await;
+    let service = service_fn(move |req| handle(req, state.clone()));
+    let _ = http1::Builder::new().serve_connection(io, service).await;
 }
 
-async fn serve_http2<I>(io: I)
+async fn serve_http2<I>(io: I, state: Arc<State>)
 where
     I: hyper::rt::Read + hyper::rt::Write + Unpin,
 {
+    let service = service_fn(move |req| handle(req, state.clone()));
     let _ = http2::Builder::new(TokioExecutor::new())
-        .serve_connection(io, service_fn(handle))
+        .serve_connection(io, service)
         .await;
 }
 
-async fn serve(listen: SocketAddr, serving: Serving) {
+async fn serve(listen: SocketAddr, serving: Serving, state: Arc<State>) {
     // TcpListener::bind would listen with a backlog of 128 (std's value, which mio 1.x
     // copies); a burst of connections beyond it gets SYNs dropped and retried after 1 s.
     // 1024 is the backlog tokio used before.
@@ -173,6 +242,6 @@ async fn serve(listen: SocketAddr, serving: Serving) {
             }
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, serving.clone()));
+        tokio::spawn(connection(stream, serving.clone(), state.clone()));
     }
 }

@@ -123,6 +123,17 @@ fn list_says_which_workloads_each_contestant_serves() {
         endpoints("nginx-static"),
         serde_json::json!(["hello", "static"])
     );
+    let every_workload_and_database_endpoint = serde_json::json!([
+        "hello", "app", "baseline", "json", "upload", "static", "db", "queries", "fortunes",
+        "updates"
+    ]);
+    for name in ["python-sanic", "rust-hyper", "java-netty", "c-h2o"] {
+        assert_eq!(
+            endpoints(name),
+            every_workload_and_database_endpoint,
+            "{name}"
+        );
+    }
     let out = shootout(&["list"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let header = text.lines().next().unwrap();

@@ -18,7 +18,18 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.DateFormatter;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedNioFile;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.CharsetUtil;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -41,6 +52,7 @@ import java.io.File;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Date;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -61,6 +73,7 @@ public final class NettyServer {
 
     static final byte[] HELLO = "Hello World".getBytes();
     static final byte[] APP = new byte[1024];
+    static final byte[] NOT_FOUND = "Not Found".getBytes();
     static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain");
     static final AsciiString SERVER = AsciiString.cached("netty");
     static final AsciiString HELLO_LEN = AsciiString.cached(Integer.toString(HELLO.length));
@@ -83,6 +96,7 @@ public final class NettyServer {
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
         SslContext tls = args.length > 3 ? tls(new File(args[2]), new File(args[3])) : null;
         boolean h2c = args.length == 3 && args[2].equals("h2c");
+        Endpoints.start(System.getProperty("shootout.workloads"));
 
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
@@ -148,68 +162,182 @@ public final class NettyServer {
             if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
                 Http2Handler.addTo(ctx.pipeline());
             } else {
-                ctx.pipeline().addLast(new HttpServerCodec(), new Handler());
+                ctx.pipeline().addLast(new HttpServerCodec(), new ChunkedWriteHandler(), new Handler());
             }
         }
     }
 
     /**
-     * One per connection. Requests are answered in order: while a delayed /app response is
-     * pending, later pipelined requests wait in a queue.
+     * One per connection. Requests are answered in order: while an answer is pending (a
+     * delayed /app, a database endpoint on the database's threads), later pipelined requests
+     * wait in a queue. A body that an endpoint reads (/baseline's form, /upload's bytes) is
+     * taken in as it arrives, counted and let go, never held whole.
      */
     static final class Handler extends ChannelInboundHandlerAdapter {
-        private final ArrayDeque<HttpRequest> queue = new ArrayDeque<>();
+        private final ArrayDeque<Pending> queue = new ArrayDeque<>();
         private boolean waiting;
         private boolean closing;
+        /** The request whose body is coming, or null. */
+        private Pending reading;
+
+        /** A request, with what was read of its body. */
+        private static final class Pending {
+            final HttpRequest req;
+            long bodyBytes;
+            StringBuilder bodyText;
+
+            Pending(HttpRequest req) {
+                this.req = req;
+            }
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
-                if (!(msg instanceof HttpRequest)) {
-                    return; // request body chunks and LastHttpContent: nothing to do for GET
-                }
-                HttpRequest req = (HttpRequest) msg;
-                if (closing) {
-                    return;
-                }
-                if (req.decoderResult().isFailure()) {
-                    closing = true;
-                    FullHttpResponse resp = response(HttpResponseStatus.BAD_REQUEST, HttpVersion.HTTP_1_1, new byte[0], false);
-                    ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
-                    return;
-                }
-                if (waiting) {
-                    queue.add(req);
-                } else {
-                    handle(ctx, req, false);
+                if (msg instanceof HttpRequest) {
+                    head(ctx, (HttpRequest) msg);
+                } else if (msg instanceof HttpContent && reading != null) {
+                    body(ctx, (HttpContent) msg);
                 }
             } finally {
                 ReferenceCountUtil.release(msg);
             }
         }
 
-        private void handle(ChannelHandlerContext ctx, HttpRequest req, boolean flush) {
+        private void head(ChannelHandlerContext ctx, HttpRequest req) {
+            if (closing) {
+                return;
+            }
+            if (req.decoderResult().isFailure()) {
+                closing = true;
+                FullHttpResponse resp = response(HttpResponseStatus.BAD_REQUEST, HttpVersion.HTTP_1_1, new byte[0], false);
+                ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            String uri = req.uri();
+            int q = uri.indexOf('?');
+            if (Endpoints.readsBody(req.method(), q < 0 ? uri : uri.substring(0, q))) {
+                reading = new Pending(req);
+                if (uri.startsWith("/baseline")) {
+                    reading.bodyText = new StringBuilder();
+                }
+                return;
+            }
+            submit(ctx, new Pending(req));
+        }
+
+        private void body(ChannelHandlerContext ctx, HttpContent content) {
+            ByteBuf bytes = content.content();
+            reading.bodyBytes += bytes.readableBytes();
+            if (reading.bodyText != null) {
+                reading.bodyText.append(bytes.toString(CharsetUtil.ISO_8859_1));
+            }
+            if (content instanceof LastHttpContent) {
+                Pending whole = reading;
+                reading = null;
+                submit(ctx, whole);
+            }
+        }
+
+        private void submit(ChannelHandlerContext ctx, Pending p) {
+            if (waiting) {
+                queue.add(p);
+            } else {
+                handle(ctx, p, false);
+            }
+        }
+
+        private void handle(ChannelHandlerContext ctx, Pending p, boolean flush) {
+            HttpRequest req = p.req;
             String uri = req.uri();
             boolean get = req.method() == HttpMethod.GET || req.method() == HttpMethod.HEAD;
             if (get && uri.equals("/hello")) {
-                respond(ctx, req, HttpResponseStatus.OK, HELLO, flush);
+                respond(ctx, req, HttpResponseStatus.OK, TEXT_PLAIN, HELLO, flush);
             } else if (get && uri.equals("/app")) {
                 waiting = true;
                 long delay = ThreadLocalRandom.current().nextLong(95_000_000L, 105_000_001L);
                 ctx.executor().schedule(() -> {
                     waiting = false;
-                    respond(ctx, req, HttpResponseStatus.OK, APP, true);
-                    while (!waiting && !closing && !queue.isEmpty()) {
-                        handle(ctx, queue.poll(), true);
-                    }
+                    respond(ctx, req, HttpResponseStatus.OK, TEXT_PLAIN, APP, true);
+                    drain(ctx);
                 }, delay, TimeUnit.NANOSECONDS);
             } else {
-                respond(ctx, req, HttpResponseStatus.NOT_FOUND, "Not Found".getBytes(), flush);
+                CompletableFuture<Answer> answer = Endpoints.answer(req.method(), uri,
+                        req.headers().get(HttpHeaderNames.ACCEPT_ENCODING), p.bodyBytes, p.bodyText);
+                if (answer.isDone()) {
+                    send(ctx, req, answer.join(), flush);
+                    return;
+                }
+                waiting = true;
+                answer.whenComplete((a, failure) -> ctx.executor().execute(() -> {
+                    waiting = false;
+                    send(ctx, req, a != null ? a : Answer.failed(failure), true);
+                    drain(ctx);
+                }));
+            }
+        }
+
+        /** The requests that waited behind an answer, until one has to wait again. */
+        private void drain(ChannelHandlerContext ctx) {
+            while (!waiting && !closing && !queue.isEmpty()) {
+                handle(ctx, queue.poll(), true);
+            }
+        }
+
+        private void send(ChannelHandlerContext ctx, HttpRequest req, Answer a, boolean flush) {
+            if (a.file == null) {
+                respond(ctx, req, a.status, a.type, a.body, flush);
+            } else {
+                sendFile(ctx, req, a);
+            }
+        }
+
+        /**
+         * A file as Netty's static-file example sends one: the head, then the file by
+         * sendfile (a FileRegion) in clear text, or in chunks read by ChunkedWriteHandler
+         * when TLS has to encrypt it.
+         */
+        private void sendFile(ChannelHandlerContext ctx, HttpRequest req, Answer a) {
+            if (!ctx.channel().isActive()) {
+                closing = true;
+                queue.clear();
+                return;
+            }
+            boolean keepAlive = HttpUtil.isKeepAlive(req);
+            HttpResponse head = new DefaultHttpResponse(req.protocolVersion(), a.status);
+            head.headers()
+                    .set(HttpHeaderNames.SERVER, SERVER)
+                    .set(HttpHeaderNames.DATE, date())
+                    .set(HttpHeaderNames.CONTENT_TYPE, a.type)
+                    .set(HttpHeaderNames.CONTENT_LENGTH, a.fileLength);
+            if (a.encoding != null) {
+                head.headers().set(HttpHeaderNames.CONTENT_ENCODING, a.encoding);
+            }
+            keepAlive(head, req.protocolVersion(), keepAlive);
+            ctx.write(head, ctx.voidPromise());
+            ChannelFuture last;
+            if (req.method() == HttpMethod.HEAD) {
+                last = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            } else if (ctx.pipeline().get(SslHandler.class) == null) {
+                ctx.write(new DefaultFileRegion(a.file.toFile(), 0, a.fileLength), ctx.voidPromise());
+                last = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            } else {
+                try {
+                    last = ctx.writeAndFlush(new HttpChunkedInput(new ChunkedNioFile(a.file.toFile())));
+                } catch (java.io.IOException e) {
+                    ctx.close();
+                    return;
+                }
+            }
+            if (!keepAlive) {
+                closing = true;
+                queue.clear();
+                last.addListener(ChannelFutureListener.CLOSE);
             }
         }
 
         private void respond(ChannelHandlerContext ctx, HttpRequest req, HttpResponseStatus status,
-                             byte[] body, boolean flush) {
+                             AsciiString type, byte[] body, boolean flush) {
             if (!ctx.channel().isActive()) {
                 closing = true;
                 queue.clear();
@@ -218,6 +346,7 @@ public final class NettyServer {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
             boolean head = req.method() == HttpMethod.HEAD;
             FullHttpResponse resp = response(status, req.protocolVersion(), head ? null : body, keepAlive);
+            resp.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
             if (head) {
                 resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
             }
@@ -244,6 +373,11 @@ public final class NettyServer {
                     .set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN)
                     .set(HttpHeaderNames.CONTENT_LENGTH,
                             body == HELLO ? HELLO_LEN : body == APP ? APP_LEN : Integer.toString(content.readableBytes()));
+            keepAlive(resp, version, keepAlive);
+            return resp;
+        }
+
+        private static void keepAlive(HttpResponse resp, HttpVersion version, boolean keepAlive) {
             if (keepAlive) {
                 if (version == HttpVersion.HTTP_1_0) {
                     resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
@@ -251,7 +385,6 @@ public final class NettyServer {
             } else {
                 resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             }
-            return resp;
         }
 
         @Override
