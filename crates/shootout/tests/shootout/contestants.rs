@@ -123,6 +123,16 @@ fn list_says_which_workloads_each_contestant_serves() {
         endpoints("nginx-static"),
         serde_json::json!(["hello", "static"])
     );
+    let every = [
+        "hello", "app", "baseline", "json", "upload", "static", "db", "queries", "fortunes",
+        "updates",
+    ];
+    for name in ["go-nethttp", "go-fasthttp", "node-express"] {
+        assert_eq!(endpoints(name), serde_json::json!(every), "{name}");
+    }
+    // The http module has no static-file path: no static.
+    let no_static: Vec<&str> = every.into_iter().filter(|e| *e != "static").collect();
+    assert_eq!(endpoints("node-http"), serde_json::json!(no_static));
     let out = shootout(&["list"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let header = text.lines().next().unwrap();
