@@ -1,7 +1,10 @@
-// go-nethttp: the shootout hello/app server on Go's standard net/http.
+// go-nethttp: the shootout server on Go's standard net/http.
 //
-// GET /hello -> 200 "Hello World" (11 bytes)
-// GET /app   -> sleeps 100 ms ±5% (uniform, in this request's goroutine), then 200 with 1024 bytes
+//   - GET /hello: 200 "Hello World" (11 bytes)
+//   - GET /app: sleeps 100 ms ±5% (uniform, in this request's goroutine), then 200 with 1024 bytes
+//   - the workloads (workloads.go): /baseline, /json/{count}, /upload, /static/NAME
+//   - with DATABASE_URL, TechEmpower's database tests (database.go): /db, /queries,
+//     /fortunes, /updates, on pgx's pool
 //
 // Parallelism comes from GOMAXPROCS (set by the manifest's start.env).
 // With -cert and -key it serves the same over TLS (ListenAndServeTLS: crypto/tls's
@@ -14,12 +17,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"log"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
+
+	"shootout/contestants/_go/database"
 )
 
 var (
@@ -50,11 +56,24 @@ func main() {
 	cert := flag.String("cert", "", "certificate (PEM): serve TLS")
 	key := flag.String("key", "", "its private key (PEM)")
 	h2c := flag.Bool("h2c", false, "serve cleartext HTTP/2 with prior knowledge instead of HTTP/1.1")
+	workloads := flag.String("workloads", "", "the workloads' data folder (items.json, static/)")
 	flag.Parse()
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /hello", hello)
 	mux.HandleFunc("GET /app", app)
+	if *workloads != "" {
+		if err := serveWorkloads(mux, *workloads); err != nil {
+			log.Fatal(err)
+		}
+	}
+	db, err := database.FromEnv(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if db != nil {
+		serveDatabase(mux, db)
+	}
 
 	srv := &http.Server{Addr: *listen, Handler: mux}
 	if *h2c {

@@ -123,17 +123,25 @@ fn list_says_which_workloads_each_contestant_serves() {
         endpoints("nginx-static"),
         serde_json::json!(["hello", "static"])
     );
-    let every_workload_and_database_endpoint = serde_json::json!([
+    let every = [
         "hello", "app", "baseline", "json", "upload", "static", "db", "queries", "fortunes",
-        "updates"
-    ]);
-    for name in ["python-sanic", "rust-hyper", "java-netty", "c-h2o"] {
-        assert_eq!(
-            endpoints(name),
-            every_workload_and_database_endpoint,
-            "{name}"
-        );
+        "updates",
+    ];
+    let all_of_them = [
+        "go-nethttp",
+        "go-fasthttp",
+        "node-express",
+        "python-sanic",
+        "rust-hyper",
+        "java-netty",
+        "c-h2o",
+    ];
+    for name in all_of_them {
+        assert_eq!(endpoints(name), serde_json::json!(every), "{name}");
     }
+    // The http module has no static-file path: no static.
+    let no_static: Vec<&str> = every.into_iter().filter(|e| *e != "static").collect();
+    assert_eq!(endpoints("node-http"), serde_json::json!(no_static));
     let out = shootout(&["list"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let header = text.lines().next().unwrap();
