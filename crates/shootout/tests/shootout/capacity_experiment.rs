@@ -11,14 +11,14 @@
 
 use crate::checkout;
 
+use crate::served_contestant::serve_until_stopped;
 use checkout::{command, run_to_end};
 use shootout::model::capacity::{Answer, CapacityResult};
 use shootout::model::{Label, LoadKind, RunRecord};
 use shootout::store::Store;
-use std::net::{Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::time::Duration;
-use testserver::{Behavior, TestServer};
+use testserver::Behavior;
 
 /// Set by the experiment's contestant command: the port `serve_workers` serves on.
 const PORT_VAR: &str = "SHOOTOUT_TEST_WORKERS_PORT";
@@ -34,16 +34,11 @@ fn serve_workers() {
     let Ok(port) = std::env::var(PORT_VAR) else {
         return;
     };
-    let port: u16 = port.parse().expect("a port");
     let behavior = Behavior::Workers {
         workers: 4,
         service: Duration::from_millis(10),
     };
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let _server = TestServer::bind(addr, behavior).expect("the port is free");
-    // Serves until the harness stops it (TERM, then KILL); the sleep only bounds a
-    // forgotten one: nothing waits on it for a state.
-    std::thread::sleep(Duration::from_secs(600));
+    serve_until_stopped(port.parse().expect("a port"), behavior);
 }
 
 /// An experiment of one capacity load against `serve_workers`, in `root`.

@@ -10,10 +10,9 @@
 
 use crate::checkout::{outside, run_to_end, temp_folder};
 use crate::database::{ensure_postgresql, processes_in, wait_for_no_processes_in};
-use std::net::{Ipv4Addr, SocketAddr};
+use crate::served_contestant::serve_until_stopped;
 use std::path::Path;
-use std::time::Duration;
-use testserver::{Behavior, TestServer};
+use testserver::Behavior;
 
 /// Set by each contestant's command: how the server serves, and its port.
 const SERVED_VAR: &str = "SHOOTOUT_TEST_DATABASE_SERVED";
@@ -37,12 +36,7 @@ fn serve_database() {
         return;
     };
     let behavior: Behavior = served.parse().expect("a behavior");
-    let port: u16 = port.parse().expect("a port");
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let _server = TestServer::bind(addr, behavior).expect("the port is free");
-    // Serves until the harness stops it (TERM, then KILL); the sleep only bounds a
-    // forgotten one: nothing waits on it for a state.
-    std::thread::sleep(Duration::from_secs(600));
+    serve_until_stopped(port.parse().expect("a port"), behavior);
 }
 
 /// A folder of contestants, one per entry of CONTESTANTS, each serving its behavior.

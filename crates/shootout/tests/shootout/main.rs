@@ -7,6 +7,7 @@
 // What the topics share.
 mod checkout;
 mod mtls;
+mod served_contestant;
 mod ssh_hosts;
 // The engine's TLS test kit (certificates made by rcgen, a tiny rustls server), shared
 // rather than copied: the engine's own tests use the rest of it.
