@@ -12,6 +12,8 @@ pub struct OutFrames {
     buf: Option<Vec<u8>>,
     sent: usize,
     filled: usize,
+    /// The buffer's length, whether it is here or lent out.
+    size: usize,
     /// Where the buffer comes from and goes back to; None for one of its own.
     lender: Option<Lender>,
 }
@@ -23,6 +25,7 @@ impl OutFrames {
             buf: Some(vec![0; capacity]),
             sent: 0,
             filled: 0,
+            size: capacity,
             lender: None,
         }
     }
@@ -33,6 +36,7 @@ impl OutFrames {
             buf: None,
             sent: 0,
             filled: 0,
+            size: lender.out_size(),
             lender: Some(lender),
         }
     }
@@ -46,12 +50,7 @@ impl OutFrames {
 
     /// Octets free behind the pending ones (all of a buffer the lender would lend).
     pub fn room(&self) -> usize {
-        let size = match (&self.buf, &self.lender) {
-            (Some(buf), _) => buf.len(),
-            (None, Some(lender)) => lender.out_size(),
-            (None, None) => 0,
-        };
-        size - self.filled
+        self.size - self.filled
     }
 
     /// `n` pending octets were written (no send of them is in flight any more, so the
@@ -88,8 +87,7 @@ impl OutFrames {
 
     /// `n` octets written into [`spare`](Self::spare) are pending.
     pub fn commit(&mut self, n: usize) {
-        let size = self.buf.as_ref().map_or(0, Vec::len);
-        self.filled = (self.filled + n).min(size);
+        self.filled = (self.filled + n).min(self.size);
     }
 
     /// Drops everything (a new connection). A lent buffer stays until its next bytes are
