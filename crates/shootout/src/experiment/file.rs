@@ -68,6 +68,9 @@ pub struct TableFile {
     pub columns: Vec<ColumnFile>,
     /// The header of the column the rows are ordered by (default the first).
     pub order: Option<String>,
+    /// The headers of the columns drawn on the page, a bar chart each (default the
+    /// order column).
+    pub charts: Option<Vec<String>>,
 }
 
 /// A column of a `[[table]]`: the cell it takes (a load, at the table's endpoint and
@@ -349,6 +352,10 @@ pub enum TableMeasure {
     Rps,
     /// The server's CPU µs per response, at a fixed rate.
     Cpu,
+    /// The server's CPU µs per MB a response moved (its request and its answer), at a
+    /// fixed rate: what a byte costs, for uploads and downloads.
+    #[serde(rename = "cpu-per-mb")]
+    CpuPerMb,
 }
 
 /// How a figure is set against its baseline.
@@ -360,4 +367,6 @@ pub enum TableAgainst {
     Percent,
     /// The figure minus the baseline.
     Difference,
+    /// The figure as a multiple of the baseline: `2.1×`.
+    Ratio,
 }

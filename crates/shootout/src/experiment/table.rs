@@ -18,6 +18,9 @@ pub struct Table {
     pub columns: Vec<TableColumn>,
     /// The column the rows are ordered by.
     pub order: usize,
+    /// The columns drawn on the page, a bar chart each.
+    #[serde(default)]
+    pub charts: Vec<usize>,
 }
 
 /// A column of a `[[table]]`, checked: a load of the experiment, at its first level and
@@ -69,11 +72,20 @@ fn check_one(t: &TableFile, names: &Names) -> Result<Table, FieldError> {
         })
         .collect::<Result<_, _>>()
         .map_err(|p| p.at("columns"))?;
-    let order = t.order.as_deref().map(place).transpose();
+    let order = (t.order.as_deref().map(place).transpose())
+        .map_err(|p| p.at("order"))?
+        .unwrap_or(0);
+    let charts = match &t.charts {
+        Some(headers) => (headers.iter().map(|h| place(h)))
+            .collect::<Result<_, _>>()
+            .map_err(|p| p.at("charts"))?,
+        None => vec![order],
+    };
     Ok(Table {
         title: t.title.clone(),
         columns,
-        order: order.map_err(|p| p.at("order"))?.unwrap_or(0),
+        order,
+        charts,
     })
 }
 
@@ -103,7 +115,8 @@ fn column(
     {
         return Err(unknown("layout", l));
     }
-    if c.measure == TableMeasure::Cpu && !matches!(load.pace, LoadPace::Rates(_)) {
+    let cpu = matches!(c.measure, TableMeasure::Cpu | TableMeasure::CpuPerMb);
+    if cpu && !matches!(load.pace, LoadPace::Rates(_)) {
         return Err(FieldProblem::CpuWithoutRate(c.load.clone()));
     }
     Ok(TableColumn {

@@ -568,6 +568,21 @@ fn a_table_of_its_own_names_loads_and_columns_and_a_mistake_names_the_table() {
     assert_eq!((t.title.as_str(), t.order), ("TLS against clear", 1));
     assert_eq!(t.columns[1].baseline, Some((0, TableAgainst::Difference)));
     assert_eq!(t.columns[0].measure, TableMeasure::Cpu);
+    assert_eq!(
+        t.charts,
+        [1],
+        "the order column is drawn unless charts says"
+    );
+    let ratio = base.replace("order = ", "charts = [\"clear\", \"over TLS\"]\norder = ");
+    let ratio = format!("{ratio}baseline = \"clear\"\nagainst = \"ratio\"\n").replace(
+        "load = \"clear\"\nmeasure = \"cpu\"",
+        "load = \"clear\"\nmeasure = \"cpu-per-mb\"",
+    );
+    let e = read(&write("table-ratio.toml", &ratio), None).unwrap();
+    let t = &e.tables[0];
+    assert_eq!(t.columns[1].baseline, Some((0, TableAgainst::Ratio)));
+    assert_eq!(t.columns[0].measure, TableMeasure::CpuPerMb);
+    assert_eq!(t.charts, [0, 1]);
     for (extra, want) in [
         (
             "baseline = \"clearly\"",
@@ -578,6 +593,7 @@ fn a_table_of_its_own_names_loads_and_columns_and_a_mistake_names_the_table() {
             "no endpoint \"api\" in this experiment",
         ),
         ("agianst = \"percent\"", "unknown field `agianst`"),
+        ("against = \"times\"", "unknown variant `times`"),
     ] {
         let msg = message(read(
             &write("table-bad.toml", &format!("{base}{extra}\n")),

@@ -47,6 +47,14 @@ pub fn cpu_us_per_response(r: &RunRecord) -> Option<f64> {
     cpu_ms_per_response(r).map(|ms| ms * 1000.0)
 }
 
+/// The MB a response moved, its request's bytes and its own (the generator's count of
+/// both ways, per response); None for a run that measured no response.
+pub fn mb_per_response(r: &RunRecord) -> Option<f64> {
+    let x = r.result()?;
+    let responses = x.requests.ok + x.requests.status;
+    (responses > 0).then(|| (x.bytes.read + x.bytes.written) as f64 / 1e6 / responses as f64)
+}
+
 /// Whether the server's CPU and memory are its own: not a running server whose process
 /// was not known (its verdict says why), whose CPU columns read `unknown`.
 pub fn server_known(r: &RunRecord) -> bool {

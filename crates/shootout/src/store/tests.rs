@@ -527,6 +527,7 @@ fn plan() -> Plan {
                 baseline: None,
             }],
             order: 0,
+            charts: vec![0],
         }],
     }
 }

@@ -104,6 +104,9 @@ pub enum Measure {
     /// The server's CPU µs per response at a fixed rate, as the efficiency tables count
     /// it (`†` when it rests on runs that do not count).
     CpuUs,
+    /// The same per MB a response moved, its request's bytes and its answer's: what a
+    /// byte costs the server, for uploads and downloads.
+    CpuUsPerMb,
 }
 
 /// How a figure is written.
@@ -141,6 +144,8 @@ pub enum Against {
     Percent,
     /// The figure minus the baseline: `+4.0`.
     Difference,
+    /// The figure as a multiple of the baseline: `2.1×`.
+    Ratio,
 }
 
 /// Where a comparison is shown.

@@ -3,7 +3,8 @@
 
 use super::column::{Against, Column, Digits, Measure};
 use super::resumption;
-use crate::report::experiment::efficiency::Cost;
+use crate::model::RunRecord;
+use crate::report::experiment::efficiency::costed_runs;
 use crate::report::experiment::marks::{LOWER_BOUND_MARK, MARKED};
 use crate::report::experiment::row::Row;
 use crate::stats::{measures, median};
@@ -74,7 +75,8 @@ impl Figure {
         }
         match column.measure {
             Measure::Rps => rps(row),
-            Measure::CpuUs => cpu_us(row),
+            Measure::CpuUs => cpu_us(row, |_| Some(1.0)),
+            Measure::CpuUsPerMb => cpu_us(row, measures::mb_per_response),
         }
     }
 
@@ -129,7 +131,8 @@ impl Figure {
             Against::Percent if base > 0.0 => {
                 Some(format!("{}%", units::grouped(100.0 * value / base)))
             }
-            Against::Percent => None,
+            Against::Ratio if base > 0.0 => Some(times(value / base)),
+            Against::Percent | Against::Ratio => None,
             Against::Difference => Some(format!("{:+.1}", value - base)),
         }
     }
@@ -161,14 +164,27 @@ fn rps(row: &Row) -> Figure {
         })
 }
 
-/// CPU per response at the rate, as the efficiency tables figure it.
-fn cpu_us(row: &Row) -> Figure {
-    let cost = Cost::of(row);
-    match cost.us.is_empty() {
+/// `2.1×`, `0.45×`, `12×`: two figures where they differ in the first, one above 10.
+fn times(ratio: f64) -> String {
+    match ratio {
+        r if r >= 10.0 => format!("{r:.0}×"),
+        r if r >= 1.0 => format!("{r:.1}×"),
+        r => format!("{r:.2}×"),
+    }
+}
+
+/// CPU per response at the rate, as the efficiency tables figure it, divided by what
+/// each run says a response is worth (`per`: 1 for a response, its MB for a byte's cost).
+fn cpu_us(row: &Row, per: fn(&RunRecord) -> Option<f64>) -> Figure {
+    let (runs, marked) = costed_runs(row);
+    let us: Vec<f64> = (runs.iter())
+        .filter_map(|r| Some(measures::cpu_us_per_response(r)? / per(r).filter(|n| *n > 0.0)?))
+        .collect();
+    match us.is_empty() {
         true => Figure::Nothing,
         false => Figure::Value {
-            value: median(&cost.us),
-            mark: match cost.marked {
+            value: median(&us),
+            mark: match marked {
                 true => Mark::Disturbed,
                 false => Mark::Counted,
             },

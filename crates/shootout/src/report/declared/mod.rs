@@ -44,8 +44,9 @@ pub struct Declared {
     /// The marks its figures may carry, said in the legend.
     pub marks: Vec<Mark>,
     pub sentence: Sentence,
-    /// A bar chart of one column's figures, one bar per contestant, on the page.
-    pub chart: Option<usize>,
+    /// The columns drawn on the page: a bar chart of each one's figures, a bar per
+    /// contestant.
+    pub charts: Vec<usize>,
     /// Say in the title what the TLS runs negotiated (`negotiated`): the unit before it
     /// and what follows it (`server CPU µs`, `certificate ECDSA P-256`).
     pub negotiated: Option<(String, String)>,

@@ -15,9 +15,6 @@ impl Declared {
         let columns: Vec<Column> = (table.columns.iter())
             .map(|c| column(c, table, plan))
             .collect();
-        let compared = (table.columns.iter().enumerate())
-            .filter_map(|(i, c)| Some((i, c, &table.columns[c.baseline?.0])))
-            .map(|(i, c, base)| Worded::new(i, format!("{} against {}", c.header, base.header)));
         let highest_first = columns
             .get(table.order)
             .is_some_and(|c| c.measure == Measure::Rps);
@@ -29,18 +26,49 @@ impl Declared {
                 highest_first,
             },
             marks: vec![Mark::LowerBound, Mark::GeneratorBound, Mark::Disturbed],
-            sentence: Sentence {
-                verb: None,
-                clauses: vec![Clause::Changes {
-                    each: compared.collect(),
-                    unit: String::new(),
-                    or_figure: None,
-                }],
-                share: None,
+            sentence: sentence(table),
+            // A table stored before it could name its charts drew its order column.
+            charts: match table.charts.is_empty() {
+                true => vec![table.order],
+                false => table.charts.clone(),
             },
-            chart: Some(table.order),
             negotiated: None,
         }
+    }
+}
+
+/// Each comparison, then each other figure but the order column's: `2.1× json against
+/// hello; 41.3 µs per MB for 2 MB upload`.
+fn sentence(table: &Table) -> Sentence {
+    let compared = (table.columns.iter().enumerate())
+        .filter_map(|(i, c)| Some((i, c, &table.columns[c.baseline?.0])))
+        .map(|(i, c, base)| Worded::new(i, format!("{} against {}", c.header, base.header)));
+    let mut clauses = vec![Clause::Changes {
+        each: compared.collect(),
+        unit: String::new(),
+        or_figure: None,
+    }];
+    let alone = (table.columns.iter().enumerate())
+        .filter(|(i, c)| c.baseline.is_none() && *i != table.order)
+        .map(|(i, c)| Clause::Figures {
+            each: vec![Worded::new(i, format!("for {}", c.header))],
+            unit: what(c.measure).2.into(),
+            unmeasured: String::new(),
+        });
+    clauses.extend(alone);
+    Sentence {
+        verb: None,
+        clauses,
+        share: None,
+    }
+}
+
+/// A measure's figure, its digits, and its unit as a sentence says it.
+fn what(measure: TableMeasure) -> (Measure, Digits, &'static str) {
+    match measure {
+        TableMeasure::Rps => (Measure::Rps, Digits::Whole, "requests/s"),
+        TableMeasure::Cpu => (Measure::CpuUs, Digits::Tenths, "µs CPU per response"),
+        TableMeasure::CpuPerMb => (Measure::CpuUsPerMb, Digits::Tenths, "µs CPU per MB"),
     }
 }
 
@@ -53,24 +81,29 @@ fn column(c: &TableColumn, table: &Table, plan: &Plan) -> Column {
         layout: c.layout.clone(),
         ..load.map_or_else(|| Take::named(&c.load), |l| Take::first_of(l, c.streams))
     };
-    let (measure, digits, what) = match c.measure {
-        TableMeasure::Rps => (Measure::Rps, Digits::Whole, "requests/s"),
-        TableMeasure::Cpu => (Measure::CpuUs, Digits::Tenths, "server CPU µs per response"),
+    let (measure, digits, _) = what(c.measure);
+    let meant = match c.measure {
+        TableMeasure::Rps => "requests/s",
+        TableMeasure::Cpu => "server CPU µs per response",
+        TableMeasure::CpuPerMb => "server CPU µs per MB moved (request and response bytes)",
     };
     let baseline = c.baseline.map(|(k, how)| Baseline {
         of: Reference::Column(k),
         against: match how {
             TableAgainst::Percent => Against::Percent,
             TableAgainst::Difference => Against::Difference,
+            TableAgainst::Ratio => Against::Ratio,
         },
         shown: Shown::InCell,
     });
     let then = match c.baseline {
-        Some((k, TableAgainst::Percent)) => {
-            format!(" (in percent of {}'s)", table.columns[k].header)
-        }
-        Some((k, TableAgainst::Difference)) => {
-            format!(" (and what it adds to {}'s)", table.columns[k].header)
+        Some((k, how)) => {
+            let base = &table.columns[k].header;
+            match how {
+                TableAgainst::Percent => format!(" (in percent of {base}'s)"),
+                TableAgainst::Difference => format!(" (and what it adds to {base}'s)"),
+                TableAgainst::Ratio => format!(" (and how many times {base}'s)"),
+            }
         }
         None => String::new(),
     };
@@ -80,7 +113,7 @@ fn column(c: &TableColumn, table: &Table, plan: &Plan) -> Column {
         .map_or(String::new(), |e| format!(" of /{e}"));
     Column {
         header: c.header.clone(),
-        meaning: take.meaning(&c.header, &format!("{what}{at}"), &then),
+        meaning: take.meaning(&c.header, &format!("{meant}{at}"), &then),
         take,
         measure,
         digits,
@@ -117,6 +150,7 @@ mod tests {
                 column("TLS", "requests over TLS", Some(0)),
             ],
             order: 1,
+            charts: vec![1],
         }];
         let all = d.tables();
         let t = (all.iter())
@@ -136,11 +170,51 @@ mod tests {
             order,
             ["c-epoll-tls", "nginx-static", "go-nethttp", "py-clear"]
         );
-        assert!(t
-            .notes
-            .contains(&"nginx-static +6.0 TLS against clear".to_string()));
+        let said = "nginx-static +6.0 TLS against clear; 22.1 µs CPU per response for clear";
+        assert!(t.notes.contains(&said.to_string()), "{:?}", t.notes);
         let page = crate::report::page::html::page(&[d]);
         assert!(page.contains("<caption>My server over TLS — /hello, layout split"));
         assert!(page.contains("id=\"my-server-over-tls-tls-hello-layout-split\""));
+    }
+
+    #[test]
+    fn a_figure_reads_as_a_multiple_of_its_baseline_and_a_byte_has_its_cost() {
+        let mut d = tls_document();
+        let plan = d.experiment.plan.as_mut().unwrap();
+        let mut times = column("TLS", "requests over TLS", Some(0));
+        times.baseline = Some((0, TableAgainst::Ratio));
+        let mut per_mb = column("TLS per MB", "requests over TLS", None);
+        per_mb.measure = TableMeasure::CpuPerMb;
+        plan.tables = vec![Table {
+            title: "What a byte costs".into(),
+            columns: vec![
+                column("clear", "requests in clear text", None),
+                times,
+                per_mb,
+            ],
+            order: 0,
+            charts: vec![0, 2],
+        }];
+        let all = d.tables();
+        let t = (all.iter())
+            .find(|t| t.title.starts_with("What a byte costs"))
+            .expect("the table is drawn");
+        // 28.1 µs per response of 160 bytes (the made-up runs' 120 read, 40 written).
+        assert_eq!(
+            row(t, "nginx-static"),
+            [
+                ("contestant", "nginx-static"),
+                ("clear", "22.1"),
+                ("TLS", "28.1 (1.3×)"),
+                ("TLS per MB", "175625.0"),
+                ("notes", ""),
+            ]
+        );
+        let said = "nginx-static 1.3× TLS against clear; 175625.0 µs CPU per MB for TLS per MB";
+        assert!(t.notes.contains(&said.to_string()), "{:?}", t.notes);
+        let page = crate::report::page::html::page(&[d]);
+        let charts = page.matches("<svg class=\"chart\"").count();
+        assert!(page.contains("<title>TLS per MB — /hello, layout split</title>"));
+        assert!(charts >= 2, "{charts} charts");
     }
 }

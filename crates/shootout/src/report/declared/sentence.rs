@@ -24,7 +24,7 @@ pub struct Sentence {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Clause {
     /// Each column's figure in words, joined by `, `: `310 µs CPU per new client`;
-    /// `unmeasured` joins the subject when none of them has a figure.
+    /// `unmeasured` (unless empty) joins the subject when none of them has a figure.
     Figures {
         each: Vec<Worded>,
         unit: String,
@@ -92,7 +92,9 @@ impl Sentence {
                     ..
                 } = clause
                 {
-                    unmeasured = (!each.is_empty()).then_some(words);
+                    if !each.is_empty() && !words.is_empty() {
+                        unmeasured = Some(words);
+                    }
                 }
             }
             parts.extend(said);

@@ -1,4 +1,4 @@
-//! The chart a declared table has on the page (`Declared::chart`): one column's figures
+//! The charts a declared table has on the page (`Declared::charts`): a column's figures
 //! as bars, a bar per contestant in the table's order, each labelled with its mark.
 
 use super::colours::Colours;
@@ -10,21 +10,23 @@ use crate::report::declared::{Declared, Mark};
 use crate::report::experiment::ranking;
 use crate::store::Plan;
 
-/// The chart of each place's table of `declared`, when it declares one.
+/// The charts of each place's table of `declared`: a bar chart per column it draws.
 pub fn charts(
     declared: &Declared,
     plan: &Plan,
     runs: &[RunRecord],
     colours: &Colours,
 ) -> Vec<Chart> {
-    let Some(column) = declared.chart else {
+    if declared.charts.is_empty() {
         return Vec::new();
-    };
+    }
     let cells = ranking::cells(runs);
     (declared.places(plan).into_iter())
-        .map(|place| {
+        .flat_map(|place| {
             let drawn = Drawn::of(declared, &plan.contestants, &cells, place);
-            bars(&drawn, column, colours)
+            (declared.charts.iter())
+                .map(|&column| bars(&drawn, column, colours))
+                .collect::<Vec<_>>()
         })
         .collect()
 }

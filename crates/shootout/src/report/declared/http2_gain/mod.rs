@@ -30,7 +30,7 @@ pub fn declared(plan: &Plan) -> Option<Declared> {
         },
         marks: vec![Mark::LowerBound, Mark::GeneratorBound, Mark::Disturbed],
         sentence: sentence(&planned),
-        chart: Some(first),
+        charts: vec![first],
         negotiated: None,
     })
 }

@@ -34,7 +34,7 @@ pub fn declared(plan: &Plan) -> Option<Declared> {
             highest_first: columns.first().is_some_and(|c| c.measure == Measure::Rps),
         },
         marks: vec![Mark::Disturbed],
-        chart: (!columns.is_empty()).then_some(0),
+        charts: (!columns.is_empty()).then_some(0).into_iter().collect(),
         columns,
         negotiated: Some(("server CPU µs".into(), certificates(&planned))),
     })
