@@ -5,13 +5,20 @@
  * epoll_wait) and a few comparisons. bench/client-floor runs shootout against it, both
  * pinned to the same core, and compares their CPU time per answered request.
  *
- *   floor-client PORT CONNECTIONS SECONDS PATH   ->  prints the responses it counted
+ * With BODY_BYTES, each request is a POST of that many zero bytes (Content-Length), written
+ * from one 64 KiB buffer as the socket takes it: the kernel's copy and nothing more, the
+ * floor bench/upload-cost sets a large upload against; a large response is read the same
+ * way, into one buffer.
+ *
+ *   floor-client PORT CONNECTIONS SECONDS PATH [BODY_BYTES]
+ *       -> prints the responses it counted
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +35,16 @@ struct conn {
     int fd;
     size_t have;  /* bytes of the current response read so far */
     size_t want;  /* its whole length once the head is in; 0 before */
+    size_t sent;  /* bytes of the current request written so far */
+    int answered; /* its response is whole (it may come before the body is all sent) */
+    uint32_t events; /* what epoll waits for on it */
 };
 
 static char request[512];
 static size_t request_len;
+static size_t body_len;    /* the request's body: body_len zero bytes after the head */
+static char zeros[BUF];
+static int ep;
 static struct conn conns[MAX_CONNS];
 static char buf[BUF];
 static unsigned long long responses;
@@ -60,11 +73,46 @@ static int open_conn(int port) {
     return fd;
 }
 
+static void next_if_done(struct conn *c);
+
+/* Writes what the socket takes of the request; returns once it is all written (then waits
+ * for the response only) or the socket is full (then also for room to write more). */
+static void write_request(struct conn *c) {
+    size_t total = request_len + body_len;
+    while (c->sent < total) {
+        const char *from = c->sent < request_len ? request + c->sent : zeros;
+        size_t left = c->sent < request_len ? request_len - c->sent : total - c->sent;
+        ssize_t n = write(c->fd, from, left < BUF ? left : BUF);
+        if (n < 0 && errno == EAGAIN)
+            break;
+        if (n <= 0)
+            die("write");
+        c->sent += n;
+    }
+    uint32_t events = c->sent < total ? EPOLLIN | EPOLLOUT : EPOLLIN;
+    if (events != c->events) {
+        struct epoll_event e = {.events = events, .data.ptr = c};
+        if (epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &e) < 0)
+            die("epoll_ctl");
+        c->events = events;
+    }
+    next_if_done(c);
+}
+
 static void send_request(struct conn *c) {
-    if (write(c->fd, request, request_len) != (ssize_t)request_len)
-        die("write");
     c->have = 0;
     c->want = 0;
+    c->sent = 0;
+    c->answered = 0;
+    write_request(c);
+}
+
+/* The next request goes once the response is whole and the request all written. */
+static void next_if_done(struct conn *c) {
+    if (c->answered && c->sent == request_len + body_len) {
+        responses++;
+        send_request(c);
+    }
 }
 
 /* The response's whole length, once its head is in `head[0..n]`; 0 before. */
@@ -91,31 +139,38 @@ static void readable(struct conn *c) {
         if (c->want == 0)
             c->want = response_len(buf, n);
         c->have += n;
-        if (c->want && c->have >= c->want) {
-            responses++;
-            send_request(c);
+        if (c->want && c->have >= c->want && !c->answered) {
+            c->answered = 1;
+            next_if_done(c);
             return;
         }
     }
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: floor-client PORT CONNECTIONS SECONDS PATH\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: floor-client PORT CONNECTIONS SECONDS PATH [BODY_BYTES]\n");
         return 2;
     }
     int port = atoi(argv[1]), n = atoi(argv[2]);
     double seconds = atof(argv[3]);
+    body_len = argc == 6 ? strtoull(argv[5], NULL, 10) : 0;
     if (n < 1 || n > MAX_CONNS || seconds <= 0)
         die("arguments");
-    request_len = snprintf(request, sizeof request,
-                           "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", argv[4], port);
-    int ep = epoll_create1(0);
+    if (body_len)
+        request_len = snprintf(request, sizeof request,
+                               "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                               "Content-Length: %zu\r\n\r\n", argv[4], port, body_len);
+    else
+        request_len = snprintf(request, sizeof request,
+                               "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", argv[4], port);
+    ep = epoll_create1(0);
     for (int i = 0; i < n; i++) {
         conns[i].fd = open_conn(port);
         struct epoll_event e = {.events = EPOLLIN, .data.ptr = &conns[i]};
         if (epoll_ctl(ep, EPOLL_CTL_ADD, conns[i].fd, &e) < 0)
             die("epoll_ctl");
+        conns[i].events = EPOLLIN;
         int flags = 1;
         if (ioctl(conns[i].fd, FIONBIO, &flags) < 0)
             die("ioctl");
@@ -125,8 +180,13 @@ int main(int argc, char **argv) {
     double end = now_s() + seconds;
     while (now_s() < end) {
         int k = epoll_wait(ep, events, 256, 100);
-        for (int i = 0; i < k; i++)
-            readable(events[i].data.ptr);
+        for (int i = 0; i < k; i++) {
+            struct conn *c = events[i].data.ptr;
+            if (events[i].events & EPOLLOUT)
+                write_request(c);
+            if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+                readable(c);
+        }
     }
     printf("%llu\n", responses);
     return 0;

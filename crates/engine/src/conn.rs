@@ -197,18 +197,31 @@ impl Conn {
 
     /// True when the pipeline has room for another request.
     #[inline]
-    pub fn has_room(&self, depth: usize) -> bool {
-        self.state == State::Open && self.room(depth) > 0
+    pub fn has_room(&self, depth: usize, req: &RequestBytes) -> bool {
+        self.state == State::Open && self.room(depth, req) > 0
     }
 
     /// How many more requests may start now, of `depth`.
     #[inline]
-    fn room(&self, depth: usize) -> usize {
+    fn room(&self, depth: usize, req: &RequestBytes) -> usize {
         match (&self.h2, &self.ws) {
             (Some(h2), _) => h2.room(depth),
             (None, Some(ws)) => ws.room(depth),
-            (None, None) => depth.saturating_sub(self.pending as usize),
+            (None, None) => depth.saturating_sub(self.in_pipeline(req) as usize),
         }
+    }
+
+    /// The requests holding a place in the pipeline: those not answered, and those
+    /// answered before they were all written (a server may answer before it has read a
+    /// body: nginx's `return`, an early 413), whose bytes still stand in the shared
+    /// buffer of `depth` requests.
+    #[inline]
+    fn in_pipeline(&self, req: &RequestBytes) -> u32 {
+        let writing = match self.vary {
+            Some(_) => 0,
+            None => self.unsent.div_ceil(req.request_len().max(1) as u32),
+        };
+        self.pending.max(writing)
     }
 
     /// Starts as many requests as the pipeline depth and the ledger allow.
@@ -220,7 +233,7 @@ impl Conn {
         req: &mut RequestBytes,
         ledger: &mut Ledger,
     ) {
-        let room = self.room(times.len()) as u32;
+        let room = self.room(times.len(), req) as u32;
         if room > 0 {
             let n = ledger.take(room, now);
             self.start(n, now, times, req);
@@ -243,19 +256,27 @@ impl Conn {
         &all[all.len() - self.unsent as usize..]
     }
 
-    /// `n` bytes of the unsent requests were written.
+    /// `n` bytes of the unsent requests were written. True when that gave the pipeline
+    /// room it did not have: the request written was answered already (the loop refills
+    /// the connection, as after a response).
     #[inline]
-    pub fn wrote(&mut self, n: usize, req: &RequestBytes) {
+    #[must_use]
+    pub fn wrote(&mut self, n: usize, req: &RequestBytes) -> bool {
         if let Some(h2) = self.h2.as_mut() {
-            return h2.wrote(n, req);
+            h2.wrote(n, req);
+            return false;
         }
         if let Some(ws) = self.ws.as_mut() {
-            return ws.wrote(n, req);
+            ws.wrote(n, req);
+            return false;
         }
         if let (Some(v), Some(vary)) = (self.vary.as_mut(), req.vary()) {
-            return v.wrote(n, self.oldest + self.pending, vary);
+            v.wrote(n, self.oldest + self.pending, vary);
+            return false;
         }
+        let before = self.in_pipeline(req);
         self.unsent -= (n as u32).min(self.unsent);
+        self.in_pipeline(req) < before
     }
 
     /// Frames the responses in `data`, which arrived at `now`.

@@ -273,8 +273,10 @@ impl EpollLoop {
                 }
                 return;
             }
-            self.slots.conns[slot].wrote(n as usize, &self.slots.req);
             self.slots.ledger.wrote(n as usize, now);
+            if self.slots.conns[slot].wrote(n as usize, &self.slots.req) {
+                self.slots.refill(slot, now);
+            }
         }
     }
 

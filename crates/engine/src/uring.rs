@@ -171,8 +171,10 @@ impl UringLoop {
             return;
         }
         if self.slots.tls.is_none() {
-            self.slots.conns[slot].wrote(res as usize, &self.slots.req);
             self.slots.ledger.wrote(res as usize, now);
+            if self.slots.conns[slot].wrote(res as usize, &self.slots.req) {
+                self.slots.refill(slot, now);
+            }
         }
         self.send(slot, now);
     }

@@ -36,6 +36,9 @@ pub enum Behavior {
     HugeHeaders(usize),
     /// Reads requests and never answers; keeps connections open until stopped.
     NeverAnswer,
+    /// Like `Hello`, but answers a request as soon as its head is in, then reads its
+    /// body and drops it: as nginx's `return` does, or a server refusing a body early.
+    AnswerBeforeBody,
     /// Answers this many requests per connection, then closes without warning.
     CloseAfterResponses(u32),
     /// Keep-alive, but closes a connection idle for longer than this.
@@ -116,6 +119,7 @@ impl FromStr for Behavior {
             "chunk-size-trailing-space" => Behavior::ChunkSizeTrailingSpace,
             "huge-headers" => Behavior::HugeHeaders(parse_num(arg()?)?),
             "never-answer" => Behavior::NeverAnswer,
+            "answer-before-body" => Behavior::AnswerBeforeBody,
             "close-after" => Behavior::CloseAfterResponses(parse_num(arg()?)?),
             "close-idle" => Behavior::CloseIdle(parse_duration(arg()?)?),
             "interim" => Behavior::Interim,
@@ -174,6 +178,7 @@ impl fmt::Display for Behavior {
             Behavior::ChunkSizeTrailingSpace => f.write_str("chunk-size-trailing-space"),
             Behavior::HugeHeaders(size) => write!(f, "huge-headers:{size}"),
             Behavior::NeverAnswer => f.write_str("never-answer"),
+            Behavior::AnswerBeforeBody => f.write_str("answer-before-body"),
             Behavior::CloseAfterResponses(n) => write!(f, "close-after:{n}"),
             Behavior::CloseIdle(d) => write!(f, "close-idle:{}", Shown(*d)),
             Behavior::Interim => f.write_str("interim"),
@@ -256,6 +261,7 @@ mod tests {
             ),
             ("huge-headers:40000", Behavior::HugeHeaders(40000)),
             ("never-answer", Behavior::NeverAnswer),
+            ("answer-before-body", Behavior::AnswerBeforeBody),
             ("close-after:3", Behavior::CloseAfterResponses(3)),
             (
                 "close-idle:50ms",

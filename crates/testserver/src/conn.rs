@@ -125,6 +125,15 @@ impl Conn<'_> {
 
     /// Takes the next complete request (head parsed, body skipped) out of the buffer.
     fn next_request(&mut self) -> io::Result<Option<Request>> {
+        if self.pending.is_none() && self.body_left > 0 {
+            // The body of a request answered before it was read (`AnswerBeforeBody`).
+            let skip = self.body_left.min(self.buf.len() as u64);
+            self.buf.drain(..skip as usize);
+            self.body_left -= skip;
+            if self.body_left > 0 {
+                return Ok(None);
+            }
+        }
         if self.pending.is_none() {
             let parsed = request::parse(&self.buf)
                 .map_err(|e| io::Error::new(ErrorKind::InvalidData, format!("{e:?}")))?;
@@ -141,6 +150,9 @@ impl Conn<'_> {
             self.buf.drain(..len);
             self.shared.requests.fetch_add(1, Relaxed);
             self.body_left = req.content_length;
+            if matches!(self.behavior, Behavior::AnswerBeforeBody) {
+                return Ok(Some(req));
+            }
             self.pending = Some(req);
         }
         if self.pending.as_ref().is_some_and(|r| r.chunked) {

@@ -70,6 +70,7 @@ pub(crate) fn build(behavior: &Behavior, req: &Request) -> Reply {
         Behavior::Hello
         | Behavior::Delay(_)
         | Behavior::NeverAnswer
+        | Behavior::AnswerBeforeBody
         | Behavior::CloseAfterResponses(_)
         | Behavior::CloseIdle(_)
         | Behavior::StallAfter(_)

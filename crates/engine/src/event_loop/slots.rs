@@ -142,7 +142,7 @@ impl Slots {
         if self.per_request() {
             return matches!(conn.state, State::Closed { .. }) && conn.pending() == 0;
         }
-        conn.has_room(self.depth)
+        conn.has_room(self.depth, &self.req)
     }
 
     /// The connect of `slot` finished at `now`: record it and start its requests, or over
@@ -173,7 +173,7 @@ impl Slots {
         }
         if self.pacer.is_some() {
             let conn = &mut self.conns[slot];
-            if !conn.ready && conn.has_room(self.depth) {
+            if !conn.ready && conn.has_room(self.depth, &self.req) {
                 conn.ready = true;
                 self.ready.push(slot);
             }

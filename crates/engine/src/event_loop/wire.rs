@@ -35,13 +35,19 @@ impl Slots {
             return Ok(&[]);
         };
         let conn = &mut self.conns[slot];
+        let mut room_opened = false;
         if conn.state == State::Open && session.out.pending().len() < MAX_PLAINTEXT {
             let taken = session.encrypt(conn.unsent(&self.req), pools)?;
-            conn.wrote(taken, &self.req);
+            room_opened = conn.wrote(taken, &self.req);
             // A TLS load counts its HTTP bytes, as a clear one does (not the records').
             self.ledger.wrote(taken, now);
         }
-        Ok(session.out.pending())
+        if room_opened {
+            self.refill(slot, now);
+        }
+        let pending = (self.tls.as_mut().and_then(|t| t.session(slot)))
+            .map_or(&[][..], |(session, _)| session.out.pending());
+        Ok(pending)
     }
 
     /// A send of what [`Slots::tls_outgoing`] gave is in flight (io_uring): its buffer

@@ -22,11 +22,16 @@ const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 /// row expects of them does not depend on how many a busy machine gets through.
 const REQUESTS: u64 = 40;
 
+/// A request body larger than loopback's socket buffers take at once (8 MB).
+const BIG_BODY: usize = 8 << 20;
+
 /// How a row's load differs from the usual one (4 connections, 1 thread, 40 requests).
 struct Load {
     requests: u64,
     connections: usize,
     method: &'static str,
+    /// Bytes of the request's body (none: 0).
+    body: usize,
     pipeline: usize,
     keepalive: bool,
     http10: bool,
@@ -49,6 +54,7 @@ const LOAD: Load = Load {
     requests: REQUESTS,
     connections: 4,
     method: "GET",
+    body: 0,
     pipeline: 1,
     keepalive: true,
     http10: false,
@@ -452,6 +458,44 @@ fn rows() -> Vec<Row> {
             },
         },
         Row {
+            // More than a loopback socket's buffers: each answer comes while its body is
+            // still being written, and the next request waits for the rest of it.
+            name: "a server that answers before it reads the body: every request counted once",
+            behavior: Behavior::AnswerBeforeBody,
+            load: Load {
+                method: "POST",
+                body: BIG_BODY,
+                requests: 12,
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(12),
+                errors: Is(0),
+                server_requests: Is(12),
+                answers_ok: true,
+                ..ANY
+            },
+        },
+        Row {
+            name: "over TLS, a server that answers before it reads the body",
+            behavior: Behavior::AnswerBeforeBody,
+            load: Load {
+                method: "POST",
+                body: BIG_BODY,
+                requests: 12,
+                wire: Wire::Tls(None),
+                ..LOAD
+            },
+            expect: Expect {
+                ok: Is(12),
+                errors: Is(0),
+                server_requests: Is(12),
+                answers_ok: true,
+                tls_failures: Some(&[]),
+                ..ANY
+            },
+        },
+        Row {
             name: "over TLS, close-delimited bodies end at close_notify",
             behavior: Behavior::Http10CloseDelimited,
             load: Load {
@@ -739,6 +783,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
     c.io = io;
     c.stop = Stop::Requests(load.requests);
     c.method = engine::parse_method(load.method).unwrap();
+    c.body = vec![b'x'; load.body];
     c.pipeline = load.pipeline;
     c.keepalive = load.keepalive;
     c.http10 = load.http10;
