@@ -110,7 +110,8 @@ def ensure_shootout():
 class Nginx:
     """A private nginx on 127.0.0.1:port (see scripts/nginx-bench)."""
 
-    def __init__(self, port, cpu=None, access_log=None, workers=1, tls=None, http2=False):
+    def __init__(self, port, cpu=None, access_log=None, workers=1, tls=None, http2=False,
+                 download_mb=None):
         self.port = port
         self.tls, self.http2 = tls, http2
         scheme = "https" if tls else "http"
@@ -126,6 +127,8 @@ class Nginx:
             args += ["--workers", str(workers)]
         if http2:
             args += ["--http2"]
+        if download_mb:
+            args += ["--download-mb", str(download_mb)]
         self.command = ["scripts/nginx-bench", "start"] + args
         r = subprocess.run([os.path.join(REPO, "scripts", "nginx-bench"), "start"] + args,
                            capture_output=True, text=True, timeout=30)

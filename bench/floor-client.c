@@ -5,10 +5,11 @@
  * epoll_wait) and a few comparisons. bench/client-floor runs shootout against it, both
  * pinned to the same core, and compares their CPU time per answered request.
  *
- * With BODY_BYTES, each request is a POST of that many zero bytes (Content-Length), written
- * from one 64 KiB buffer as the socket takes it: the kernel's copy and nothing more, the
- * floor bench/upload-cost sets a large upload against; a large response is read the same
- * way, into one buffer.
+ * With BODY_BYTES, each request is a POST of that many bytes (Content-Length), the rest of
+ * it offered to each write (from one buffer of its size) as the socket takes it:
+ * the kernel's copy and nothing more, the floor bench/upload-cost sets a large upload
+ * against; a large response is read into one 256 KiB buffer, as shootout's epoll loop
+ * reads (io_uring's receives fill at most 128 KiB).
  *
  *   floor-client PORT CONNECTIONS SECONDS PATH [BODY_BYTES]
  *       -> prints the responses it counted
@@ -29,7 +30,7 @@
 #include <unistd.h>
 
 #define MAX_CONNS 20000
-#define BUF 65536
+#define BUF (256 * 1024)
 
 struct conn {
     int fd;
@@ -42,8 +43,8 @@ struct conn {
 
 static char request[512];
 static size_t request_len;
-static size_t body_len;    /* the request's body: body_len zero bytes after the head */
-static char zeros[BUF];
+static size_t body_len;    /* the request's body: body_len bytes after the head */
+static char *body; /* body_len bytes, each page its own (see main) */
 static int ep;
 static struct conn conns[MAX_CONNS];
 static char buf[BUF];
@@ -80,9 +81,10 @@ static void next_if_done(struct conn *c);
 static void write_request(struct conn *c) {
     size_t total = request_len + body_len;
     while (c->sent < total) {
-        const char *from = c->sent < request_len ? request + c->sent : zeros;
+        const char *from =
+            c->sent < request_len ? request + c->sent : body + (c->sent - request_len);
         size_t left = c->sent < request_len ? request_len - c->sent : total - c->sent;
-        ssize_t n = write(c->fd, from, left < BUF ? left : BUF);
+        ssize_t n = write(c->fd, from, left);
         if (n < 0 && errno == EAGAIN)
             break;
         if (n <= 0)
@@ -157,6 +159,12 @@ int main(int argc, char **argv) {
     body_len = argc == 6 ? strtoull(argv[5], NULL, 10) : 0;
     if (n < 1 || n > MAX_CONNS || seconds <= 0)
         die("arguments");
+    /* Written to, not left as calloc gives it: untouched pages all map the one zero page,
+     * which a write would copy from cache, not from memory as a real body is. */
+    body = malloc(body_len ? body_len : 1);
+    if (!body)
+        die("malloc");
+    memset(body, 'x', body_len);
     if (body_len)
         request_len = snprintf(request, sizeof request,
                                "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
