@@ -33,12 +33,22 @@ impl RequestBytes {
         }
         let one = encode(config);
         let len = one.len();
+        // Each loop builds its own: a 20 MB body is copied no more than it must be (a
+        // copy is memory to fault in and fill, which counts in a large upload's cost).
+        let buf = match config.pipeline {
+            0 | 1 => one,
+            depth => one.repeat(depth),
+        };
         RequestBytes {
-            buf: one.repeat(config.pipeline.max(1)),
+            buf,
             one: len,
             head: config.method.as_str().eq_ignore_ascii_case("HEAD"),
             h2: config.http2.then(|| h2_block(config)),
-            body: config.body.clone(),
+            // Over HTTP/1.1 the body is in `buf`; over HTTP/2 it goes in DATA frames.
+            body: match config.http2 {
+                true => config.body.clone(),
+                false => Vec::new(),
+            },
             vary: None,
             ws: WsRequest::of(config),
         }
@@ -98,7 +108,7 @@ impl RequestBytes {
         self.h2.as_ref()
     }
 
-    /// The request body (over HTTP/2, sent in DATA frames).
+    /// The request body over HTTP/2, sent in DATA frames (empty over HTTP/1.1).
     #[inline]
     pub fn body(&self) -> &[u8] {
         &self.body
