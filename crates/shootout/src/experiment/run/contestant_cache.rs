@@ -98,7 +98,7 @@ fn verify_failure(
     endpoints: &[Endpoint],
     on_event: &mut impl FnMut(Event),
 ) -> Option<VerifyFailure> {
-    let served: Vec<Endpoint> = (endpoints.iter().filter(|e| c.serves(&e.name)))
+    let served: Vec<Endpoint> = (endpoints.iter().filter(|e| c.serves(e.served_as())))
         .cloned()
         .collect();
     let plan = Plan {

@@ -141,7 +141,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         if let s @ (Status::NeedsSetup(_) | Status::Blocked(_)) = catalog::status(c) {
             return skipped(RunFailure::NotInstalled(s));
         }
-        if !c.serves(&cell.endpoint.name) {
+        if !c.serves(cell.endpoint.served_as()) {
             return skipped(RunFailure::DoesNotServe(cell.endpoint.name.clone()));
         }
         if let Some(refusal) = unserved(c, cell) {

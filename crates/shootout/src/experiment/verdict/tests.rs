@@ -6,6 +6,8 @@ fn split() -> Layout {
         name: "split".into(),
         server: Some(vec![1]),
         generator: Some(vec![0]),
+        database: None,
+        database_beside: None,
     }
 }
 
