@@ -35,12 +35,12 @@ pub(super) fn check(
 ) -> Result<Option<DatabaseSetting>, FieldError> {
     let Some(f) = file else {
         if let Some(e) = endpoints.iter().find(|e| reads_database(e)) {
-            return Err(FieldProblem::NoDatabase(format!("{} reads a database", e.name))
-                .at("endpoints"));
+            return Err(
+                FieldProblem::NoDatabase(format!("{} reads a database", e.name)).at("endpoints"),
+            );
         }
         if let Some(l) = layouts.iter().find(|l| l.database_beside.is_some()) {
-            return Err(FieldProblem::NoDatabase(format!("{} places one", l.name))
-                .at("layouts"));
+            return Err(FieldProblem::NoDatabase(format!("{} places one", l.name)).at("layouts"));
         }
         return Ok(None);
     };

@@ -164,10 +164,25 @@ mod tests {
     #[test]
     fn queries_and_updates_take_a_row_count() {
         let one = Endpoint::builtin("queries:1").unwrap();
-        assert_eq!((one.name.as_str(), one.path.as_str()), ("queries:1", "/queries?q=1"));
-        assert_eq!((one.builtin, one.served_as()), (Some(Builtin::Queries), "queries"));
-        assert_eq!(Endpoint::builtin("updates:500").unwrap().path, "/updates?q=500");
-        for wrong in ["queries:0", "queries:501", "queries:x", "db:1", "fortunes:2"] {
+        assert_eq!(
+            (one.name.as_str(), one.path.as_str()),
+            ("queries:1", "/queries?q=1")
+        );
+        assert_eq!(
+            (one.builtin, one.served_as()),
+            (Some(Builtin::Queries), "queries")
+        );
+        assert_eq!(
+            Endpoint::builtin("updates:500").unwrap().path,
+            "/updates?q=500"
+        );
+        for wrong in [
+            "queries:0",
+            "queries:501",
+            "queries:x",
+            "db:1",
+            "fortunes:2",
+        ] {
             assert!(Endpoint::builtin(wrong).is_none(), "{wrong}");
         }
     }

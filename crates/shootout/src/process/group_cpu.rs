@@ -18,12 +18,15 @@ pub enum Members {
 }
 
 /// CPU ticks (user, system) of every thread of the server's processes, keyed by (process,
-/// thread) id, their resident memory, every other user process of the machine but this
-/// one and its load shards (what the verdict calls foreign), and the CPU ticks of those
-/// load shards (this process's children outside the server's: the generator).
+/// thread) id, their resident memory, the same of the database's processes when a run has
+/// one, every other user process of the machine but this one and its load shards (what
+/// the verdict calls foreign), and the CPU ticks of those load shards (this process's
+/// children outside the server's: the generator).
 #[derive(Debug, Clone, Default)]
 pub struct Sample {
     threads: HashMap<(u32, u32), Ticks>,
+    /// The database's threads (the process group of the postmaster the harness started).
+    database: HashMap<(u32, u32), Ticks>,
     rss_kb: u64,
     foreign: Walk,
     shards: u64,
@@ -67,6 +70,12 @@ impl Sample {
     /// Reads every thread of every live process of `members`. Processes and threads that
     /// end while being read are left out.
     pub fn of(members: Members) -> Sample {
+        Sample::of_sides(members, None)
+    }
+
+    /// As [`Sample::of`], and the threads of process group `database` (a database's,
+    /// neither the server's nor foreign) apart.
+    pub fn of_sides(members: Members, database: Option<u32>) -> Sample {
         let mut sample = Sample {
             foreign: Walk {
                 began: ticks_since_boot(),
@@ -90,7 +99,14 @@ impl Sample {
             Members::Tree(_) => tree.contains(&stat.pid),
             Members::Unknown => false,
         };
+        let of_database = |stat: &procfs::process::Stat| {
+            database.is_some_and(|pgid| u32::try_from(stat.pgrp) == Ok(pgid))
+        };
         for (process, stat) in processes {
+            if of_database(&stat) {
+                sample.database.extend(threads_of(&process));
+                continue;
+            }
             if !member(&stat) {
                 let user_process = stat.flags & KERNEL_THREAD == 0;
                 if u32::try_from(stat.ppid) == Ok(me) {
@@ -101,13 +117,7 @@ impl Sample {
                 continue;
             }
             sample.rss_kb += stat.rss * procfs::page_size() / 1024;
-            let tasks = process.tasks().into_iter().flatten().flatten();
-            for (task, stat) in tasks.filter_map(|t| t.stat().ok().map(|s| (t, s))) {
-                let ticks = Ticks::of(&stat, &task);
-                sample
-                    .threads
-                    .insert((task.pid as u32, task.tid as u32), ticks);
-            }
+            sample.threads.extend(threads_of(&process));
         }
         sample
     }
@@ -133,11 +143,13 @@ impl Sample {
     /// Total CPU seconds: the threads' run time in nanoseconds when every thread has it
     /// (a thread whose schedstat reads 0 has not run), else their ticks.
     pub fn seconds(&self) -> f64 {
-        let run_ns: Option<u64> = self.threads.values().map(|t| t.run_ns).sum();
-        match run_ns {
-            Some(ns) if ns > 0 => ns as f64 / 1e9,
-            _ => self.user_seconds() + self.sys_seconds(),
-        }
+        seconds_of(&self.threads)
+    }
+
+    /// The database's CPU seconds, as [`Sample::seconds`] counts the server's (0 without
+    /// a database).
+    pub fn database_seconds(&self) -> f64 {
+        seconds_of(&self.database)
     }
 
     /// CPU seconds in user mode.
@@ -161,6 +173,24 @@ impl Sample {
                 used as f64 / clock_ticks() / wall.max(1e-9) >= share
             })
             .count()
+    }
+}
+
+/// The CPU ticks of each of `process`'s threads, keyed by (process, thread) id.
+fn threads_of(process: &procfs::process::Process) -> Vec<((u32, u32), Ticks)> {
+    let tasks = process.tasks().into_iter().flatten().flatten();
+    let each = tasks.filter_map(|t| t.stat().ok().map(|s| (t, s)));
+    each.map(|(task, stat)| ((task.pid as u32, task.tid as u32), Ticks::of(&stat, &task)))
+        .collect()
+}
+
+/// Total CPU seconds of `threads`: their run time in nanoseconds when every thread has it
+/// (a thread whose schedstat reads 0 has not run), else their ticks.
+fn seconds_of(threads: &HashMap<(u32, u32), Ticks>) -> f64 {
+    let run_ns: Option<u64> = threads.values().map(|t| t.run_ns).sum();
+    match run_ns {
+        Some(ns) if ns > 0 => ns as f64 / 1e9,
+        _ => threads.values().map(|t| t.total()).sum::<u64>() as f64 / clock_ticks(),
     }
 }
 

@@ -41,6 +41,35 @@ impl Pinned {
     }
 }
 
+/// Pins every thread of every process of process group `pgid`, as they run now, to
+/// `cpus`: how a long-lived server (the database the harness owns) moves between runs of
+/// different layouts. Processes it forks later inherit their parent's CPUs. A process that
+/// ends meanwhile is passed over; the number of threads pinned is returned.
+pub fn pin_group(pgid: u32, cpus: &[usize]) -> Result<usize, PinError> {
+    let failed = |source| PinError {
+        cpus: cpus.to_vec(),
+        source,
+    };
+    let mut set = CpuSet::new();
+    for &cpu in cpus {
+        set.set(cpu).map_err(failed)?;
+    }
+    let processes = procfs::process::all_processes().map_err(|_| failed(nix::Error::EIO))?;
+    let in_group =
+        (processes.flatten()).filter(|p| p.stat().is_ok_and(|s| u32::try_from(s.pgrp) == Ok(pgid)));
+    let mut pinned = 0;
+    for process in in_group {
+        for task in process.tasks().into_iter().flatten().flatten() {
+            match sched_setaffinity(Pid::from_raw(task.tid), &set) {
+                Ok(()) => pinned += 1,
+                Err(nix::Error::ESRCH) => {}
+                Err(e) => return Err(failed(e)),
+            }
+        }
+    }
+    Ok(pinned)
+}
+
 impl Drop for Pinned {
     fn drop(&mut self) {
         // The previous set was in force a moment ago, so the kernel takes it back.
@@ -65,5 +94,31 @@ mod tests {
         drop(pinned);
         assert_eq!(sched_getaffinity(THIS_THREAD).unwrap(), before);
         assert!(Pinned::thread(&[usize::MAX]).is_err());
+    }
+
+    #[test]
+    fn a_group_is_pinned_whole_and_can_be_moved_again() {
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let cpus = |pid: u32| {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+            let line = status.lines().find(|l| l.starts_with("Cpus_allowed_list:"));
+            line.unwrap().split(':').nth(1).unwrap().trim().to_string()
+        };
+        let pinned = pin_group(child.id(), &[0]);
+        let on_zero = cpus(child.id());
+        let all: Vec<usize> = (0..engine::allowed_cpus()).collect();
+        let moved = pin_group(child.id(), &all);
+        let on_all = cpus(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(pinned.unwrap(), 1);
+        assert_eq!(on_zero, "0");
+        assert_eq!(moved.unwrap(), 1);
+        assert_ne!(on_all, "0", "moved back to every CPU ({all:?})");
     }
 }

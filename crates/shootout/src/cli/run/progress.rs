@@ -46,6 +46,7 @@ pub(super) fn run_with_progress(
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Busy(round, quiet) => say(busy_line(round, &quiet)),
+            Event::Database(line) => say(line.to_string()),
             Event::Verified(name, level, checks) => say(verified_line(name, level, checks)),
             Event::Step(name, cell, number, step) => say(step_line(name, cell, number, step)),
             Event::Finished(r, done, total) => {
