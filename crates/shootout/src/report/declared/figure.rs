@@ -1,7 +1,7 @@
 //! One contestant's figure in one column, as the table and its sentence show it, with the
 //! mark of what it rests on; and a figure set against its baseline.
 
-use super::column::{Against, Column, Digits, Measure};
+use super::column::{Against, Column, Digits, Measure, Side};
 use super::resumption;
 use crate::report::experiment::efficiency::Cost;
 use crate::report::experiment::marks::{LOWER_BOUND_MARK, MARKED};
@@ -73,8 +73,10 @@ impl Figure {
             return Figure::Withheld("none resumed");
         }
         match column.measure {
-            Measure::Rps => rps(row),
-            Measure::CpuUs => cpu_us(row),
+            Measure::Rps => median_of(row, measures::rps),
+            Measure::P99Ms => median_of(row, measures::p99_ms),
+            Measure::CpuUs => cpu_us(row, measures::cpu_us_per_response),
+            Measure::SideCpuUs(side) => cpu_us(row, side_us(side)),
         }
     }
 
@@ -109,6 +111,7 @@ impl Figure {
         match digits {
             Digits::Whole => units::grouped(value),
             Digits::Tenths => format!("{value:.1}"),
+            Digits::Hundredths => format!("{value:.2}"),
         }
     }
 
@@ -141,17 +144,17 @@ impl Figure {
     }
 }
 
-/// Requests/s: the ok runs' median (`≥` where both sides saturated), else the
-/// generator-bound runs', else the disturbed ones'.
-fn rps(row: &Row) -> Figure {
+/// `m` (requests/s, latency): the ok runs' median (`≥` where both sides saturated), else
+/// the generator-bound runs', else the disturbed ones'.
+fn median_of(row: &Row, m: measures::Measure) -> Figure {
     let counted = match row.lower_bound() {
         true => Mark::LowerBound,
         false => Mark::Counted,
     };
     let candidates = [
-        (row.rps(), counted),
-        (row.bound_values(measures::rps), Mark::GeneratorBound),
-        (row.marked_values(measures::rps), Mark::Disturbed),
+        (row.values(m), counted),
+        (row.bound_values(m), Mark::GeneratorBound),
+        (row.marked_values(m), Mark::Disturbed),
     ];
     (candidates.into_iter())
         .find(|(values, _)| !values.is_empty())
@@ -161,9 +164,18 @@ fn rps(row: &Row) -> Figure {
         })
 }
 
-/// CPU per response at the rate, as the efficiency tables figure it.
-fn cpu_us(row: &Row) -> Figure {
-    let cost = Cost::of(row);
+/// The measure of one side's CPU per response.
+fn side_us(side: Side) -> measures::Measure {
+    match side {
+        Side::Server => measures::split_server_cpu_us_per_response,
+        Side::Database => measures::database_cpu_us_per_response,
+        Side::Generator => measures::generator_cpu_us_per_response,
+    }
+}
+
+/// CPU per response at the rate (`us` of each run), as the efficiency tables figure it.
+fn cpu_us(row: &Row, us: measures::Measure) -> Figure {
+    let cost = Cost::of_measure(row, us);
     match cost.us.is_empty() {
         true => Figure::Nothing,
         false => Figure::Value {
