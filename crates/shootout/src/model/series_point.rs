@@ -20,7 +20,7 @@ pub struct Point {
     /// shards (its child processes outside the server's group).
     pub generator_cpu_s: f64,
     /// Cumulative CPU seconds of the database the harness started for the run (its
-    /// postmaster's process group); 0 without one.
+    /// postmaster's process tree); 0 without one.
     pub database_cpu_s: f64,
     /// Each core's busy share (0..1) since the previous point: task and interrupt work.
     pub cores: Vec<f32>,

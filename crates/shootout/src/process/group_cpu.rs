@@ -73,8 +73,9 @@ impl Sample {
         Sample::of_sides(members, None)
     }
 
-    /// As [`Sample::of`], and the threads of process group `database` (a database's,
-    /// neither the server's nor foreign) apart.
+    /// As [`Sample::of`], and the threads of the process tree under `database` (a
+    /// database's postmaster: neither the server's nor foreign) apart. A tree, not a
+    /// process group: each PostgreSQL backend makes itself a group leader (setsid).
     pub fn of_sides(members: Members, database: Option<u32>) -> Sample {
         let mut sample = Sample {
             foreign: Walk {
@@ -94,14 +95,14 @@ impl Sample {
             Members::Tree(root) => descendants(root, &processes),
             _ => HashSet::new(),
         };
+        let database_tree =
+            database.map_or_else(HashSet::new, |root| descendants(root, &processes));
         let member = |stat: &procfs::process::Stat| match members {
             Members::Group(pgid) => u32::try_from(stat.pgrp) == Ok(pgid),
             Members::Tree(_) => tree.contains(&stat.pid),
             Members::Unknown => false,
         };
-        let of_database = |stat: &procfs::process::Stat| {
-            database.is_some_and(|pgid| u32::try_from(stat.pgrp) == Ok(pgid))
-        };
+        let of_database = |stat: &procfs::process::Stat| database_tree.contains(&stat.pid);
         for (process, stat) in processes {
             if of_database(&stat) {
                 sample.database.extend(threads_of(&process));
@@ -192,6 +193,18 @@ fn seconds_of(threads: &HashMap<(u32, u32), Ticks>) -> f64 {
         Some(ns) if ns > 0 => ns as f64 / 1e9,
         _ => threads.values().map(|t| t.total()).sum::<u64>() as f64 / clock_ticks(),
     }
+}
+
+/// `root` and every process below it, as they run now (for pinning a server whose
+/// children leave its process group).
+pub fn tree(root: u32) -> HashSet<i32> {
+    let processes: Vec<_> = (procfs::process::all_processes()
+        .into_iter()
+        .flatten()
+        .flatten())
+    .filter_map(|p| p.stat().ok().map(|stat| (p, stat)))
+    .collect();
+    descendants(root, &processes)
 }
 
 /// `root` and every process below it, from one reading of every process's parent.

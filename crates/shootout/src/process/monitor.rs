@@ -18,7 +18,7 @@ pub struct Monitor {
 }
 
 impl Monitor {
-    /// Samples the server's processes, `members`, and the database's process group when
+    /// Samples the server's processes, `members`, and the database's process tree when
     /// given, every 100 ms until finished.
     pub fn start(members: Members, database: Option<u32>) -> Monitor {
         let stop = Arc::new(AtomicBool::new(false));

@@ -41,11 +41,14 @@ impl Pinned {
     }
 }
 
-/// Pins every thread of every process of process group `pgid`, as they run now, to
-/// `cpus`: how a long-lived server (the database the harness owns) moves between runs of
-/// different layouts. Processes it forks later inherit their parent's CPUs. A process that
-/// ends meanwhile is passed over; the number of threads pinned is returned.
-pub fn pin_group(pgid: u32, cpus: &[usize]) -> Result<usize, PinError> {
+/// Pins every thread of each process of `pids`, as they run now, to `cpus`: how a
+/// long-lived server (the database the harness owns) moves between runs of different
+/// layouts. Processes they fork later inherit their parent's CPUs. A process or thread
+/// that ends meanwhile is passed over; the number of threads pinned is returned.
+pub fn pin_processes(
+    pids: impl IntoIterator<Item = i32>,
+    cpus: &[usize],
+) -> Result<usize, PinError> {
     let failed = |source| PinError {
         cpus: cpus.to_vec(),
         source,
@@ -54,11 +57,11 @@ pub fn pin_group(pgid: u32, cpus: &[usize]) -> Result<usize, PinError> {
     for &cpu in cpus {
         set.set(cpu).map_err(failed)?;
     }
-    let processes = procfs::process::all_processes().map_err(|_| failed(nix::Error::EIO))?;
-    let in_group =
-        (processes.flatten()).filter(|p| p.stat().is_ok_and(|s| u32::try_from(s.pgrp) == Ok(pgid)));
     let mut pinned = 0;
-    for process in in_group {
+    for pid in pids {
+        let Ok(process) = procfs::process::Process::new(pid) else {
+            continue;
+        };
         for task in process.tasks().into_iter().flatten().flatten() {
             match sched_setaffinity(Pid::from_raw(task.tid), &set) {
                 Ok(()) => pinned += 1,
@@ -97,11 +100,9 @@ mod tests {
     }
 
     #[test]
-    fn a_group_is_pinned_whole_and_can_be_moved_again() {
-        use std::os::unix::process::CommandExt;
+    fn processes_are_pinned_whole_and_can_be_moved_again() {
         let mut child = std::process::Command::new("sleep")
             .arg("30")
-            .process_group(0)
             .spawn()
             .unwrap();
         let cpus = |pid: u32| {
@@ -109,10 +110,11 @@ mod tests {
             let line = status.lines().find(|l| l.starts_with("Cpus_allowed_list:"));
             line.unwrap().split(':').nth(1).unwrap().trim().to_string()
         };
-        let pinned = pin_group(child.id(), &[0]);
+        let pid = child.id() as i32;
+        let pinned = pin_processes([pid], &[0]);
         let on_zero = cpus(child.id());
         let all: Vec<usize> = (0..engine::allowed_cpus()).collect();
-        let moved = pin_group(child.id(), &all);
+        let moved = pin_processes([pid], &all);
         let on_all = cpus(child.id());
         let _ = child.kill();
         let _ = child.wait();

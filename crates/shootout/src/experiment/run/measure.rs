@@ -63,7 +63,8 @@ impl Measurement {
 /// its loads reach it (its address, the Host its requests carry, the TLS client).
 pub(super) struct Ready<'c> {
     pub(super) watched: Watched<'c>,
-    /// The process group of the experiment's database, watched beside the server.
+    /// The postmaster of the experiment's database, whose process tree is watched beside
+    /// the server.
     pub(super) database: Option<u32>,
     pub(super) addr: SocketAddr,
     pub(super) host: String,

@@ -91,7 +91,7 @@ impl OwnedDatabase {
         }
     }
 
-    /// The postmaster's process group, whose CPU the monitor counts as the database's.
+    /// The postmaster, whose process tree's CPU the monitor counts as the database's.
     pub(super) fn group(&self) -> Option<u32> {
         match self {
             OwnedDatabase::Running(db) => Some(db.pid()),
