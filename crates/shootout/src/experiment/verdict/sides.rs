@@ -46,16 +46,24 @@ impl<'a> Sides<'a> {
     /// Whether the server's saturated cores are its own doing: always, unless it shares
     /// them with a database that worked more there.
     pub fn server_outworks_database(&self, split: &Option<CpuSplit>) -> bool {
-        match (self.database, split) {
-            (Some(d), Some(s)) if overlap(d, self.server) => s.server_s >= s.database_s,
-            _ => true,
-        }
+        self.outworks_database(self.server, split, |s| s.server_s)
     }
 
     /// The same for the generator's cores.
     pub fn generator_outworks_database(&self, split: &Option<CpuSplit>) -> bool {
+        self.outworks_database(self.generator, split, |s| s.generator_s)
+    }
+
+    /// Whether the side on `cores`, whose CPU the split's `own` is, did at least the
+    /// database's work, when they share a core.
+    fn outworks_database(
+        &self,
+        cores: &[usize],
+        split: &Option<CpuSplit>,
+        own: fn(&CpuSplit) -> f64,
+    ) -> bool {
         match (self.database, split) {
-            (Some(d), Some(s)) if overlap(d, self.generator) => s.generator_s >= s.database_s,
+            (Some(d), Some(s)) if overlap(d, cores) => own(s) >= s.database_s,
             _ => true,
         }
     }
