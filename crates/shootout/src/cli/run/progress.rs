@@ -148,7 +148,10 @@ pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
             ),
         };
     }
-    match (r.result(), r.label()) {
+    // With a database, what bound the run among the three sides.
+    let bound =
+        (r.verdict().and_then(|v| v.bound_line())).map_or(String::new(), |b| format!("; {b}"));
+    let said = match (r.result(), r.label()) {
         (Some(res), Label::Ok) => match unknown {
             None => format!("{what}: {:.0} req/s", res.rps),
             Some(why) => format!("{what}: {:.0} req/s (server CPU unknown: {why})", res.rps),
@@ -159,6 +162,7 @@ pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
             label.word(),
             r.reason()
         ),
-        (None, label) => format!("{what}: {}: {}", label.word(), r.reason()),
-    }
+        (None, label) => return format!("{what}: {}: {}", label.word(), r.reason()),
+    };
+    format!("{said}{bound}")
 }

@@ -2,7 +2,8 @@
 //! every 100 ms over its measured part: which side's cores were saturated, and whether
 //! foreign work or the hypervisor disturbed it. A side that shares its cores with the
 //! database (`+db:server`, `+db:generator`) is bound only when its own work there is at
-//! least the database's; the database is, when its own is at least theirs.
+//! least the database's; the database is, when its own is at least theirs and at least
+//! half the saturation line of its cores' time.
 //! The thresholds and the measurements behind them are in docs/verdicts.md.
 
 mod sides;
@@ -130,8 +131,11 @@ pub fn judge(
     let server_saturated = saturated(server_busy) && sides.server_outworks_database(&split);
     let generator_saturated =
         engine_bound || (saturated(generator_busy) && sides.generator_outworks_database(&split));
-    let database_saturated =
-        database_busy.is_some_and(saturated) && sides.database_outworks_others(&split);
+    // Its own work must be a real part of its cores' time too: on cores that foreign work
+    // keeps busy, a database at 5% is not what bound the run.
+    let database_saturated = database_busy.is_some_and(saturated)
+        && sides.database_outworks_others(&split)
+        && split.is_some_and(|s| s.database_share() >= limits.saturated / 2.0);
     let bottleneck = match (server_saturated, generator_saturated, database_saturated) {
         (true, true, _) => Bottleneck::Both,
         (true, false, _) => Bottleneck::Server,

@@ -262,6 +262,9 @@ fn a_database_that_outworks_the_side_it_shares_a_core_with_is_the_bottleneck() {
     assert_eq!((v.bottleneck, v.valid), (Bottleneck::Generator, false));
     let v = with_database("split+db:generator", [0.50, 0.50], [0.45, 0.20, 0.25]);
     assert_eq!(v.bottleneck, Bottleneck::Neither);
+    // Cores that foreign work keeps busy: a database at 5% of its core did not bind.
+    let v = with_database("split+db:server", [0.99, 0.99], [0.03, 0.05, 0.04]);
+    assert_ne!(v.bottleneck, Bottleneck::Database);
 }
 
 #[test]
