@@ -46,7 +46,8 @@ pub(super) fn check(
     };
     let pool = f.pool.unwrap_or(DEFAULT_POOL);
     if !(1..=MOST_POOL).contains(&pool) {
-        return Err(FieldProblem::Pool(pool).at("database.pool"));
+        let most = MOST_POOL;
+        return Err(FieldProblem::Pool { pool, most }.at("database.pool"));
     }
     let world_rows = f.world.unwrap_or(WORLD_ROWS);
     if world_rows == 0 {
@@ -62,4 +63,45 @@ pub(super) fn check(
 /// Whether `e` reads the database (`db`, `queries`, `fortunes`, `updates`).
 pub fn reads_database(e: &Endpoint) -> bool {
     e.builtin.is_some_and(|b| b.needs_database())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(pool: Option<u32>) -> DatabaseFile {
+        DatabaseFile {
+            kind: DatabaseKind::Postgresql,
+            pool,
+            world: None,
+        }
+    }
+
+    #[test]
+    fn a_database_endpoint_or_placement_needs_a_database_and_a_pool_in_range() {
+        let db = [Endpoint::builtin("queries:1").unwrap()];
+        let why = check(None, &db, &[]).unwrap_err().to_string();
+        assert!(
+            why.contains("queries:1 reads a database: add [database]"),
+            "{why}"
+        );
+        let setting = check(Some(&file(None)), &db, &[]).unwrap().unwrap();
+        assert_eq!(
+            (setting.pool, setting.world_rows),
+            (DEFAULT_POOL, WORLD_ROWS)
+        );
+        let why = check(Some(&file(Some(0))), &db, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            why.contains("a pool of 0 connections: from 1 to 512"),
+            "{why}"
+        );
+        assert_eq!(check(None, &[Endpoint::hello()], &[]).unwrap(), None);
+        if engine::allowed_cpus() >= 2 {
+            let placed = [Layout::parse("split+db:server").unwrap()];
+            let why = check(None, &[], &placed).unwrap_err().to_string();
+            assert!(why.contains("split+db:server places one"), "{why}");
+        }
+    }
 }

@@ -136,8 +136,8 @@ pub enum FieldProblem {
     UnknownEndpoint(String),
     #[error("{0}: add [database] kind = \"postgresql\"")]
     NoDatabase(String),
-    #[error("a pool of {0} connections: from 1 to {most}", most = super::database_setting::MOST_POOL)]
-    Pool(u32),
+    #[error("a pool of {pool} connections: from 1 to {most}")]
+    Pool { pool: u32, most: u32 },
     #[error("{0} is built in: give yours another name")]
     BuiltInName(String),
     #[error("{0:?} does not start with /")]
