@@ -22,6 +22,8 @@ pub enum DatabaseError {
     Initdb(String),
     #[error("start postgres: {0}")]
     Start(String),
+    #[error("place postgres: {0}")]
+    Place(#[from] crate::process::PinError),
     #[error("{step}: {message}")]
     Statement { step: String, message: String },
 }

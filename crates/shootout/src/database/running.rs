@@ -7,6 +7,8 @@ use super::cluster::Cluster;
 use super::psql::Psql;
 use super::settings::{self, Listening, Setting};
 use super::{tables, DatabaseError, DATABASE_NAME, PASSWORD, POOL_ENV, URL_ENV, USER};
+use crate::process::group_cpu;
+use crate::process::pinned::pin_processes;
 use crate::process::server::{free_port, Server};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -133,6 +135,17 @@ impl Database {
 
     pub fn log(&self) -> &Path {
         &self.server.log
+    }
+
+    /// Moves every process of the cluster (the postmaster and all it started: each
+    /// backend leaves the postmaster's process group) to `cpus` (every CPU when None):
+    /// backends forked later inherit the postmaster's, so it is called before a run's
+    /// server connects.
+    pub fn place(&self, cpus: Option<&[usize]>) -> Result<(), DatabaseError> {
+        let all: Vec<usize> = (0..engine::allowed_cpus()).collect();
+        let cpus = cpus.unwrap_or(&all);
+        pin_processes(group_cpu::tree(self.pid()), cpus)?;
+        Ok(())
     }
 
     /// True while the postmaster runs.

@@ -2,6 +2,7 @@
 //! rule checked once, each mistake one line naming the file and the field.
 
 use super::capacity_load::{self, StepTimes};
+use super::database_setting;
 use super::endpoints;
 use super::error::{at, under, ExperimentError, FieldError, FieldProblem, Segment};
 use super::file::{self, DevicesFile, ExperimentFile, LoadFile, VerdictFile};
@@ -139,6 +140,7 @@ fn check(
         layouts: &layouts,
     };
     let tables = table::check(&e.table, &names)?;
+    let database = database_setting::check(e.database.as_ref(), &endpoints, &layouts)?;
     Ok(Experiment {
         verdict_policy: verdict_policy(&e.verdict).map_err(under(Segment::Field("verdict")))?,
         make_up: make_up::check(&e.make_up)?,
@@ -155,6 +157,7 @@ fn check(
         seed: e.seed,
         loads,
         tables,
+        database,
         inline: Vec::new(),
         file: PathBuf::new(),
         text: String::new(),

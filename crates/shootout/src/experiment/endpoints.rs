@@ -5,7 +5,7 @@
 
 use super::error::{at, under, FieldError, FieldProblem, Segment};
 use super::file::{EndpointFile, ExpectFile};
-use crate::model::endpoint::{BodyExpect, Builtin, Endpoint, Expect};
+use crate::model::endpoint::{BodyExpect, Endpoint, Expect};
 use engine::Header;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,7 +40,7 @@ pub(super) fn named(
 }
 
 fn check(name: &str, f: &EndpointFile, dir: &Path) -> Result<Endpoint, FieldError> {
-    if Builtin::named(name).is_some() {
+    if Endpoint::builtin(name).is_some() {
         return Err(FieldProblem::BuiltInName(name.to_string()).into());
     }
     path(&f.path).map_err(at("path"))?;

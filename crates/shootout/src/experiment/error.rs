@@ -132,8 +132,12 @@ pub enum FieldProblem {
     StartWithoutCapacity,
     #[error("{text:?} is not a rate: requests/s above 0, at most {}", grouped(*.max))]
     StartRate { text: String, max: f64 },
-    #[error("unknown endpoint {0:?} (hello, app, baseline, json, upload, static, or one declared as [endpoint.{0}])")]
+    #[error("unknown endpoint {0:?} (hello, app, baseline, json, upload, static, db, queries[:N], fortunes, updates[:N], or one declared as [endpoint.{0}])")]
     UnknownEndpoint(String),
+    #[error("{0}: add [database] kind = \"postgresql\"")]
+    NoDatabase(String),
+    #[error("a pool of {pool} connections: from 1 to {most}")]
+    Pool { pool: u32, most: u32 },
     #[error("{0} is built in: give yours another name")]
     BuiltInName(String),
     #[error("{0:?} does not start with /")]

@@ -2,6 +2,7 @@
 //! profiles that override parts of it. [`super::check`] turns it into an [`super::Experiment`].
 
 use super::error::UnknownProfile;
+use crate::contestant::manifest::DatabaseKind;
 use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_untagged::UntaggedEnumVisitor;
@@ -58,6 +59,18 @@ pub struct ExperimentFile {
     /// Comparison tables of its own (`[[table]]`), checked by [`super::table`].
     #[serde(default)]
     pub table: Vec<TableFile>,
+    /// The database the harness starts for the database endpoints (`[database]`).
+    pub database: Option<DatabaseFile>,
+}
+
+/// The `[database]` table: `kind = "postgresql"`, each server's connection pool and the
+/// rows of World.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseFile {
+    pub kind: DatabaseKind,
+    pub pool: Option<u32>,
+    pub world: Option<u32>,
 }
 
 /// A `[[table]]`: a comparison table the report draws, a row per contestant.

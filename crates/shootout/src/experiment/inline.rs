@@ -4,7 +4,9 @@
 //! naming the entry and the field.
 
 use super::error::{at, under, FieldError, FieldPath, FieldProblem, Segment};
-use crate::contestant::manifest::{Contestant, Manifest, Origin, Requires, Setup, Start};
+use crate::contestant::manifest::{
+    Contestant, DatabaseKind, Manifest, Origin, Requires, Setup, Start,
+};
 use crate::contestant::running::{Process, RunningServer};
 use crate::model::VerifyLevel;
 use serde::Deserialize;
@@ -46,6 +48,8 @@ struct InlineFile {
     parses_http: bool,
     #[serde(default)]
     note: String,
+    /// The database its endpoints read: the experiment's `[database]` is handed to it.
+    database: Option<DatabaseKind>,
 }
 
 fn yes() -> bool {
@@ -206,8 +210,7 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
         // An inline contestant serves clear text only, for now.
         tls: None,
         h2c: None,
-        // Experiments start no database yet (issue 35, item 4).
-        database: None,
+        database: f.database,
     }
 }
 

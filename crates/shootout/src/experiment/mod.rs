@@ -7,6 +7,7 @@
 
 mod capacity_load;
 mod check;
+pub mod database_setting;
 mod endpoints;
 mod error;
 mod file;
@@ -24,6 +25,7 @@ pub mod table;
 pub mod verdict;
 
 pub use capacity_load::CapacityLoad;
+pub use database_setting::DatabaseSetting;
 pub use error::{
     ExperimentError, FieldError, FieldPath, FieldProblem, Http2Problem, Segment, UnknownProfile,
 };
@@ -75,6 +77,8 @@ pub struct Experiment {
     pub thresholds: Thresholds,
     /// Comparison tables of its own (`[[table]]`), drawn by the report.
     pub tables: Vec<Table>,
+    /// The database the harness starts for the contestants (`[database]`).
+    pub database: Option<DatabaseSetting>,
 }
 
 /// One load of the matrix, checked.

@@ -69,6 +69,11 @@ impl Builtin {
         !matches!(self, Builtin::Hello | Builtin::App) && !self.needs_database()
     }
 
+    /// An endpoint that asks for a number of rows (`queries:N`, `updates:N`).
+    pub fn takes_rows(self) -> bool {
+        matches!(self, Builtin::Queries | Builtin::Updates)
+    }
+
     /// A database endpoint (issue 35): its answers come from the database the harness
     /// owns, and verify checks them against it.
     pub fn needs_database(self) -> bool {

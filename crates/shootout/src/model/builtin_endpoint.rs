@@ -9,13 +9,36 @@ use engine::{Header, VarySpec};
 use http::Method;
 use regex::bytes::Regex;
 
+/// The most rows `queries:N` and `updates:N` ask for (TechEmpower's clamp).
+pub const MOST_ROWS: u32 = 500;
+
 /// The body a load of `upload` sends: 2 MB.
 pub const UPLOAD_BYTES: usize = 2_000_000;
 
 impl Endpoint {
-    /// The built-in endpoint called `name`.
+    /// The built-in endpoint called `name`; `queries:N` and `updates:N` ask for N rows
+    /// (1 to 500) where `queries` and `updates` ask for 20.
     pub fn builtin(name: &str) -> Option<Endpoint> {
-        Builtin::named(name).map(Builtin::endpoint)
+        if let Some(b) = Builtin::named(name) {
+            return Some(b.endpoint());
+        }
+        let (base, rows) = name.split_once(':')?;
+        let b = Builtin::named(base).filter(|b| b.takes_rows())?;
+        let rows: u32 = rows.parse().ok().filter(|n| (1..=MOST_ROWS).contains(n))?;
+        Some(Endpoint {
+            name: name.to_string(),
+            path: format!("/{base}?q={rows}"),
+            ..b.endpoint()
+        })
+    }
+
+    /// The name a contestant's manifest lists it by: its built-in's (`queries` for
+    /// `queries:1`), or its own.
+    pub fn served_as(&self) -> &str {
+        match self.builtin {
+            Some(b) => b.name(),
+            None => &self.name,
+        }
     }
 
     /// `GET /hello`, 200 `Hello World`.
@@ -137,6 +160,32 @@ fn upload_body(len: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn queries_and_updates_take_a_row_count() {
+        let one = Endpoint::builtin("queries:1").unwrap();
+        assert_eq!(
+            (one.name.as_str(), one.path.as_str()),
+            ("queries:1", "/queries?q=1")
+        );
+        assert_eq!(
+            (one.builtin, one.served_as()),
+            (Some(Builtin::Queries), "queries")
+        );
+        assert_eq!(
+            Endpoint::builtin("updates:500").unwrap().path,
+            "/updates?q=500"
+        );
+        for wrong in [
+            "queries:0",
+            "queries:501",
+            "queries:x",
+            "db:1",
+            "fortunes:2",
+        ] {
+            assert!(Endpoint::builtin(wrong).is_none(), "{wrong}");
+        }
+    }
 
     #[test]
     fn every_builtin_load_resolves() {

@@ -29,7 +29,7 @@ pub use machine::Machine;
 pub use outcome::Outcome;
 pub use run_coordinates::RunCoordinates;
 pub use series_point::Point;
-pub use verdict::{Bottleneck, Verdict};
+pub use verdict::{Bottleneck, CpuSplit, Verdict};
 pub use verify_level::VerifyLevel;
 
 use engine::LoadResult;

@@ -1,5 +1,5 @@
 //! One sample of the series the harness takes while a load runs (every 100 ms): the
-//! server's CPU and memory, each core's use and steal, and the CPU of everyone else. The
+//! server's CPU and memory, the database's CPU, each core's use and steal, and the CPU of everyone else. The
 //! record stores the series; the harness's monitor takes it.
 
 /// One point of the series (fields after `cpu_s` are absent from schema-1 rows).
@@ -19,6 +19,9 @@ pub struct Point {
     /// Cumulative CPU seconds of the generator: the shootout process and its load
     /// shards (its child processes outside the server's group).
     pub generator_cpu_s: f64,
+    /// Cumulative CPU seconds of the database the harness started for the run (its
+    /// postmaster's process tree); 0 without one.
+    pub database_cpu_s: f64,
     /// Each core's busy share (0..1) since the previous point: task and interrupt work.
     pub cores: Vec<f32>,
     /// Each core's share (0..1) stolen by the hypervisor since the previous point.

@@ -18,12 +18,15 @@ pub enum Members {
 }
 
 /// CPU ticks (user, system) of every thread of the server's processes, keyed by (process,
-/// thread) id, their resident memory, every other user process of the machine but this
-/// one and its load shards (what the verdict calls foreign), and the CPU ticks of those
-/// load shards (this process's children outside the server's: the generator).
+/// thread) id, their resident memory, the same of the database's processes when a run has
+/// one, every other user process of the machine but this one and its load shards (what
+/// the verdict calls foreign), and the CPU ticks of those load shards (this process's
+/// children outside the server's: the generator).
 #[derive(Debug, Clone, Default)]
 pub struct Sample {
     threads: HashMap<(u32, u32), Ticks>,
+    /// The database's threads (the process group of the postmaster the harness started).
+    database: HashMap<(u32, u32), Ticks>,
     rss_kb: u64,
     foreign: Walk,
     shards: u64,
@@ -67,6 +70,13 @@ impl Sample {
     /// Reads every thread of every live process of `members`. Processes and threads that
     /// end while being read are left out.
     pub fn of(members: Members) -> Sample {
+        Sample::of_sides(members, None)
+    }
+
+    /// As [`Sample::of`], and the threads of the process tree under `database` (a
+    /// database's postmaster: neither the server's nor foreign) apart. A tree, not a
+    /// process group: each PostgreSQL backend makes itself a group leader (setsid).
+    pub fn of_sides(members: Members, database: Option<u32>) -> Sample {
         let mut sample = Sample {
             foreign: Walk {
                 began: ticks_since_boot(),
@@ -85,12 +95,19 @@ impl Sample {
             Members::Tree(root) => descendants(root, &processes),
             _ => HashSet::new(),
         };
+        let database_tree =
+            database.map_or_else(HashSet::new, |root| descendants(root, &processes));
         let member = |stat: &procfs::process::Stat| match members {
             Members::Group(pgid) => u32::try_from(stat.pgrp) == Ok(pgid),
             Members::Tree(_) => tree.contains(&stat.pid),
             Members::Unknown => false,
         };
+        let of_database = |stat: &procfs::process::Stat| database_tree.contains(&stat.pid);
         for (process, stat) in processes {
+            if of_database(&stat) {
+                sample.database.extend(threads_of(&process));
+                continue;
+            }
             if !member(&stat) {
                 let user_process = stat.flags & KERNEL_THREAD == 0;
                 if u32::try_from(stat.ppid) == Ok(me) {
@@ -101,13 +118,7 @@ impl Sample {
                 continue;
             }
             sample.rss_kb += stat.rss * procfs::page_size() / 1024;
-            let tasks = process.tasks().into_iter().flatten().flatten();
-            for (task, stat) in tasks.filter_map(|t| t.stat().ok().map(|s| (t, s))) {
-                let ticks = Ticks::of(&stat, &task);
-                sample
-                    .threads
-                    .insert((task.pid as u32, task.tid as u32), ticks);
-            }
+            sample.threads.extend(threads_of(&process));
         }
         sample
     }
@@ -133,11 +144,13 @@ impl Sample {
     /// Total CPU seconds: the threads' run time in nanoseconds when every thread has it
     /// (a thread whose schedstat reads 0 has not run), else their ticks.
     pub fn seconds(&self) -> f64 {
-        let run_ns: Option<u64> = self.threads.values().map(|t| t.run_ns).sum();
-        match run_ns {
-            Some(ns) if ns > 0 => ns as f64 / 1e9,
-            _ => self.user_seconds() + self.sys_seconds(),
-        }
+        seconds_of(&self.threads)
+    }
+
+    /// The database's CPU seconds, as [`Sample::seconds`] counts the server's (0 without
+    /// a database).
+    pub fn database_seconds(&self) -> f64 {
+        seconds_of(&self.database)
     }
 
     /// CPU seconds in user mode.
@@ -162,6 +175,36 @@ impl Sample {
             })
             .count()
     }
+}
+
+/// The CPU ticks of each of `process`'s threads, keyed by (process, thread) id.
+fn threads_of(process: &procfs::process::Process) -> Vec<((u32, u32), Ticks)> {
+    let tasks = process.tasks().into_iter().flatten().flatten();
+    let each = tasks.filter_map(|t| t.stat().ok().map(|s| (t, s)));
+    each.map(|(task, stat)| ((task.pid as u32, task.tid as u32), Ticks::of(&stat, &task)))
+        .collect()
+}
+
+/// Total CPU seconds of `threads`: their run time in nanoseconds when every thread has it
+/// (a thread whose schedstat reads 0 has not run), else their ticks.
+fn seconds_of(threads: &HashMap<(u32, u32), Ticks>) -> f64 {
+    let run_ns: Option<u64> = threads.values().map(|t| t.run_ns).sum();
+    match run_ns {
+        Some(ns) if ns > 0 => ns as f64 / 1e9,
+        _ => threads.values().map(|t| t.total()).sum::<u64>() as f64 / clock_ticks(),
+    }
+}
+
+/// `root` and every process below it, as they run now (for pinning a server whose
+/// children leave its process group).
+pub fn tree(root: u32) -> HashSet<i32> {
+    let processes: Vec<_> = (procfs::process::all_processes()
+        .into_iter()
+        .flatten()
+        .flatten())
+    .filter_map(|p| p.stat().ok().map(|stat| (p, stat)))
+    .collect();
+    descendants(root, &processes)
 }
 
 /// `root` and every process below it, from one reading of every process's parent.

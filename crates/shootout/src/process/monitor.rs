@@ -1,5 +1,5 @@
-//! Watching a run every 100 ms: the server's CPU (user, system) and memory,
-//! the generator's CPU (this process, whose loops send the load, and its load shards),
+//! Watching a run every 100 ms: the server's CPU (user, system) and memory, the
+//! database's CPU when the run has one, the generator's CPU (this process, whose loops send the load, and its load shards),
 //! the other processes' (foreign CPU), and each core's use.
 
 use crate::machine::cores::{CoreTicks, CoreUse};
@@ -18,8 +18,9 @@ pub struct Monitor {
 }
 
 impl Monitor {
-    /// Samples the server's processes, `members`, every 100 ms until finished.
-    pub fn start(members: Members) -> Monitor {
+    /// Samples the server's processes, `members`, and the database's process tree when
+    /// given, every 100 ms until finished.
+    pub fn start(members: Members, database: Option<u32>) -> Monitor {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
@@ -34,7 +35,8 @@ impl Monitor {
             while !flag.load(Ordering::Relaxed) {
                 let now = CoreTicks::take();
                 let used = now.use_since(&cores);
-                points.push(point(members, t0, used, reaped, &mut foreign));
+                let s = Sample::of_sides(members, database);
+                points.push(point(&s, t0, used, reaped, &mut foreign));
                 cores = now;
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -50,14 +52,7 @@ impl Monitor {
     }
 }
 
-fn point(
-    members: Members,
-    t0: Instant,
-    used: CoreUse,
-    reaped: f64,
-    foreign: &mut ForeignCpu,
-) -> Point {
-    let s = Sample::of(members);
+fn point(s: &Sample, t0: Instant, used: CoreUse, reaped: f64, foreign: &mut ForeignCpu) -> Point {
     let others_cpu_s = foreign.add(s.foreign()) as f64 / group_cpu::clock_ticks();
     let shards = s.shard_seconds() + group_cpu::reaped_children_seconds() - reaped;
     Point {
@@ -67,6 +62,7 @@ fn point(
         sys_s: s.sys_seconds(),
         rss_kb: s.rss_kb(),
         generator_cpu_s: group_cpu::own_seconds() + shards,
+        database_cpu_s: s.database_seconds(),
         cores: used.busy,
         steal: used.steal,
         others_cpu_s,

@@ -3,7 +3,7 @@
 //! chart and comparison computes it the same way: above all the server's CPU per
 //! response, in one unit.
 
-use crate::model::RunRecord;
+use crate::model::{CpuSplit, RunRecord};
 
 /// One number of a run that measured something, None for a run without a result.
 pub type Measure = fn(&RunRecord) -> Option<f64>;
@@ -53,6 +53,38 @@ pub fn mb_per_response(r: &RunRecord) -> Option<f64> {
     let x = r.result()?;
     let responses = x.requests.ok + x.requests.status;
     (responses > 0).then(|| (x.bytes.read + x.bytes.written) as f64 / 1e6 / responses as f64)
+}
+
+/// The server's CPU µs per MB a response moved (see [`mb_per_response`]).
+pub fn cpu_us_per_mb(r: &RunRecord) -> Option<f64> {
+    Some(cpu_us_per_response(r)? / mb_per_response(r).filter(|mb| *mb > 0.0)?)
+}
+
+/// The server's CPU µs per response as the verdict's split of the measured window counts
+/// it (a run with a database): beside the database's and the generator's below, counted
+/// over the same samples.
+pub fn split_server_cpu_us_per_response(r: &RunRecord) -> Option<f64> {
+    side_us_per_response(r, |s| s.server_s).filter(|_| server_known(r))
+}
+
+/// The database's CPU µs per response, from the verdict's split of the measured window's
+/// CPU (a run with the database the harness owns; None without one).
+pub fn database_cpu_us_per_response(r: &RunRecord) -> Option<f64> {
+    side_us_per_response(r, |s| s.database_s)
+}
+
+/// The generator's CPU µs per response, from the same split (a run with a database).
+pub fn generator_cpu_us_per_response(r: &RunRecord) -> Option<f64> {
+    side_us_per_response(r, |s| s.generator_s)
+}
+
+/// One side's CPU seconds of the verdict's split, per response the window saw: the
+/// responses of the measured load, spread over the window at the load's rate.
+fn side_us_per_response(r: &RunRecord, side: fn(&CpuSplit) -> f64) -> Option<f64> {
+    let x = r.result()?;
+    let split = r.verdict()?.split?;
+    let responses = (x.rps * split.wall_s).max(1.0);
+    Some(side(&split) * 1e6 / responses)
 }
 
 /// Whether the server's CPU and memory are its own: not a running server whose process

@@ -18,7 +18,10 @@ pub use client_certificate::ClientCertificate;
 pub use ending::{End, Ending, Status};
 pub use experiments::{ExperimentRow, NewExperiment};
 pub use named::Named;
-pub use plan::{Budget, Certificate, Plan, PlannedHttp2, PlannedLoad, PlannedRepeats, PlannedTls};
+pub use plan::{
+    Budget, Certificate, Plan, PlannedDatabase, PlannedHttp2, PlannedLoad, PlannedRepeats,
+    PlannedTls,
+};
 pub use runs::StoredRun;
 pub use saved_load::{NewSavedLoad, SavedLoad, SavedLoadRow};
 

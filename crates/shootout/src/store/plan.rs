@@ -24,6 +24,18 @@ pub struct Plan {
     /// before they were kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<Table>,
+    /// The database the harness started for it (`[database]`); None without one, and in
+    /// plans stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub database: Option<PlannedDatabase>,
+}
+
+/// The database an experiment ran with, as its tables say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedDatabase {
+    /// Each server's connection pool (`DATABASE_POOL`): the same for all.
+    pub pool: u32,
+    pub world_rows: u32,
 }
 
 /// One load of the matrix: its name, kind and the levels it runs at.
@@ -49,6 +61,16 @@ pub struct PlannedLoad {
     /// HTTP/1.x, as in every plan stored before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http2: Option<PlannedHttp2>,
+    /// The endpoints it runs on, when not every endpoint of the experiment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoints: Option<Vec<String>>,
+}
+
+impl PlannedLoad {
+    /// Whether it runs on `endpoint`.
+    pub fn runs_on(&self, endpoint: &str) -> bool {
+        (self.endpoints.as_ref()).is_none_or(|names| names.iter().any(|n| n == endpoint))
+    }
 }
 
 /// A load over HTTP/2 as planned.
@@ -134,6 +156,10 @@ impl Plan {
                 make_up_time_s: exp.make_up.time.map(|t| t.as_secs_f64()),
             },
             tables: exp.tables.clone(),
+            database: exp.database.map(|d| PlannedDatabase {
+                pool: d.pool,
+                world_rows: d.world_rows,
+            }),
         }
     }
 }
@@ -157,6 +183,7 @@ impl PlannedLoad {
             http2: (load.http2.as_ref()).map(|h2| PlannedHttp2 {
                 streams: h2.streams.clone(),
             }),
+            endpoints: load.endpoints.clone(),
         }
     }
 }

@@ -502,6 +502,7 @@ fn plan() -> Plan {
             http2: Some(PlannedHttp2 {
                 streams: vec![1, 10],
             }),
+            endpoints: Some(vec!["hello".into()]),
         }],
         repeats: PlannedRepeats::UntilSure {
             min: 3,
@@ -529,6 +530,10 @@ fn plan() -> Plan {
             order: 0,
             charts: vec![0],
         }],
+        database: Some(crate::store::PlannedDatabase {
+            pool: 16,
+            world_rows: 10_000,
+        }),
     }
 }
 

@@ -15,8 +15,8 @@ use std::path::Path;
 use testserver::Behavior;
 
 /// Set by each contestant's command: how the server serves, and its port.
-const SERVED_VAR: &str = "SHOOTOUT_TEST_DATABASE_SERVED";
-const PORT_VAR: &str = "SHOOTOUT_TEST_DATABASE_PORT";
+pub const SERVED_VAR: &str = "SHOOTOUT_TEST_DATABASE_SERVED";
+pub const PORT_VAR: &str = "SHOOTOUT_TEST_DATABASE_PORT";
 
 /// Each contestant, and the behavior its server serves.
 const CONTESTANTS: [(&str, &str); 5] = [

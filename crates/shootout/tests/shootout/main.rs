@@ -21,6 +21,7 @@ mod capacity_load;
 mod contestants;
 mod database;
 mod database_endpoints;
+mod database_experiment;
 mod endpoints;
 mod generators_local;
 mod h2_experiment;

@@ -46,6 +46,7 @@ pub(super) fn run_with_progress(
         let runs = run::run(exp, cat, seed, &controls, |event| match event {
             Event::Started(name, cell) => bar.set_prefix(describe(name, cell)),
             Event::Busy(round, quiet) => say(busy_line(round, &quiet)),
+            Event::Database(line) => say(line.to_string()),
             Event::Verified(name, level, checks) => say(verified_line(name, level, checks)),
             Event::Step(name, cell, number, step) => say(step_line(name, cell, number, step)),
             Event::Finished(r, done, total) => {
@@ -147,7 +148,10 @@ pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
             ),
         };
     }
-    match (r.result(), r.label()) {
+    // With a database, what bound the run among the three sides.
+    let bound =
+        (r.verdict().and_then(|v| v.bound_line())).map_or(String::new(), |b| format!("; {b}"));
+    let said = match (r.result(), r.label()) {
         (Some(res), Label::Ok) => match unknown {
             None => format!("{what}: {:.0} req/s", res.rps),
             Some(why) => format!("{what}: {:.0} req/s (server CPU unknown: {why})", res.rps),
@@ -158,6 +162,7 @@ pub(super) fn progress(r: &RunRecord, done: usize, total: usize) -> String {
             label.word(),
             r.reason()
         ),
-        (None, label) => format!("{what}: {}: {}", label.word(), r.reason()),
-    }
+        (None, label) => return format!("{what}: {}: {}", label.word(), r.reason()),
+    };
+    format!("{said}{bound}")
 }

@@ -115,7 +115,7 @@ impl Steps {
         let (spec, config) = load_spec(&step, &ready.host, ready.addr, ready.tls.clone())
             .map_err(|e| Cut::Failed(e.into()))?;
         let started = self.t0.elapsed();
-        let w = watched_load(&step, (&spec, &config), &ready.watched, controls);
+        let w = watched_load(&step, (&spec, &config), ready, controls);
         self.load_s += w.load_s;
         let (cpu_s, _) = judge::server_usage(&w.series, load.warmup);
         self.keep(w.series, started);

@@ -8,7 +8,7 @@ use super::Event;
 use crate::contestant::certificates::{CertificateFiles, KeyKind};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::toolchain;
-use crate::contestant::verify::{self, Check, Plan};
+use crate::contestant::verify::{self, Check, Plan, Tables};
 use crate::model::endpoint::Endpoint;
 use engine::TlsSpec;
 use std::collections::HashMap;
@@ -66,13 +66,15 @@ impl<'e> ContestantCache<'e> {
         &mut self,
         c: &Contestant,
         (addr, host): (SocketAddr, &str),
-        transport: Transport,
+        (transport, tables): (Transport, Option<&dyn Tables>),
         on_event: &mut impl FnMut(Event),
     ) -> Result<(), VerifyFailure> {
         let endpoints = self.endpoints;
         let key = (c.name().to_string(), transport.key());
-        let failed = (self.verify_failures.entry(key))
-            .or_insert_with(|| verify_failure((addr, host), transport, c, endpoints, on_event));
+        let failed = (self.verify_failures.entry(key)).or_insert_with(|| {
+            let with = (transport, tables);
+            verify_failure((addr, host), with, c, endpoints, on_event)
+        });
         match failed {
             Some(failure) => Err(failure.clone()),
             None => Ok(()),
@@ -88,24 +90,29 @@ impl<'e> ContestantCache<'e> {
 }
 
 /// Verifies `c` at `addr` (named `host` in its requests) over `transport`, on the
-/// endpoints of `endpoints` it serves, at its level, and tells `on_event`; the checks it
-/// fails, None when it passes them all. Over HTTP/2, whether each endpoint answers over
-/// HTTP/2 (the engine checks the certificate's chain before its first request).
+/// endpoints of `endpoints` it serves (each built-in once: `queries:1` and `queries:20`
+/// are one check, which draws its own row counts), at its level, against the experiment's
+/// database's `tables`, and tells `on_event`; the checks it fails, None when it passes
+/// them all. Over HTTP/2, whether each endpoint answers over HTTP/2 (the engine checks
+/// the certificate's chain before its first request).
 fn verify_failure(
     (addr, host): (SocketAddr, &str),
-    transport: Transport,
+    (transport, tables): (Transport, Option<&dyn Tables>),
     c: &Contestant,
     endpoints: &[Endpoint],
     on_event: &mut impl FnMut(Event),
 ) -> Option<VerifyFailure> {
-    let served: Vec<Endpoint> = (endpoints.iter().filter(|e| c.serves(&e.name)))
-        .cloned()
-        .collect();
+    let mut served: Vec<Endpoint> = Vec::new();
+    for e in endpoints.iter().filter(|e| c.serves(e.served_as())) {
+        if !served.iter().any(|s| s.served_as() == e.served_as()) {
+            served.push(e.clone());
+        }
+    }
     let plan = Plan {
         level: c.manifest.verify,
         endpoints: &served,
         parses_http: c.manifest.parses_http,
-        database: None,
+        database: tables,
     };
     let checks = match transport {
         Transport::Clear => verify::run_as(addr, host, &plan),

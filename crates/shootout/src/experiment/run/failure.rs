@@ -86,6 +86,9 @@ pub enum RunFailure {
     /// step): what was measured before is kept.
     #[error("the server exited during the load at {}/s", grouped(*.rate))]
     ServerExited { rate: f64 },
+    /// The experiment's database did not start, or stopped, or could not be placed.
+    #[error("the database: {0}")]
+    Database(String),
 }
 
 impl RunFailure {
@@ -119,6 +122,7 @@ impl RunFailure {
             }
             RunFailure::Fleet(_) => Label::GeneratorFailed,
             RunFailure::ServerExited { .. } => Label::ServerFailed,
+            RunFailure::Database(_) => Label::LoadRefused,
         }
     }
 }

@@ -63,6 +63,9 @@ impl Measurement {
 /// its loads reach it (its address, the Host its requests carry, the TLS client).
 pub(super) struct Ready<'c> {
     pub(super) watched: Watched<'c>,
+    /// The postmaster of the experiment's database, whose process tree is watched beside
+    /// the server.
+    pub(super) database: Option<u32>,
     pub(super) addr: SocketAddr,
     pub(super) host: String,
     pub(super) tls: Option<TlsSpec>,
@@ -79,7 +82,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
     ) -> Result<Measurement, RunFailure> {
         let mut ready = self.ready(c, cell)?;
         let (spec, config) = load_spec(cell, &ready.host, ready.addr, ready.tls.clone())?;
-        let m = load(cell, (&spec, &config), &mut ready.watched, self.controls);
+        let m = load(cell, (&spec, &config), &mut ready, self.controls);
         ready.watched.stop();
         Ok(m)
     }
@@ -103,33 +106,37 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
         let tls = client(issued.as_ref(), cell.load.tls.as_ref());
         let (host, transport) = reach(addr, issued.as_ref(), tls.as_ref(), cell.streams);
-        (self.cache).verify_once(c, (addr, &host), transport, &mut self.on_event)?;
+        let with = (transport, self.database.tables());
+        (self.cache).verify_once(c, (addr, &host), with, &mut self.on_event)?;
         let limit = OpenFileLimit::of_group(server.pid());
         if let Some(refusal) = limit.and_then(|l| l.refusal(cell.connections)) {
             return Err(refusal.into());
         }
         Ok(Ready {
             watched: Watched::Started(server),
+            database: self.database.group(),
             addr,
             host,
             tls,
         })
     }
 
-    /// Starts `c` for `cell`, pinned to the layout's CPUs: in clear text (with its `[h2c]`
-    /// command for a load over HTTP/2), or for a load over TLS with its `[tls]` command,
-    /// serving the certificates of the load's kind (made once per experiment), which it
-    /// returns too.
+    /// Starts `c` for `cell`, pinned to the layout's CPUs (the experiment's database moved
+    /// to the layout's first, and handed to it): in clear text (with its `[h2c]` command
+    /// for a load over HTTP/2), or for a load over TLS with its `[tls]` command, serving
+    /// the certificates of the load's kind (made once per experiment), which it returns
+    /// too.
     fn serve(
         &mut self,
         c: &Contestant,
         cell: &MatrixCell,
     ) -> Result<(Server, Option<Issued>), RunFailure> {
+        let environment = self.database.place(&cell.layout)?;
         let spec = LaunchSpec {
             port: None,
             threads: cell.layout.server_threads(),
             cpus: cell.layout.server.as_deref(),
-            environment: &[],
+            environment: &environment,
         };
         let Some(over) = &cell.load.tls else {
             let server = match cell.streams {
@@ -152,9 +159,11 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         running: &'c RunningServer,
     ) -> Result<Ready<'c>, RunFailure> {
         let at = (running.addr, running.host.as_str());
-        (self.cache).verify_once(c, at, Transport::Clear, &mut self.on_event)?;
+        let with = (Transport::Clear, self.database.tables());
+        (self.cache).verify_once(c, at, with, &mut self.on_event)?;
         Ok(Ready {
             watched: Watched::Running(running),
+            database: None,
             addr: running.addr,
             host: running.host.clone(),
             tls: None,
@@ -242,17 +251,18 @@ pub(super) struct Watching {
     pub(super) load_s: f64,
 }
 
-/// Runs one load from the generator's CPUs, sampling the server's processes.
+/// Runs one load from the generator's CPUs, sampling the server's processes and the
+/// database's.
 pub(super) fn watched_load(
     cell: &MatrixCell,
     (spec, config): (&LoadSpec, &engine::LoadConfig),
-    server: &Watched,
+    ready: &Ready,
     controls: &super::Controls,
 ) -> Watching {
     // Best effort, as taskset: a kernel that refuses leaves the generator unpinned, and
     // the verdict's CPU samples show it.
     let pinned = (cell.layout.generator.as_deref()).and_then(|cpus| Pinned::thread(cpus).ok());
-    let monitor = Monitor::start(server.members());
+    let monitor = Monitor::start(ready.watched.members(), ready.database);
     let t0 = Instant::now();
     let result = generate(cell, (spec, config), controls);
     let load_s = t0.elapsed().as_secs_f64();
@@ -269,10 +279,11 @@ pub(super) fn watched_load(
 fn load(
     cell: &MatrixCell,
     (spec, config): (&LoadSpec, &engine::LoadConfig),
-    server: &mut Watched,
+    ready: &mut Ready,
     controls: &super::Controls,
 ) -> Measurement {
-    let w = watched_load(cell, (spec, config), server, controls);
+    let w = watched_load(cell, (spec, config), ready, controls);
+    let server = &mut ready.watched;
     let side = ServerSide {
         alive: server.alive(),
         unattributed: server.unattributed(),

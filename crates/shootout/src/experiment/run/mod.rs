@@ -12,6 +12,7 @@ mod cpu_at_rest;
 pub mod failure;
 mod judge;
 mod measure;
+mod owned_database;
 
 pub use certificate_cache::IssueError;
 pub use failure::{RunFailure, VerifyFailure};
@@ -26,6 +27,7 @@ use crate::model::VerifyLevel;
 use crate::model::{RunCoordinates, RunRecord};
 use certificate_cache::CertificateCache;
 use contestant_cache::ContestantCache;
+use owned_database::OwnedDatabase;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -46,6 +48,9 @@ pub enum Event<'a> {
     /// A capacity search judged a step: the contestant, the cell, the step's number (from
     /// 1), and the step.
     Step(&'a str, &'a MatrixCell, usize, &'a Step),
+    /// The experiment's database (`[database]`) was started before the first round, or
+    /// could not be: one line that says which.
+    Database(&'a str),
 }
 
 /// What a caller can see and do while an experiment runs.
@@ -76,8 +81,12 @@ pub fn run(
         controls,
         cache: ContestantCache::new(&exp.endpoints),
         certificates: CertificateCache::default(),
+        database: OwnedDatabase::start(exp.database.as_ref()),
         on_event,
     };
+    if let Some(line) = runner.database.line() {
+        (runner.on_event)(Event::Database(&line));
+    }
     let mut runs = Vec::with_capacity(exp.run_count());
     let mut rng = seed;
     let t0 = Instant::now();
@@ -107,12 +116,14 @@ pub fn run(
 }
 
 /// What every run of one experiment shares: the catalog, the caller's controls, what is
-/// found once per contestant, the certificates of its TLS loads, and where events go.
+/// found once per contestant, the certificates of its TLS loads, its database, and where
+/// events go.
 struct Runner<'a, F> {
     cat: &'a Catalog,
     controls: &'a Controls<'a>,
     cache: ContestantCache<'a>,
     certificates: CertificateCache,
+    database: OwnedDatabase,
     on_event: F,
 }
 
@@ -141,7 +152,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         if let s @ (Status::NeedsSetup(_) | Status::Blocked(_)) = catalog::status(c) {
             return skipped(RunFailure::NotInstalled(s));
         }
-        if !c.serves(&cell.endpoint.name) {
+        if !c.serves(cell.endpoint.served_as()) {
             return skipped(RunFailure::DoesNotServe(cell.endpoint.name.clone()));
         }
         if let Some(refusal) = unserved(c, cell) {

@@ -1,9 +1,16 @@
-//! Judging a run from both sides' CPU, sampled every 100 ms over its measured part: which
-//! side's cores were saturated, and whether foreign work or the hypervisor disturbed it.
+//! Judging a run from both sides' CPU (three with the database the harness owns), sampled
+//! every 100 ms over its measured part: which side's cores were saturated, and whether
+//! foreign work or the hypervisor disturbed it. A side that shares its cores with the
+//! database (`+db:server`, `+db:generator`) is bound only when its own work there is at
+//! least the database's; the database is, when its own is at least theirs and at least
+//! half the saturation line of its cores' time.
 //! The thresholds and the measurements behind them are in docs/verdicts.md.
+
+mod sides;
 
 use crate::experiment::layout::Layout;
 use crate::model::{Bottleneck, LoadKind, Point, Verdict};
+use sides::Sides;
 use std::time::Duration;
 
 /// Where the verdict draws its lines, as shares (0..1). The defaults come from
@@ -108,8 +115,10 @@ pub fn judge(
     let window = measured(series, warmup);
     let cores = window.first().map_or(0, |p| p.cores.len());
     let all: Vec<usize> = (0..cores).collect();
-    let server_busy = busy(window, layout.server.as_deref().unwrap_or(&all));
-    let generator_busy = busy(window, layout.generator.as_deref().unwrap_or(&all));
+    let sides = Sides::of(window, layout, &all);
+    let server_busy = busy(window, sides.server);
+    let generator_busy = busy(window, sides.generator);
+    let database_busy = sides.database.map(|d| busy(window, d));
     let steal = mean(
         window
             .iter()
@@ -117,13 +126,22 @@ pub fn judge(
             .map(|p| mean(p.steal.iter().map(|&s| s as f64))),
     );
     let foreign = foreign(window, cores);
-    let server_saturated = server_busy >= limits.saturated;
-    let generator_saturated = engine_bound || generator_busy >= limits.saturated;
-    let bottleneck = match (server_saturated, generator_saturated) {
-        (true, true) => Bottleneck::Both,
-        (true, false) => Bottleneck::Server,
-        (false, true) => Bottleneck::Generator,
-        (false, false) => Bottleneck::Neither,
+    let split = sides.split(window);
+    let saturated = |busy: f64| busy >= limits.saturated;
+    let server_saturated = saturated(server_busy) && sides.server_outworks_database(&split);
+    let generator_saturated =
+        engine_bound || (saturated(generator_busy) && sides.generator_outworks_database(&split));
+    // Its own work must be a real part of its cores' time too: on cores that foreign work
+    // keeps busy, a database at 5% is not what bound the run.
+    let database_saturated = database_busy.is_some_and(saturated)
+        && sides.database_outworks_others(&split)
+        && split.is_some_and(|s| s.database_share() >= limits.saturated / 2.0);
+    let bottleneck = match (server_saturated, generator_saturated, database_saturated) {
+        (true, true, _) => Bottleneck::Both,
+        (true, false, _) => Bottleneck::Server,
+        (false, true, _) => Bottleneck::Generator,
+        (false, false, true) => Bottleneck::Database,
+        (false, false, false) => Bottleneck::Neither,
     };
     let disturbed = if foreign > limits.foreign && unattributed.is_none() {
         Some(over("foreign CPU", foreign, limits.foreign))
@@ -141,6 +159,8 @@ pub fn judge(
         foreign,
         steal,
         unattributed,
+        database_busy,
+        split,
     }
 }
 

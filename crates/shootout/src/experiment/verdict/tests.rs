@@ -6,6 +6,8 @@ fn split() -> Layout {
         name: "split".into(),
         server: Some(vec![1]),
         generator: Some(vec![0]),
+        database: None,
+        database_beside: None,
     }
 }
 
@@ -213,4 +215,73 @@ fn steal_of_two_percent_disturbs_requests_per_second_but_not_cpu_per_response() 
         schedule: "2000".into(),
     };
     assert_eq!(judged(&rate).disturbed, None);
+}
+
+/// `layout` (`split+db:server`, `split+db:generator`) with the server's, the database's
+/// and the generator's CPU growing at their shares of a core, both cores at `busy`.
+fn with_database(layout: &str, busy: [f32; 2], [server, database, generator]: [f64; 3]) -> Verdict {
+    let points: Vec<Point> = series(busy, server, generator, server + database + generator, 0.0)
+        .into_iter()
+        .map(|p| Point {
+            // The database's cumulative CPU: it ran before the window too.
+            database_cpu_s: 5.0 + database * p.t_ms as f64 / 1000.0,
+            others_cpu_s: 0.0,
+            ..p
+        })
+        .collect();
+    judge(
+        &points,
+        Duration::from_millis(500),
+        &Layout::parse(layout).unwrap(),
+        false,
+        &Policy::default().limits(&LoadKind::Closed),
+        None,
+    )
+}
+
+#[test]
+fn a_database_that_outworks_the_side_it_shares_a_core_with_is_the_bottleneck() {
+    if engine::allowed_cpus() != 2 {
+        return;
+    }
+    let v = with_database("split+db:server", [0.40, 0.98], [0.30, 0.65, 0.35]);
+    assert_eq!((v.bottleneck, v.valid), (Bottleneck::Database, true));
+    assert_eq!(
+        v.bound_line().as_deref(),
+        Some("database-bound: postgres 65% of its core")
+    );
+    let v = with_database("split+db:server", [0.40, 0.98], [0.65, 0.30, 0.35]);
+    assert_eq!(
+        v.bottleneck,
+        Bottleneck::Server,
+        "the server did most on its core"
+    );
+    let v = with_database("split+db:generator", [0.97, 0.50], [0.45, 0.60, 0.35]);
+    assert_eq!((v.bottleneck, v.valid), (Bottleneck::Database, true));
+    let v = with_database("split+db:generator", [0.97, 0.50], [0.45, 0.20, 0.75]);
+    assert_eq!((v.bottleneck, v.valid), (Bottleneck::Generator, false));
+    let v = with_database("split+db:generator", [0.50, 0.50], [0.45, 0.20, 0.25]);
+    assert_eq!(v.bottleneck, Bottleneck::Neither);
+    // Cores that foreign work keeps busy: a database at 5% of its core did not bind.
+    let v = with_database("split+db:server", [0.99, 0.99], [0.03, 0.05, 0.04]);
+    assert_ne!(v.bottleneck, Bottleneck::Database);
+}
+
+#[test]
+fn the_split_counts_each_sides_cpu_over_the_window() {
+    if engine::allowed_cpus() != 2 {
+        return;
+    }
+    let v = with_database("split+db:server", [0.40, 0.98], [0.30, 0.65, 0.35]);
+    let s = v.split.expect("a run with a database has a split");
+    // The window runs from the warm-up's last sample (500 ms) to 2 s.
+    assert!((s.wall_s - 1.5).abs() < 1e-9, "{s:?}");
+    assert!((s.server_s - 0.45).abs() < 1e-9, "{s:?}");
+    assert!((s.database_s - 0.975).abs() < 1e-9, "{s:?}");
+    assert!((s.generator_s - 0.525).abs() < 1e-9, "{s:?}");
+    assert!((s.cores_busy_s - 1.38 * 1.5).abs() < 1e-6, "{s:?}");
+    assert_eq!(s.database_cores, 1);
+    assert_eq!(v.database_busy, Some(0.98f32 as f64));
+    let without = verdict(&series([0.5, 0.5], 0.4, 0.3, 0.7, 0.0), false);
+    assert_eq!((without.split, without.database_busy), (None, None));
 }

@@ -107,6 +107,19 @@ pub enum Measure {
     /// The same per MB a response moved, its request's bytes and its answer's: what a
     /// byte costs the server, for uploads and downloads.
     CpuUsPerMb,
+    /// One side's CPU µs per response at a fixed rate, from the verdict's three-sided
+    /// split of a run with the database the harness owns (marked as `CpuUs` is).
+    SideCpuUs(Side),
+    /// 99% of requests within, ms: the ok runs' median (marked as `Rps` is).
+    P99Ms,
+}
+
+/// A side of a run with a database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Server,
+    Database,
+    Generator,
 }
 
 /// How a figure is written.
@@ -116,6 +129,8 @@ pub enum Digits {
     Whole,
     /// Tenths: `22.1`.
     Tenths,
+    /// Hundredths: `0.42`.
+    Hundredths,
 }
 
 /// What a column's figure is set against, how, and where the comparison is shown.

@@ -1,10 +1,9 @@
 //! One contestant's figure in one column, as the table and its sentence show it, with the
 //! mark of what it rests on; and a figure set against its baseline.
 
-use super::column::{Against, Column, Digits, Measure};
+use super::column::{Against, Column, Digits, Measure, Side};
 use super::resumption;
-use crate::model::RunRecord;
-use crate::report::experiment::efficiency::costed_runs;
+use crate::report::experiment::efficiency::Cost;
 use crate::report::experiment::marks::{LOWER_BOUND_MARK, MARKED};
 use crate::report::experiment::row::Row;
 use crate::stats::{measures, median};
@@ -74,9 +73,11 @@ impl Figure {
             return Figure::Withheld("none resumed");
         }
         match column.measure {
-            Measure::Rps => rps(row),
-            Measure::CpuUs => cpu_us(row, |_| Some(1.0)),
-            Measure::CpuUsPerMb => cpu_us(row, measures::mb_per_response),
+            Measure::Rps => median_of(row, measures::rps),
+            Measure::P99Ms => median_of(row, measures::p99_ms),
+            Measure::CpuUs => cpu_us(row, measures::cpu_us_per_response),
+            Measure::CpuUsPerMb => cpu_us(row, measures::cpu_us_per_mb),
+            Measure::SideCpuUs(side) => cpu_us(row, side_us(side)),
         }
     }
 
@@ -111,6 +112,7 @@ impl Figure {
         match digits {
             Digits::Whole => units::grouped(value),
             Digits::Tenths => format!("{value:.1}"),
+            Digits::Hundredths => format!("{value:.2}"),
         }
     }
 
@@ -144,17 +146,17 @@ impl Figure {
     }
 }
 
-/// Requests/s: the ok runs' median (`≥` where both sides saturated), else the
-/// generator-bound runs', else the disturbed ones'.
-fn rps(row: &Row) -> Figure {
+/// `m` (requests/s, latency): the ok runs' median (`≥` where both sides saturated), else
+/// the generator-bound runs', else the disturbed ones'.
+fn median_of(row: &Row, m: measures::Measure) -> Figure {
     let counted = match row.lower_bound() {
         true => Mark::LowerBound,
         false => Mark::Counted,
     };
     let candidates = [
-        (row.rps(), counted),
-        (row.bound_values(measures::rps), Mark::GeneratorBound),
-        (row.marked_values(measures::rps), Mark::Disturbed),
+        (row.values(m), counted),
+        (row.bound_values(m), Mark::GeneratorBound),
+        (row.marked_values(m), Mark::Disturbed),
     ];
     (candidates.into_iter())
         .find(|(values, _)| !values.is_empty())
@@ -173,18 +175,23 @@ fn times(ratio: f64) -> String {
     }
 }
 
-/// CPU per response at the rate, as the efficiency tables figure it, divided by what
-/// each run says a response is worth (`per`: 1 for a response, its MB for a byte's cost).
-fn cpu_us(row: &Row, per: fn(&RunRecord) -> Option<f64>) -> Figure {
-    let (runs, marked) = costed_runs(row);
-    let us: Vec<f64> = (runs.iter())
-        .filter_map(|r| Some(measures::cpu_us_per_response(r)? / per(r).filter(|n| *n > 0.0)?))
-        .collect();
-    match us.is_empty() {
+/// The measure of one side's CPU per response.
+fn side_us(side: Side) -> measures::Measure {
+    match side {
+        Side::Server => measures::split_server_cpu_us_per_response,
+        Side::Database => measures::database_cpu_us_per_response,
+        Side::Generator => measures::generator_cpu_us_per_response,
+    }
+}
+
+/// CPU per response at the rate (`us` of each run), as the efficiency tables figure it.
+fn cpu_us(row: &Row, us: measures::Measure) -> Figure {
+    let cost = Cost::of_measure(row, us);
+    match cost.us.is_empty() {
         true => Figure::Nothing,
         false => Figure::Value {
-            value: median(&us),
-            mark: match marked {
+            value: median(&cost.us),
+            mark: match cost.marked {
                 true => Mark::Disturbed,
                 false => Mark::Counted,
             },

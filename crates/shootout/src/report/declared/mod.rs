@@ -14,6 +14,7 @@
 
 pub mod breakdown;
 pub mod column;
+pub mod database_cost;
 pub mod drawn;
 pub mod figure;
 pub mod http2_gain;
@@ -29,7 +30,7 @@ use crate::report::experiment::ranking;
 use crate::report::table::Table;
 use crate::store::Plan;
 pub use column::{
-    cells, Against, Baseline, Column, Digits, Measure, Planned, Reference, Shown, Take,
+    cells, Against, Baseline, Column, Digits, Measure, Planned, Reference, Shown, Side, Take,
 };
 pub use figure::Mark;
 pub use sentence::{Clause, Listed, Sentence, Worded};
@@ -88,13 +89,15 @@ impl Declared {
 }
 
 /// The comparison tables `plan` declares: what TLS costs each server (loads over TLS),
-/// what HTTP/2 gains or costs each server (loads over HTTP/2), and the experiment's own
-/// (`[[table]]`).
+/// what HTTP/2 gains or costs each server (loads over HTTP/2), what each database
+/// endpoint's responses cost each side (with the database the harness owns), and the
+/// experiment's own (`[[table]]`).
 pub fn of_plan(plan: &Plan) -> Vec<Declared> {
     let own = plan.tables.iter().map(|t| Declared::of_table(t, plan));
     [tls_cost::declared(plan), http2_gain::declared(plan)]
         .into_iter()
         .flatten()
+        .chain(database_cost::declared(plan))
         .chain(own)
         .collect()
 }

@@ -78,10 +78,14 @@ pub struct Cost {
 impl Cost {
     /// The cost of `row`, a row of an open-loop cell.
     pub fn of(row: &Row) -> Cost {
+        Cost::of_measure(row, measures::cpu_us_per_response)
+    }
+
+    /// The cost of `row` as `us` counts it of each run (one side's of a run with a
+    /// database), over the runs the server's cost rests on.
+    pub fn of_measure(row: &Row, us: measures::Measure) -> Cost {
         let (runs, marked) = costed_runs(row);
-        let us: Vec<f64> = (runs.iter())
-            .filter_map(|r| measures::cpu_us_per_response(r))
-            .collect();
+        let us: Vec<f64> = runs.iter().filter_map(|r| us(r)).collect();
         Cost {
             contestant: row.contestant.to_string(),
             marked: marked && !us.is_empty(),

@@ -155,6 +155,8 @@ mod tests {
                     foreign: 0.0,
                     steal: 0.0,
                     unattributed: None,
+                    database_busy: None,
+                    split: None,
                 });
             }
         }
