@@ -102,7 +102,7 @@ fn of_endpoint(plan: &Plan, endpoint: &str, pool: u32) -> Option<Declared> {
             }],
             share: None,
         },
-        chart: Some(0),
+        charts: vec![0],
         columns,
         negotiated: None,
     })
