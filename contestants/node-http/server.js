@@ -1,7 +1,7 @@
 'use strict';
 // Plain Node.js `http` server, one process, one event loop (the 2012, 2017
 // and 2019 "Node" contestant). Usage: node server.js PORT WORKLOADS [CERT KEY | h2c]
-// WORKLOADS is the workloads' data folder (items.json), or "-" for none.
+// WORKLOADS is the workloads' data folder (items.json, static/), or "-" for none.
 // Given a certificate and its key (PEM files), the same server over TLS: the
 // `http2` module's secure server with Node's TLS defaults (TLS 1.2 and 1.3,
 // session tickets), ALPN h2 and http/1.1; allowHTTP1 hands an http/1.1
@@ -10,7 +10,8 @@
 // module's createServer: HTTP/2 only on the port). The handler is the same for
 // both: over HTTP/2 it gets the module's compatibility request and response.
 //
-// Beside /hello and /app: the workloads /baseline, /json/{count} and /upload, and
+// Beside /hello and /app: the workloads /baseline, /json/{count}, /upload and
+// /static/NAME (fs streams, the precompressed sibling the client accepts), and
 // with DATABASE_URL TechEmpower's /db, /queries, /fortunes and /updates (node-postgres).
 // workload.js and database.js are shared with node-express (contestants/_node), copied
 // here at build time.
@@ -26,6 +27,7 @@ const [cert, key] = process.argv.slice(4, 6);
 const HELLO = Buffer.from('Hello World');
 const APP = Buffer.alloc(1024, 'x');
 const items = workloads === '-' ? [] : workload.loadDataset(workloads);
+const staticDir = require('path').join(workloads, 'static');
 const pool = database.poolFromEnv();
 
 function send(res, body, type = 'text/plain', status = 200) {
@@ -115,6 +117,9 @@ function handle(req, res) {
     route(req, res, query);
   } else if (req.method === 'GET' && path.startsWith('/json/')) {
     priced(res, path.slice('/json/'.length), query);
+  } else if (req.method === 'GET' && path.startsWith('/static/') && workloads !== '-') {
+    const name = path.slice('/static/'.length);
+    workload.serveStatic(staticDir, name, req.headers['accept-encoding'], res, notFound);
   } else {
     notFound(res);
   }
