@@ -208,6 +208,7 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
         h2c: None,
         // Experiments start no database yet (issue 35, item 4).
         database: None,
+        websocket: None,
     }
 }
 
