@@ -313,6 +313,54 @@ fn verify_tls_checks_a_contestant_over_tls_and_refuses_one_without_tls() {
     );
 }
 
+/// `verify --websocket` on the ceiling (set up in seconds): its hand-written echo passes
+/// every one of HttpArena's checks, and nothing but them is checked; a contestant without
+/// `[websocket]` is one line (exit 2) before anything starts, as is `--websocket --tls`.
+#[test]
+fn verify_websocket_checks_the_ceilings_echo_and_refuses_one_without_it() {
+    let setup = shootout(&["setup", "c-epoll"]);
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
+    let out = shootout(&["verify", "--websocket", "c-epoll"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<&str> = (text.lines())
+        .filter_map(|l| l.strip_prefix("c-epoll: "))
+        .filter(|l| !l.starts_with("level") && !l.starts_with("websocket"))
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| &r[..16]).collect();
+    assert_eq!(
+        names.iter().map(|n| n.trim_end()).collect::<Vec<_>>(),
+        [
+            "ws upgrade",
+            "ws accept",
+            "ws text",
+            "ws binary",
+            "ws ordering",
+            "ws close",
+            "ws no-upgrade"
+        ],
+        "{text}"
+    );
+    assert!(rows.iter().all(|r| r[17..].starts_with("ok ")), "{text}");
+    assert_one_line_error(
+        &shootout(&["verify", "--websocket", "c-epoll", "c-epoll-tls"]),
+        "error: c-epoll-tls: serves no WebSocket (its contestant.toml has no [websocket] \
+         table): verify it without --websocket",
+    );
+    assert_one_line_error(
+        &shootout(&["verify", "--websocket", "--tls", "c-epoll"]),
+        "the argument '--websocket' cannot be used with '--tls'",
+    );
+}
+
 /// `start --tls` serves HTTPS with the test certificate it names (a load trusting only
 /// that CA gets its answers), and stops on Ctrl-C; `start` of a contestant without
 /// `[tls]` (`--tls`) or without `[h2c]` (`--h2c`) is one line, exit 2.
