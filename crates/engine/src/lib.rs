@@ -83,6 +83,7 @@ pub mod websocket {
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::h2::fuzzing::h2_session;
+    pub use crate::ws::fuzzing::ws_session;
     pub use crate::ws::probe::WsProbe;
 }
 pub use tls::handshake_error::HandshakeError;

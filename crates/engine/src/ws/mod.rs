@@ -11,6 +11,8 @@
 
 mod books;
 mod frame;
+#[doc(hidden)]
+pub mod fuzzing;
 mod handshake;
 mod message;
 #[doc(hidden)]

@@ -169,13 +169,12 @@ fn said(event: Event) -> String {
 }
 
 fn unexpected(event: Event) -> String {
-    let what = match event {
+    match event {
         Event::Message { .. } => {
             "the echo is not the message sent (its kind, length or octets differ)".to_string()
         }
         other => said(other),
-    };
-    what
+    }
 }
 
 #[cfg(test)]
