@@ -15,6 +15,7 @@ mod frame;
 pub mod fuzzing;
 mod handshake;
 mod message;
+mod owed;
 #[doc(hidden)]
 pub mod probe;
 mod reader;
