@@ -109,6 +109,25 @@ fn broken_frames_fail_the_echo_rows_naming_the_rule() {
 }
 
 #[test]
+fn a_length_past_the_limit_and_a_close_mid_message_fail_the_echoes_and_a_ping_flood_passes() {
+    let c = checks(WsBehavior::TooLong);
+    assert_eq!(failed(&c), ["ws text", "ws binary", "ws ordering"]);
+    assert_eq!(
+        detail(&c, "ws binary"),
+        "broke RFC 6455: a frame past 1 MiB (the load counts it under ws, errors.too_long)"
+    );
+    let c = checks(WsBehavior::CloseMidMessage);
+    assert_eq!(failed(&c), ["ws text", "ws binary", "ws ordering"]);
+    assert_eq!(
+        detail(&c, "ws text"),
+        "closed the WebSocket with close 1001"
+    );
+    // Pings are answered on the way: the echoes still come.
+    let c = checks(WsBehavior::PingFlood(50));
+    assert!(failed(&c).is_empty(), "{c:?}");
+}
+
+#[test]
 fn a_server_that_closes_mid_stream_fails_ordering_and_one_that_ignores_close_fails_close() {
     let c = checks(WsBehavior::CloseAfter(4));
     assert_eq!(failed(&c), ["ws ordering"]);
