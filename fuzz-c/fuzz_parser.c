@@ -23,9 +23,10 @@
 struct event {
     size_t end;  /* stream offset just past the bytes the parser took */
     int result;
-    int method, route, minor, keep_alive, error, count;
+    int method, route, minor, keep_alive, error, count, websocket;
     uint32_t m;
     uint64_t sum;
+    char ws_key[HTTP_WS_KEY_LEN];  /* the key of a WebSocket upgrade, else zeros */
 };
 
 struct run {
@@ -50,13 +51,20 @@ static void record(struct run *r, size_t end, enum http_result res)
         check(p->error == 400 || p->error == 431 || p->error == 501 || p->error == 505,
               "unexpected error status");
     else
-        check(p->method <= METHOD_OTHER && p->route <= ROUTE_JSON && p->minor <= 1
+        check(p->method <= METHOD_OTHER && p->route <= ROUTE_WS && p->minor <= 1
                   && p->count <= HTTP_MAX_COUNT
-                  && p->keep_alive <= 1 && p->head_len <= HTTP_MAX_HEAD,
+                  && p->keep_alive <= 1 && p->head_len <= HTTP_MAX_HEAD
+                  && p->websocket <= 1 && p->ws_key_len <= HTTP_WS_KEY_LEN + 1
+                  && (!p->websocket || (p->route == ROUTE_WS && p->method == METHOD_GET
+                                        && p->ws_key_len == HTTP_WS_KEY_LEN)),
               "result fields out of range");
-    if (r->n < MAX_EVENTS)
-        r->ev[r->n++] = (struct event){end, res, p->method, p->route, p->minor,
-                                       p->keep_alive, p->error, p->count, p->m, p->sum};
+    if (r->n < MAX_EVENTS) {
+        struct event *e = &r->ev[r->n++];
+        *e = (struct event){end, res, p->method, p->route, p->minor, p->keep_alive, p->error,
+                            p->count, p->websocket, p->m, p->sum, {0}};
+        if (res == HTTP_DONE && p->websocket)
+            memcpy(e->ws_key, p->ws_key, sizeof e->ws_key);
+    }
 }
 
 /* Feeds data[from..to) of the stream, as one read. */
@@ -101,7 +109,8 @@ static int same_events(const struct run *a, const struct run *b)
         if (x->end != y->end || x->result != y->result || x->method != y->method
             || x->route != y->route || x->minor != y->minor || x->keep_alive != y->keep_alive
             || x->error != y->error || x->count != y->count || x->m != y->m
-            || x->sum != y->sum)
+            || x->sum != y->sum || x->websocket != y->websocket
+            || memcmp(x->ws_key, y->ws_key, sizeof x->ws_key) != 0)
             return 0;
     }
     return 1;
@@ -116,7 +125,9 @@ static int same_state(const struct http_parser *a, const struct http_parser *b)
         && memcmp(a->word, b->word, sizeof a->word) == 0 && a->method == b->method
         && a->route == b->route && a->minor == b->minor && a->keep_alive == b->keep_alive
         && a->value == b->value && a->count == b->count && a->form == b->form && a->m == b->m
-        && a->sum == b->sum;
+        && a->sum == b->sum && a->websocket == b->websocket && a->ws_flags == b->ws_flags
+        && a->ws_key_len == b->ws_key_len
+        && memcmp(a->ws_key, b->ws_key, sizeof a->ws_key) == 0;
 }
 
 static struct run whole, pieces;

@@ -39,7 +39,9 @@ enum state {
 };
 
 /* The header fields that matter here; every other one is only checked. */
-enum field { F_OTHER, F_HOST, F_CONNECTION, F_CONTENT_LENGTH, F_TRANSFER_ENCODING };
+enum field {
+    F_OTHER, F_HOST, F_CONNECTION, F_CONTENT_LENGTH, F_TRANSFER_ENCODING, F_UPGRADE, F_WS_KEY,
+};
 
 /* flags */
 #define SEEN_LENGTH 1u
@@ -48,6 +50,13 @@ enum field { F_OTHER, F_HOST, F_CONNECTION, F_CONTENT_LENGTH, F_TRANSFER_ENCODIN
 #define CONN_KEEP_ALIVE 8u
 #define CHUNKED 16u     /* Transfer-Encoding: chunked, once */
 #define TE_OTHER 32u    /* any other transfer coding: 501 */
+
+/* ws_flags: what of a WebSocket upgrade was seen (Sec-WebSocket-Version is not
+ * checked: every client sends 13, and its name is longer than word[]) */
+#define WS_CONN_UPGRADE 1u  /* upgrade among Connection's tokens */
+#define WS_UPGRADE 2u       /* websocket among Upgrade's */
+#define WS_KEY 4u           /* one Sec-WebSocket-Key of 24 characters */
+#define WS_ALL (WS_CONN_UPGRADE | WS_UPGRADE | WS_KEY)
 
 /* The form being read: a state, and whether its name is "m". */
 enum form_state { FORM_NAME_START, FORM_NAME, FORM_VALUE_START, FORM_VALUE, FORM_SKIP };
@@ -142,6 +151,8 @@ static void end_path(struct http_parser *p)
         p->route = ROUTE_APP;
     else if (word_is(p, "/baseline"))
         p->route = ROUTE_BASELINE;
+    else if (word_is(p, "/ws"))
+        p->route = ROUTE_WS;
     else if (count > 0)
         p->route = ROUTE_JSON, p->count = (uint8_t)count;
     else
@@ -235,6 +246,12 @@ static enum http_result start_value(struct http_parser *p)
     } else if (word_is(p, "transfer-encoding")) {
         p->flags |= SEEN_TE;
         p->field = F_TRANSFER_ENCODING;
+    } else if (p->route == ROUTE_WS && word_is(p, "upgrade")) {
+        p->field = F_UPGRADE;
+    } else if (p->route == ROUTE_WS && word_is(p, "sec-websocket-key")) {
+        /* a second key makes the request no upgrade */
+        p->field = F_WS_KEY;
+        p->ws_key_len = (p->ws_flags & WS_KEY) ? HTTP_WS_KEY_LEN + 1 : 0;
     }
     p->pos = 0;
     p->state = S_OWS;
@@ -267,7 +284,28 @@ static void end_connection_token(struct http_parser *p)
         p->flags |= CONN_CLOSE;
     else if (word_is(p, "keep-alive"))
         p->flags |= CONN_KEEP_ALIVE;
+    else if (word_is(p, "upgrade"))
+        p->ws_flags |= WS_CONN_UPGRADE;
     p->pos = 0;
+}
+
+/* Upgrade: a comma-separated list of protocols, of which websocket matters. */
+static void end_upgrade_token(struct http_parser *p)
+{
+    if (word_is(p, "websocket"))
+        p->ws_flags |= WS_UPGRADE;
+    p->pos = 0;
+}
+
+/* Sec-WebSocket-Key: kept as it is, but for trailing whitespace. */
+static void ws_key_byte(struct http_parser *p, unsigned char c)
+{
+    if (c == ' ' || c == '\t')
+        return;
+    if (p->ws_key_len < HTTP_WS_KEY_LEN)
+        p->ws_key[p->ws_key_len] = (char)c;
+    if (p->ws_key_len <= HTTP_WS_KEY_LEN)
+        p->ws_key_len++;
 }
 
 static enum http_result value_byte(struct http_parser *p, unsigned char c)
@@ -284,6 +322,14 @@ static enum http_result value_byte(struct http_parser *p, unsigned char c)
     }
     if (p->field == F_TRANSFER_ENCODING && is_tchar(c))
         keep(p, (unsigned char)lower(c));
+    if (p->field == F_UPGRADE) {
+        if (is_tchar(c))
+            keep(p, (unsigned char)lower(c));
+        else
+            end_upgrade_token(p);
+    }
+    if (p->field == F_WS_KEY)
+        ws_key_byte(p, c);
     return HTTP_MORE;
 }
 
@@ -305,6 +351,12 @@ static enum http_result end_value(struct http_parser *p, enum state next)
         end_connection_token(p);
     if (p->field == F_TRANSFER_ENCODING)
         end_transfer_encoding(p);
+    if (p->field == F_UPGRADE)
+        end_upgrade_token(p);
+    if (p->field == F_WS_KEY && p->ws_key_len == HTTP_WS_KEY_LEN)
+        p->ws_flags |= WS_KEY;
+    else if (p->field == F_WS_KEY)
+        p->ws_flags &= (uint8_t)~WS_KEY;
     p->state = next;
     return HTTP_MORE;
 }
@@ -327,6 +379,10 @@ static enum http_result end_head(struct http_parser *p)
         p->keep_alive = 0;
     else
         p->keep_alive = p->minor == 1 || (p->flags & CONN_KEEP_ALIVE);
+    /* RFC 6455 section 4.1: a GET of HTTP/1.1 or later, without a body */
+    p->websocket = p->route == ROUTE_WS && p->method == METHOD_GET && p->minor == 1
+                && p->keep_alive && (p->ws_flags & WS_ALL) == WS_ALL
+                && !(p->flags & (CHUNKED | SEEN_LENGTH));
     if (p->flags & CHUNKED) {
         p->pos = 0;
         p->state = S_CHUNK_SIZE;

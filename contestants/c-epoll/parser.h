@@ -7,7 +7,8 @@
  * byte by byte.  So a connection needs no read buffer of its own.  For the
  * workload routes (/baseline, /json/{count}) the form of the query and of the
  * body (Content-Length or chunked) is folded the same way: the sum of its
- * integer values, and the value of m.
+ * integer values, and the value of m.  For GET /ws the WebSocket upgrade's
+ * fields are folded too, and its key (24 characters) kept.
  */
 #ifndef PARSER_H
 #define PARSER_H
@@ -25,7 +26,10 @@ enum http_result {
 };
 
 enum http_method { METHOD_GET, METHOD_HEAD, METHOD_POST, METHOD_OTHER };
-enum http_route { ROUTE_NONE, ROUTE_HELLO, ROUTE_APP, ROUTE_BASELINE, ROUTE_JSON };
+enum http_route { ROUTE_NONE, ROUTE_HELLO, ROUTE_APP, ROUTE_BASELINE, ROUTE_JSON, ROUTE_WS };
+
+/* Characters of a Sec-WebSocket-Key: 16 octets in base64. */
+#define HTTP_WS_KEY_LEN 24
 
 /* The most items GET /json/{count} asks for. */
 #define HTTP_MAX_COUNT 100
@@ -51,6 +55,12 @@ struct http_parser {
     uint8_t form;        /* where the form being read is, see parser.c */
     uint32_t m;          /* the form's value of m (1 when it has none) */
     uint64_t sum;        /* the sum of the form's integer values: query and body */
+    /* GET /ws asking for WebSocket (Upgrade: websocket, upgrade among Connection's
+     * tokens, a key of 24 characters): the client's key, for the Accept */
+    uint8_t websocket;   /* 1 when the request is such an upgrade */
+    uint8_t ws_flags;    /* what of it was seen, see parser.c */
+    uint8_t ws_key_len;  /* characters of the key (HTTP_WS_KEY_LEN + 1: too many) */
+    char ws_key[HTTP_WS_KEY_LEN];
 };
 
 /* Prepares `p` for a new request (also after HTTP_DONE, for the next one). */

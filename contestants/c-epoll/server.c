@@ -6,6 +6,7 @@
  *   GET /app   -> 200 with 1024 bytes after 95-105 ms (a timer, not a sleep)
  *   GET and POST /baseline, GET /json/{count}?m=M: the workloads (workloads.h),
  *   given the dataset ITEMS (the harness's {workloads}/items.json)
+ *   GET /ws asking for WebSocket -> 101, then an echo of its frames (ws.h)
  *
  * THREADS event loops, each with its own SO_REUSEPORT listener on
  * 127.0.0.1:PORT (the kernel spreads connections over them), its own epoll
@@ -38,6 +39,7 @@
 #include "responses.h"
 #include "timers.h"
 #include "workloads.h"
+#include "ws.h"
 
 #define READ_SIZE 16384       /* one read; also bounds the input a paused connection keeps */
 #define MAX_IOV 1024          /* answers per writev: a 16 KiB read holds at most ~1000 requests */
@@ -53,6 +55,7 @@ enum conn_state {
     C_OPEN,      /* reading and answering */
     C_WAIT_APP,  /* an /app answer waits for its timer; input waits behind it */
     C_LINGER,    /* answered and shut down for writing; input dropped until the client closes */
+    C_WS,        /* upgraded to WebSocket: frames echoed (in: a frame not all read yet) */
 };
 
 /* What happens once the output is sent. */
@@ -89,6 +92,8 @@ struct loop {
     size_t answers_used;          /* of answers[], by the queued workload answers */
     char answers[ANSWER_SPACE];
     char rbuf[READ_SIZE];
+    char *ws_out;                 /* WebSocket echoes of one input, grown as needed */
+    size_t ws_out_size;
 };
 
 static void conn_close(struct loop *l, int fd);
@@ -241,10 +246,30 @@ static void start_app(struct loop *l, int fd, struct conn *c, const struct respo
     c->app_head_only = (uint8_t)head_only;
 }
 
+/* GET /ws asking for WebSocket: the 101 is queued, and the connection reads
+ * frames from now on. */
+static void ws_upgrade(struct loop *l, struct conn *c)
+{
+    char accept[WS_ACCEPT_LEN];
+    ws_accept(c->p.ws_key, HTTP_WS_KEY_LEN, accept);
+    char *at = l->answers + l->answers_used;
+    int n = snprintf(at, WORKLOAD_MAX_ANSWER,
+                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                     "Connection: Upgrade\r\nSec-WebSocket-Accept: %.*s\r\n\r\n",
+                     WS_ACCEPT_LEN, accept);
+    l->iov[l->niov++] = (struct iovec){at, (size_t)n};
+    l->answers_used += (size_t)n;
+    c->state = C_WS;
+}
+
 /* A complete request: queue its answer (or start its timer). */
 static void answer(struct loop *l, int fd, struct conn *c)
 {
     const struct http_parser *p = &c->p;
+    if (p->route == ROUTE_WS && p->websocket) {
+        ws_upgrade(l, c);
+        return;
+    }
     enum response_kind k;
     enum connection_header h;
     response_for_request(p, &k, &h);
@@ -290,6 +315,59 @@ static int paused(const struct conn *c)
     return c->state == C_WAIT_APP || c->out != NULL;
 }
 
+/* WebSocket input: the frame carried from earlier reads, then data[0..len),
+ * echoed; a frame not all in yet is carried.  1 if the connection is open and
+ * wants more input. */
+static int ws_input(struct loop *l, int fd, struct conn *c, const char *data, size_t len)
+{
+    char *joined = NULL;
+    if (c->in != NULL) {
+        joined = realloc(c->in, c->in_len + len);
+        if (joined == NULL) {
+            conn_close(l, fd);
+            return 0;
+        }
+        memcpy(joined + c->in_len, data, len);
+        data = joined;
+        len += c->in_len;
+        c->in = NULL;
+        c->in_len = 0;
+    }
+    if (l->ws_out_size < len + WS_OUT_SLACK) {
+        char *grown = realloc(l->ws_out, len + WS_OUT_SLACK);
+        if (grown == NULL) {
+            free(joined);
+            conn_close(l, fd);
+            return 0;
+        }
+        l->ws_out = grown;
+        l->ws_out_size = len + WS_OUT_SLACK;
+    }
+    size_t used, out_len;
+    enum ws_after after = ws_echo(data, len, &used, l->ws_out, &out_len);
+    if (after == WS_OPEN && used < len) {
+        c->in = malloc(len - used);
+        if (c->in == NULL) {
+            free(joined);
+            conn_close(l, fd);
+            return 0;
+        }
+        memcpy(c->in, data + used, len - used);
+        c->in_len = (uint32_t)(len - used);
+    }
+    free(joined);
+    struct iovec iov = {l->ws_out, out_len};
+    if (out_len > 0 && !conn_send(l, fd, c, &iov, 1))
+        return 0;
+    if (after == WS_CLOSE) {
+        c->closing = CLOSE_LINGER;
+        if (c->out == NULL)
+            conn_finish(l, fd, c);
+        return 0;
+    }
+    return c->out == NULL;
+}
+
 /* Answers the requests in data[0..len), keeping what it cannot parse yet when
  * the connection pauses.  1 if the connection is open and wants more input. */
 static int conn_input(struct loop *l, int fd, const char *data, size_t len)
@@ -297,13 +375,17 @@ static int conn_input(struct loop *l, int fd, const char *data, size_t len)
     struct conn *c = &l->conns[fd];
     size_t used = 0;
 
-    while (used < len && c->closing == KEEP_OPEN && !paused(c)) {
+    if (c->state == C_WS)
+        return ws_input(l, fd, c, data, len);
+    while (used < len && c->closing == KEEP_OPEN && !paused(c) && c->state != C_WS) {
         int full = l->niov == MAX_IOV || ANSWER_SPACE - l->answers_used < WORKLOAD_MAX_ANSWER;
         if (full && !flush(l, fd, c))
             return 0;
         if (!paused(c))
             used += parse_one(l, fd, c, data + used, len - used);
     }
+    if (c->state == C_WS) /* upgraded: the 101 first, then the frames behind it */
+        return flush(l, fd, c) && ws_input(l, fd, c, data + used, len - used);
     if (used < len && c->closing != KEEP_OPEN) {
         c->closing = CLOSE_LINGER; /* input past the last answered request */
     } else if (used < len) {

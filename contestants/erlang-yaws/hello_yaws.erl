@@ -7,6 +7,9 @@
 %% a scheduler) before answering 1024 bytes. Keep-alive, Connection: close, HTTP/1.0, the
 %% Date and Content-Length headers are Yaws's own handling.
 %%
+%% GET /ws asking for WebSocket (Upgrade: websocket) hands the connection to Yaws's
+%% WebSocket process with echo_ws as its callback; without Upgrade it is a 400.
+%%
 %% Access and auth logs are off; Yaws's logdir (report.log) is BUILD/log, and YAWSHOME=BUILD
 %% keeps its id dir (generated yaws_dynopts.erl) in BUILD/.yaws rather than $HOME/.yaws.
 %%
@@ -46,9 +49,22 @@ out(Arg) ->
     case {Method, Arg#arg.server_path} of
         {'GET', "/hello"} ->
             [{status, 200}, {content, "text/plain", <<"Hello World">>}];
+        {'GET', "/ws"} ->
+            websocket(Arg);
         {'GET', "/app"} ->
             timer:sleep(94 + rand:uniform(11)),
             [{status, 200}, {content, "text/plain", persistent_term:get(?MODULE)}];
         _ ->
             [{status, 404}, {content, "text/plain", <<"Not Found">>}]
+    end.
+
+%% A request for WebSocket goes to Yaws's WebSocket process (which checks the rest of the
+%% handshake); any other GET of /ws is refused.
+websocket(Arg) ->
+    Upgrade = yaws_api:get_header(Arg#arg.headers, upgrade, ""),
+    case string:lowercase(Upgrade) of
+        "websocket" ->
+            {websocket, echo_ws, []};
+        _ ->
+            [{status, 400}, {content, "text/plain", <<"Bad Request: not a WebSocket upgrade">>}]
     end.

@@ -2,7 +2,10 @@ module shootout/contestants/go-nethttp
 
 go 1.26
 
-require shootout/contestants/_go v0.0.0
+require (
+	github.com/gorilla/websocket v1.5.3
+	shootout/contestants/_go v0.0.0
+)
 
 require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect

@@ -2,6 +2,7 @@
 //
 //   - GET /hello: 200 "Hello World" (11 bytes)
 //   - GET /app: sleeps 100 ms ±5% (uniform, in this request's goroutine), then 200 with 1024 bytes
+//   - GET /ws: a WebSocket echo (websocket.go, gorilla/websocket)
 //   - the workloads (workloads.go): /baseline, /json/{count}, /upload, /static/NAME
 //   - with DATABASE_URL, TechEmpower's database tests (database.go): /db, /queries,
 //     /fortunes, /updates, on pgx's pool
@@ -62,6 +63,7 @@ func main() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /hello", hello)
 	mux.HandleFunc("GET /app", app)
+	mux.HandleFunc("GET /ws", echo)
 	if *workloads != "" {
 		if err := serveWorkloads(mux, *workloads); err != nil {
 			log.Fatal(err)

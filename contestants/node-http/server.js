@@ -15,9 +15,13 @@
 // with DATABASE_URL TechEmpower's /db, /queries, /fortunes and /updates (node-postgres).
 // workload.js and database.js are shared with node-express (contestants/_node), copied
 // here at build time.
+// In clear text, /ws is a WebSocket echo (the `ws` package, as Node's users pick it):
+// each text or binary message comes back as it came, and ws answers pings and the
+// close handshake itself; a GET of /ws without Upgrade reaches handle() and gets a 404.
 const fs = require('fs');
 const http = require('http');
 const http2 = require('http2');
+const { WebSocketServer } = require('ws');
 const workload = require('./workload.js');
 const database = require('./database.js');
 
@@ -145,6 +149,13 @@ const s = server();
 // generator's connections may sit idle longer, as with most other servers.
 // (An HTTP/2 server has no such timeout unless one is set.)
 s.keepAliveTimeout = 0;
+if (!cert) {
+  // perMessageDeflate is off by default in ws 8: no extension is offered back.
+  const wss = new WebSocketServer({ server: s, path: '/ws' });
+  wss.on('connection', (ws) => {
+    ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
+  });
+}
 s.listen(port, '127.0.0.1');
 
 function stop() { process.exit(0); }

@@ -14,6 +14,10 @@ WORKLOADS names:
              client accepts that encoding (Sanic's app.static has no precompressed
              siblings)
 
+/ws is a WebSocket echo on Sanic's own websocket routes (the websockets package under
+them): each text or binary message comes back as it came; Sanic answers pings and the
+close handshake.
+
 The database endpoints (docs/database.md, TechEmpower's rules) when DATABASE_URL is
 set: asyncpg, one pool per worker process, the DATABASE_POOL connections shared out
 among the WORKERS processes.
@@ -64,6 +68,13 @@ async def hello(request):
 async def app_endpoint(request):
     await asyncio.sleep(random.uniform(0.095, 0.105))
     return text(APP)
+
+
+@app.websocket("/ws")
+async def echo(request, ws):
+    # str for a text message, bytes for a binary one: sent back as the same kind.
+    async for message in ws:
+        await ws.send(message)
 
 
 # --- workloads --------------------------------------------------------------

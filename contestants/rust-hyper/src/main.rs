@@ -3,6 +3,7 @@
 //! GET /hello -> 200 "Hello World" (11 bytes)
 //! GET /app   -> tokio::time::sleep for 100 ms ±5% (uniform), then 200 with 1024 bytes
 //! the workloads (`workloads`): /baseline, /json/N, /upload, /static/NAME
+//! GET /ws   -> a WebSocket echo (`websocket`, tokio-tungstenite), over HTTP/1.1
 //! the database endpoints (`database`), when DATABASE_URL is set: /db, /queries, /fortunes,
 //! /updates
 //!
@@ -16,6 +17,7 @@
 //! the port).
 
 mod database;
+mod websocket;
 mod workloads;
 
 use std::convert::Infallible;
@@ -80,6 +82,7 @@ enum Route {
     Json,
     Static,
     Database,
+    WebSocket,
     NotFound,
     NotAllowed,
 }
@@ -88,6 +91,7 @@ fn route(method: &Method, path: &str) -> Route {
     match (method, path) {
         (&Method::GET, "/hello") => Route::Hello,
         (&Method::GET, "/app") => Route::App,
+        (&Method::GET, "/ws") => Route::WebSocket,
         (&Method::GET | &Method::POST, "/baseline") => Route::Baseline,
         (&Method::POST, "/upload") => Route::Upload,
         (&Method::GET, "/db" | "/queries" | "/fortunes" | "/updates") => Route::Database,
@@ -115,6 +119,7 @@ async fn handle(req: Request<Incoming>, state: Arc<State>) -> Result<Response<Bo
             Some(db) => db.answer(&req).await,
             None => text(StatusCode::NOT_FOUND, b"Not Found: no DATABASE_URL"),
         },
+        Route::WebSocket => websocket::upgrade(req),
         Route::NotFound => text(StatusCode::NOT_FOUND, b"Not Found"),
         Route::NotAllowed => text(StatusCode::METHOD_NOT_ALLOWED, b"Method Not Allowed"),
     })
@@ -203,10 +208,14 @@ async fn connection(stream: TcpStream, serving: Serving, state: Arc<State>) {
 
 async fn serve_http1<I>(io: I, state: Arc<State>)
 where
-    I: hyper::rt::Read + hyper::rt::Write + Unpin,
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
     let service = service_fn(move |req| handle(req, state.clone()));
-    let _ = http1::Builder::new().serve_connection(io, service).await;
+    // with_upgrades: a WebSocket upgrade (GET /ws) takes the connection over.
+    let _ = http1::Builder::new()
+        .serve_connection(io, service)
+        .with_upgrades()
+        .await;
 }
 
 async fn serve_http2<I>(io: I, state: Arc<State>)

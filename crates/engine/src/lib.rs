@@ -72,10 +72,18 @@ pub use spec::{
     LoadSpec, SpecError, TlsSpec, WebSocketSpec,
 };
 
+/// WebSocket's upgrade, client frames and frame reader, for a check of a server made
+/// outside a load (`shootout verify --websocket`): the same code a load judges it by.
+pub mod websocket {
+    pub use crate::ws::client::*;
+    pub use crate::ws::{Refusal, Violation};
+}
+
 /// The parsers the fuzz targets drive (fuzz/): not an API.
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::h2::fuzzing::h2_session;
+    pub use crate::ws::fuzzing::ws_session;
     pub use crate::ws::probe::WsProbe;
 }
 pub use tls::handshake_error::HandshakeError;

@@ -22,7 +22,7 @@ HTTP/2 (h2c, or ALPN h2 with --tls): h2:hello, h2:delay:20ms, h2:status:503, h2:
   h2:max-concurrent:1, h2:ping-flood:3, h2:protocol-error-after:3, h2:no-status, h2:close-after:3
 WebSocket (ws://, or wss:// with --tls): ws:echo, ws:ping-every:3, ws:fragmented,
   ws:wrong-accept, ws:refuse, ws:masked-frame, ws:invalid-utf8, ws:reserved-bits,
-  ws:ignore-close, ws:close-after:3
+  ws:ignore-close, ws:close-after:3, ws:too-long, ws:close-mid-message, ws:ping-flood:100
 --tls: a certificate for localhost from a test CA made at start and kept nowhere (for
   clients that do not verify, such as h2load)";
 

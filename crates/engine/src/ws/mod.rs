@@ -11,8 +11,11 @@
 
 mod books;
 mod frame;
+#[doc(hidden)]
+pub mod fuzzing;
 mod handshake;
 mod message;
+mod owed;
 #[doc(hidden)]
 pub mod probe;
 mod reader;
@@ -25,3 +28,11 @@ pub use handshake::Refusal;
 pub use message::WsRequest;
 pub use session::Session;
 pub use violation::Violation;
+
+/// The client's pieces that `verify --websocket` drives over a blocking socket, so that
+/// verification and a load judge a server by the same code.
+pub mod client {
+    pub use super::frame::{masked_len, opcode, write_masked};
+    pub use super::handshake::{check_answer, key_and_accept, ACCEPT_LEN, KEY_LEN};
+    pub use super::reader::{Event, Expected, FrameReader};
+}

@@ -7,8 +7,9 @@
 //! close or a protocol error fails the connection under `ws`; at the end of the load the
 //! client closes with 1000 and waits briefly for the server's close.
 
-use super::frame::{self, opcode, MAX_CONTROL};
+use super::frame::{self, opcode};
 use super::handshake::{self, Refusal, ACCEPT_LEN};
+use super::owed::Owed;
 use super::reader::{Event, Expected, FrameReader};
 use super::violation::Violation;
 use crate::conn::Verdict;
@@ -49,6 +50,8 @@ pub struct Session {
     head: Vec<u8>,
     lender: Lender,
     reader: FrameReader,
+    /// The pong and the close that did not fit in the out buffer yet.
+    owed: Owed,
     /// Masks and keys: a cheap generator, seeded per loop and slot.
     rng: fastrand::Rng,
     accept: [u8; ACCEPT_LEN],
@@ -77,6 +80,7 @@ impl Session {
             head: Vec::new(),
             lender,
             reader: FrameReader::new(limit),
+            owed: Owed::new(),
             rng: fastrand::Rng::with_seed(seed),
             accept: [0; ACCEPT_LEN],
             oldest: 0,
@@ -150,14 +154,14 @@ impl Session {
 
     /// Queues a frame of `kind` carrying `payload`, masked anew; false without room.
     fn queue_frame(&mut self, kind: u8, payload: &[u8]) -> bool {
-        let len = frame::masked_len(payload.len());
-        if self.out.room() < len {
-            return false;
-        }
-        let key = self.rng.u32(..).to_ne_bytes();
-        let written = frame::write_masked(self.out.spare(), kind, payload, key);
-        self.out.commit(written);
-        true
+        queue(&mut self.out, &mut self.rng, kind, payload)
+    }
+
+    /// Queues what is owed (the latest pong, then the close), as far as there is room.
+    fn pay_owed(&mut self) {
+        let (out, rng) = (&mut self.out, &mut self.rng);
+        self.owed
+            .pay(|kind, payload| queue(out, rng, kind, payload));
     }
 
     /// The octets to write.
@@ -168,6 +172,7 @@ impl Session {
     /// `n` octets of [`Session::unsent`] were written: messages that waited for room go.
     pub fn wrote(&mut self, n: usize, req: &RequestBytes) {
         self.out.wrote(n);
+        self.pay_owed();
         if self.phase == Phase::Open {
             self.frame_messages(req);
         }
@@ -274,10 +279,11 @@ impl Session {
                 }
             }
             Event::Ping => {
-                let mut payload = [0; MAX_CONTROL];
-                let ping = self.reader.control();
-                payload[..ping.len()].copy_from_slice(ping);
-                self.queue_frame(opcode::PONG, &payload[..ping.len()]);
+                // Once the client's close is queued, nothing may follow it.
+                if self.phase != Phase::Closing {
+                    self.owed.pong(self.reader.control());
+                    self.pay_owed();
+                }
                 if let Some(books) = ledger.ws(now) {
                     books.pings += 1;
                 }
@@ -326,6 +332,7 @@ impl Session {
     /// Drops what is queued and queues a close with `code` alone, to go as the socket
     /// closes ([`Session::goodbye`]).
     fn goodbye_with(&mut self, code: u16) {
+        self.owed.clear();
         self.out.clear();
         self.queue_frame(opcode::CLOSE, &code.to_be_bytes());
     }
@@ -344,7 +351,8 @@ impl Session {
             return false;
         }
         self.phase = Phase::Closing;
-        self.queue_frame(opcode::CLOSE, &NORMAL_CLOSURE.to_be_bytes());
+        self.owed.close(NORMAL_CLOSURE);
+        self.pay_owed();
         if let Some(books) = ledger.ws(now) {
             books.goodbyes += 1;
         }
@@ -388,6 +396,7 @@ impl Session {
     /// The connection closed: its state goes.
     pub fn closed(&mut self) {
         self.phase = Phase::Down;
+        self.owed.clear();
         self.out.clear();
         self.reader.reset();
         if self.head.capacity() > 0 {
@@ -424,4 +433,17 @@ fn out_size(req: &RequestBytes, depth: usize) -> usize {
     let one = frame::masked_len(ws.payload.len());
     let messages = (depth * one).min(MESSAGES_ROOM).max(one);
     ws.upgrade.len() + 2 * messages + CONTROL_ROOM
+}
+
+/// Queues a frame of `kind` carrying `payload` in `out`, masked with a key from `rng`;
+/// false without room.
+fn queue(out: &mut OutFrames, rng: &mut fastrand::Rng, kind: u8, payload: &[u8]) -> bool {
+    let len = frame::masked_len(payload.len());
+    if out.room() < len {
+        return false;
+    }
+    let key = rng.u32(..).to_ne_bytes();
+    let written = frame::write_masked(out.spare(), kind, payload, key);
+    out.commit(written);
+    true
 }

@@ -231,6 +231,56 @@ fn rows() -> Vec<Row> {
             },
         },
         Row {
+            name: "a frame header announcing 2^40 octets: too long, refused at its header",
+            behavior: WsBehavior::TooLong,
+            load: Load {
+                messages: 50,
+                ..LOAD
+            },
+            check: |r, ws, _| all_failed(r, &ws.errors, "too_long"),
+        },
+        Row {
+            name: "a close 1001 after the first fragment of each echo",
+            behavior: WsBehavior::CloseMidMessage,
+            load: Load {
+                messages: 50,
+                ..LOAD
+            },
+            check: |r, ws, _| {
+                same("ws", r.requests.ws, 50)?;
+                same(
+                    "closes 1001",
+                    ws.closes.get("1001").copied().unwrap_or(0),
+                    50,
+                )?;
+                match ws.errors.is_empty() {
+                    true => Ok(()),
+                    false => Err(format!("protocol errors counted: {:?}", ws.errors)),
+                }
+            },
+        },
+        Row {
+            name: "a flood of 100 pings before each echo: the echoes and the close still go",
+            behavior: WsBehavior::PingFlood(100),
+            load: Load {
+                messages: 50,
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                // The server read every close, and so every pong sent before it.
+                all_echoed(r, ws, s)?;
+                same("pings counted", ws.pings, 5000)?;
+                // A flood the out buffer cannot hold is answered by the pong to the
+                // latest ping (RFC 6455 section 5.5.3): one pong per flood at least.
+                let pongs = s.ws_pongs();
+                at_least("the server's pongs", pongs, 50)?;
+                match pongs <= 5000 {
+                    true => Ok(()),
+                    false => Err(format!("{pongs} pongs for 5000 pings")),
+                }
+            },
+        },
+        Row {
             name: "a close 1011 after 3 echoes per connection",
             behavior: WsBehavior::CloseAfter(3),
             load: LOAD,

@@ -79,8 +79,8 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
     let fw = widest(|m| m.framework.clone(), "framework");
     let ew = widest(endpoints, "endpoints");
     println!(
-        "{:<24} {:<12} {:<11} {:<fw$} {:<ew$} {:<4} {:<6} reason / note",
-        "contestant", "status", "language", "framework", "endpoints", "tls", "http2"
+        "{:<24} {:<12} {:<11} {:<fw$} {:<ew$} {:<4} {:<6} {:<3} reason / note",
+        "contestant", "status", "language", "framework", "endpoints", "tls", "http2", "ws"
     );
     for c in &cat.contestants {
         let s = catalog::status(c);
@@ -91,7 +91,7 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
             s.reason()
         };
         println!(
-            "{:<24} {:<12} {:<11} {:<fw$} {:<ew$} {:<4} {:<6} {why}",
+            "{:<24} {:<12} {:<11} {:<fw$} {:<ew$} {:<4} {:<6} {:<3} {why}",
             m.name,
             s.word(),
             m.language,
@@ -102,6 +102,10 @@ pub fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
                 false => "no",
             },
             http2(m),
+            match m.serves_websocket() {
+                true => "yes",
+                false => "no",
+            },
         );
     }
     for (name, e) in &cat.broken {
@@ -155,6 +159,8 @@ struct ListedManifest<'a> {
     h2c: bool,
     /// Whether it serves HTTP/2 over TLS (its `[tls]` offers `h2` by ALPN).
     h2: bool,
+    /// The path of its WebSocket echo (a `[websocket]` table), or null.
+    websocket: Option<&'a str>,
     note: &'a str,
 }
 
@@ -177,6 +183,7 @@ fn listing(cat: &Catalog) -> Vec<Listed<'_>> {
                 tls: m.tls.is_some(),
                 h2c: m.serves_h2c(),
                 h2: m.serves_h2(),
+                websocket: m.websocket.as_ref().map(|w| w.path.as_str()),
                 note: &m.note,
             }),
         });

@@ -50,6 +50,12 @@ pub struct VerifyArgs {
     /// [h2c] command's port, HTTP/2 checks only. --all takes the contestants that serve it
     #[arg(long)]
     http2: bool,
+    /// Check only the WebSocket echo endpoint its contestant.toml declares ([websocket]
+    /// path), as HttpArena's validator does (101, the Accept hash, text and binary echo,
+    /// ordering, close 1000, a 4xx without Upgrade); these checks follow the HTTP/1.1 ones
+    /// of any verify in clear text. --all takes the contestants that declare it
+    #[arg(long, conflicts_with_all = ["http2", "tls"])]
+    websocket: bool,
     /// The database started for contestants whose contestant.toml says database =
     /// "postgresql" (their db, queries, fortunes and updates are checked against it)
     #[command(flatten)]
@@ -79,14 +85,19 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.http2 {
         keep_http2(&mut chosen, args.which.all, args.serve.tls)?;
     }
+    if args.websocket {
+        keep_websocket(&mut chosen, args.which.all)?;
+    }
     let over_tls = args.serve.over_tls();
-    let mut database = (chosen.iter().any(|c| c.manifest.database.is_some()))
+    // --websocket checks no database endpoint: no database is started for it.
+    let reads = |c: &&Contestant| c.manifest.database.is_some() && !args.websocket;
+    let mut database = (chosen.iter().any(reads))
         .then(|| super::database::start(&args.database))
         .transpose()
         .context("verify: start the database")?;
     let mut failed = false;
     for c in chosen {
-        let database = database.as_ref().filter(|_| c.manifest.database.is_some());
+        let database = database.as_ref().filter(|_| reads(&c));
         if let Err(e) = verify_one(c, &args, over_tls, database) {
             eprintln!("error: {}: {e:#}", c.name());
             failed = true;
@@ -122,6 +133,22 @@ fn keep_http2(chosen: &mut Vec<&Contestant>, all: bool, tls: bool) -> anyhow::Re
             c.name()
         ),
         (None, _) => Ok(()),
+    }
+}
+
+/// Under `--websocket`: with `--all`, only the contestants that declare a `[websocket]`
+/// endpoint; a contestant named that does not is refused in one line.
+fn keep_websocket(chosen: &mut Vec<&Contestant>, all: bool) -> anyhow::Result<()> {
+    if all {
+        chosen.retain(|c| c.manifest.serves_websocket());
+        return Ok(());
+    }
+    match chosen.iter().find(|c| !c.manifest.serves_websocket()) {
+        Some(c) => bail!(
+            "{}: serves no WebSocket (its contestant.toml has no [websocket] table): verify it without --websocket",
+            c.name()
+        ),
+        None => Ok(()),
     }
 }
 
@@ -161,9 +188,17 @@ fn verify_one(
     let addr = SocketAddr::from(([127, 0, 0, 1], server.port));
     let mut checks = match (&certificate, h2c) {
         (_, true) => Vec::new(),
+        (_, false) if args.websocket => Vec::new(),
         (Some(files), false) => verify::run_over_tls(addr, &plan, files).context("certificate")?,
         (None, false) => verify::run(addr, &plan),
     };
+    // The [websocket] endpoint is served by the [start] command, in clear text.
+    let websocket = c.manifest.websocket.as_ref();
+    if let Some(ws) =
+        websocket.filter(|_| certificate.is_none() && !h2c && level != VerifyLevel::None)
+    {
+        checks.extend(verify::run_websocket(addr, &addr.to_string(), &ws.path));
+    }
     if args.http2 {
         let host = match &certificate {
             Some(_) => format!("localhost:{}", addr.port()),
@@ -177,6 +212,9 @@ fn verify_one(
         say("certificate", &served(files));
     }
     say("level", &format!("{} ({})", level.word(), level.meaning()));
+    if let Some(ws) = websocket.filter(|w| !w.library.is_empty() && certificate.is_none() && !h2c) {
+        say("websocket", &format!("{} ({})", ws.path, ws.library));
+    }
     if let Some(db) = database {
         let world = &args.database.world;
         let line = format!(

@@ -51,6 +51,22 @@ pub struct Manifest {
     /// the harness starts for it; None: it needs none.
     #[serde(default)]
     pub database: Option<DatabaseKind>,
+    /// Where its `[start]` command serves WebSocket echo; None: it serves no WebSocket.
+    #[serde(default)]
+    pub websocket: Option<WebSocket>,
+}
+
+/// A WebSocket echo endpoint (RFC 6455) that the `[start]` command serves beside HTTP:
+/// each text or binary message comes back as it was sent, in order, and the client's
+/// close is answered (docs/websocket.md, "Contestants").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebSocket {
+    /// The path the upgrade is asked on, as `/ws`.
+    pub path: String,
+    /// The WebSocket library the server uses, as its users pick it (shown by verify).
+    #[serde(default)]
+    pub library: String,
 }
 
 /// A database the harness can start for a contestant (docs/database.md).
@@ -233,6 +249,8 @@ pub enum ManifestError {
     Alpn { path: PathBuf, problem: AlpnProblem },
     #[error("{}: endpoints: {endpoint} reads a database: add database = \"postgresql\"", path.display())]
     NoDatabase { path: PathBuf, endpoint: String },
+    #[error("{}: [websocket]: path {path:?} must start with /", file.display())]
+    WebSocketPath { file: PathBuf, path: String },
     #[error("{}: {source}", path.display())]
     Folder {
         path: PathBuf,
@@ -264,6 +282,12 @@ impl Manifest {
                 return Err(placeholder("h2c", p));
             }
         }
+        if let Some(ws) = self.websocket.as_ref().filter(|w| !w.path.starts_with('/')) {
+            return Err(ManifestError::WebSocketPath {
+                file: path.to_path_buf(),
+                path: ws.path.clone(),
+            });
+        }
         let reads_database = |name: &&String| {
             Endpoint::builtin(name).is_some_and(|e| e.builtin.is_some_and(Builtin::needs_database))
         };
@@ -284,6 +308,11 @@ impl Manifest {
     /// True when it serves cleartext HTTP/2 with prior knowledge (an `[h2c]` table).
     pub fn serves_h2c(&self) -> bool {
         self.h2c.is_some()
+    }
+
+    /// True when its `[start]` command serves WebSocket echo (a `[websocket]` table).
+    pub fn serves_websocket(&self) -> bool {
+        self.websocket.is_some()
     }
 
     /// A contestant that serves TLS needs `openssl` for its certificates, and one that
@@ -538,6 +567,29 @@ mod tests {
             "{e}"
         );
         assert_eq!(e.lines().count(), 1, "{e}");
+    }
+
+    #[test]
+    fn a_websocket_table_names_its_path_which_must_be_absolute() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = load(
+            dir.path(),
+            "[websocket]\npath = \"/ws\"\nlibrary = \"ws 8\"\n",
+        )
+        .unwrap();
+        let ws = c.manifest.websocket.as_ref().unwrap();
+        assert_eq!((ws.path.as_str(), ws.library.as_str()), ("/ws", "ws 8"));
+        assert!(c.manifest.serves_websocket());
+        assert!(!load(dir.path(), "").unwrap().manifest.serves_websocket());
+        let e = load(dir.path(), "[websocket]\npath = \"ws\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("tlsy/contestant.toml: [websocket]: path \"ws\" must start with /"),
+            "{e}"
+        );
+        let e = load(dir.path(), "[websocket]\nurl = \"/ws\"\n").unwrap_err();
+        assert!(e.to_string().contains("unknown field `url`"), "{e}");
     }
 
     #[test]

@@ -211,6 +211,7 @@ fn manifest(name: &str, f: InlineFile) -> Manifest {
         tls: None,
         h2c: None,
         database: f.database,
+        websocket: None,
     }
 }
 

@@ -69,10 +69,21 @@ const HTTP2: [&str; 6] = [
     "java-netty",
 ];
 
-/// `list` says which contestants serve TLS (a `[tls]` table) and HTTP/2 (h2c, h2): a
-/// column each, JSON fields.
+/// The contestants with a WebSocket echo at /ws (a `[websocket]` table).
+const WEBSOCKET: [&str; 7] = [
+    "c-epoll",
+    "rust-hyper",
+    "go-nethttp",
+    "java-netty",
+    "node-http",
+    "erlang-yaws",
+    "python-sanic",
+];
+
+/// `list` says which contestants serve TLS (a `[tls]` table), HTTP/2 (h2c, h2) and
+/// WebSocket (a `[websocket]` table): a column each, JSON fields.
 #[test]
-fn list_says_which_contestants_serve_tls_and_http2() {
+fn list_says_which_contestants_serve_tls_http2_and_websocket() {
     let out = shootout(&["list", "--json"]);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     let field = |name: &str, field: &str| {
@@ -103,6 +114,17 @@ fn list_says_which_contestants_serve_tls_and_http2() {
     assert_eq!(cell("python-gunicorn-gevent", "tls", 4), "no", "{text}");
     assert_eq!(cell("nginx-static", "http2", 6), "h2c,h2", "{text}");
     assert_eq!(cell("c-epoll-tls", "http2", 6), "no", "{text}");
+    // The WebSocket echo (a [websocket] table): a column, and its path in the JSON.
+    assert_eq!(cell("c-epoll", "ws", 3), "yes", "{text}");
+    assert_eq!(cell("c-epoll-tls", "ws", 3), "no", "{text}");
+    let path = |name: &str| {
+        let row = rows.iter().find(|r| r["name"] == name).unwrap();
+        row["websocket"].as_str().map(str::to_string)
+    };
+    for name in WEBSOCKET {
+        assert_eq!(path(name).as_deref(), Some("/ws"), "{name}");
+    }
+    assert_eq!(path("nginx-static"), None);
 }
 
 /// `list` says which endpoints each serves, the workloads among them, in its column
@@ -308,6 +330,43 @@ fn verify_tls_checks_a_contestant_over_tls_and_refuses_one_without_tls() {
     assert_one_line_error(
         &shootout(&["verify", "c-epoll-tls", "--tls", "--certificate", "dsa"]),
         "invalid value 'dsa' for '--certificate <KIND>' (did you mean 'rsa'?",
+    );
+}
+
+/// `verify --websocket` on the ceiling (set up in seconds): its hand-written echo passes
+/// every one of HttpArena's checks, and nothing but them is checked; a contestant without
+/// `[websocket]` is one line (exit 2) before anything starts, as is `--websocket --tls`.
+#[test]
+fn verify_websocket_checks_the_ceilings_echo_and_refuses_one_without_it() {
+    let setup = shootout(&["setup", "c-epoll"]);
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
+    let out = shootout(&["verify", "--websocket", "c-epoll"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Only the WebSocket rows (the unit tests name each), every one passed.
+    let rows: Vec<&str> = (text.lines())
+        .filter_map(|l| l.strip_prefix("c-epoll: "))
+        .filter(|l| !l.starts_with("level") && !l.starts_with("websocket"))
+        .collect();
+    assert_eq!(rows.len(), 7, "{text}");
+    let passed = |r: &&str| r.starts_with("ws ") && r[17..].starts_with("ok ");
+    assert!(rows.iter().all(passed), "{text}");
+    assert_one_line_error(
+        &shootout(&["verify", "--websocket", "c-epoll", "c-epoll-tls"]),
+        "error: c-epoll-tls: serves no WebSocket (its contestant.toml has no [websocket] \
+         table): verify it without --websocket",
+    );
+    assert_one_line_error(
+        &shootout(&["verify", "--websocket", "--tls", "c-epoll"]),
+        "the argument '--websocket' cannot be used with '--tls'",
     );
 }
 

@@ -28,6 +28,12 @@ pub enum WsBehavior {
     IgnoreClose,
     /// Echoes N messages per connection, then sends close 1011 instead of the next echo.
     CloseAfter(u32),
+    /// Answers each message with a frame header announcing 2^40 octets (past any limit).
+    TooLong,
+    /// Answers each message with the first fragment of its echo, then close 1001.
+    CloseMidMessage,
+    /// Sends N pings before each echo (the pongs are counted).
+    PingFlood(u32),
 }
 
 impl fmt::Display for WsBehavior {
@@ -43,6 +49,9 @@ impl fmt::Display for WsBehavior {
             WsBehavior::ReservedBits => write!(f, "ws:reserved-bits"),
             WsBehavior::IgnoreClose => write!(f, "ws:ignore-close"),
             WsBehavior::CloseAfter(n) => write!(f, "ws:close-after:{n}"),
+            WsBehavior::TooLong => write!(f, "ws:too-long"),
+            WsBehavior::CloseMidMessage => write!(f, "ws:close-mid-message"),
+            WsBehavior::PingFlood(n) => write!(f, "ws:ping-flood:{n}"),
         }
     }
 }
@@ -66,6 +75,9 @@ impl FromStr for WsBehavior {
             ("reserved-bits", true) => WsBehavior::ReservedBits,
             ("ignore-close", true) => WsBehavior::IgnoreClose,
             ("close-after", false) => WsBehavior::CloseAfter(number()?),
+            ("too-long", true) => WsBehavior::TooLong,
+            ("close-mid-message", true) => WsBehavior::CloseMidMessage,
+            ("ping-flood", false) => WsBehavior::PingFlood(number()?.max(1)),
             _ => return Err(bad()),
         })
     }

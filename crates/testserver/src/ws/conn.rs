@@ -159,11 +159,20 @@ impl Conn<'_> {
                 return Ok(false);
             }
         }
-        if let WsBehavior::PingEvery(n) = self.behavior {
-            if self.echoed.is_multiple_of(n) {
-                self.send(&frame::whole(frame::PING, b"are you there"))?;
-                self.shared.ws.pings.fetch_add(1, Relaxed);
-            }
+        let pings = match self.behavior {
+            WsBehavior::PingEvery(n) if self.echoed.is_multiple_of(n) => 1,
+            WsBehavior::PingFlood(n) => n,
+            _ => 0,
+        };
+        for _ in 0..pings {
+            self.send(&frame::whole(frame::PING, b"are you there"))?;
+            self.shared.ws.pings.fetch_add(1, Relaxed);
+        }
+        if self.behavior == WsBehavior::CloseMidMessage {
+            let first = frame::write(opcode, &payload[..payload.len() / 2], Shape::default());
+            let close = frame::whole(frame::CLOSE, &1001u16.to_be_bytes());
+            self.send(&[first, close].concat())?;
+            return Ok(false);
         }
         let echo = self.echo(opcode, payload);
         self.send(&echo)?;
@@ -180,6 +189,10 @@ impl Conn<'_> {
             rsv1: self.behavior == WsBehavior::ReservedBits,
         };
         match self.behavior {
+            // A 64-bit length of 2^40, and no payload: the client must refuse the header.
+            WsBehavior::TooLong => {
+                [&[0x80 | opcode, 127][..], &(1u64 << 40).to_be_bytes()].concat()
+            }
             WsBehavior::InvalidUtf8 if opcode == frame::TEXT && !payload.is_empty() => {
                 payload[0] = 0xff;
                 frame::write(opcode, &payload, shape)

@@ -21,10 +21,12 @@ mod database;
 mod exchange;
 mod h2;
 mod tls;
+mod websocket;
 mod workload;
 
 pub use database::{Selects, Tables, TablesError};
 pub use h2::run_h2;
+pub use websocket::run_websocket;
 pub use workload::Wrong;
 
 use crate::contestant::certificates::{CertificateError, CertificateFiles};

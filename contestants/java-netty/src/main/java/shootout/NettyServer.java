@@ -59,7 +59,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Netty 4.1 hello-world server for shootout.
  *
- * GET /hello -> "Hello World"; GET /app -> 1024 bytes after 95-105 ms, the delay
+ * GET /hello -> "Hello World"; GET /ws -> a WebSocket echo ({@link WebSocketEcho}, in clear
+ * text); GET /app -> 1024 bytes after 95-105 ms, the delay
  * being a timer on the connection's own event loop (ctx.executor().schedule),
  * so the loop never blocks. Usage: NettyServer PORT THREADS [CERT KEY | h2c] (THREADS =
  * worker event loops). Given a certificate and its key (PEM), the same server over TLS:
@@ -251,7 +252,9 @@ public final class NettyServer {
             HttpRequest req = p.req;
             String uri = req.uri();
             boolean get = req.method() == HttpMethod.GET || req.method() == HttpMethod.HEAD;
-            if (get && uri.equals("/hello")) {
+            if (req.method() == HttpMethod.GET && uri.equals("/ws") && WebSocketEcho.asked(req)) {
+                WebSocketEcho.upgrade(ctx, req, this);
+            } else if (get && uri.equals("/hello")) {
                 respond(ctx, req, HttpResponseStatus.OK, TEXT_PLAIN, HELLO, flush);
             } else if (get && uri.equals("/app")) {
                 waiting = true;
