@@ -11,6 +11,7 @@
 use crate::h2::Session;
 use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
+use crate::pool::Carries;
 use crate::request::RequestBytes;
 use crate::response::{Response, ResponseParser};
 use crate::vary::{H1Requests, Vary};
@@ -106,6 +107,13 @@ impl Conn {
             vary: Some(Box::new(H1Requests::new(depth, vary))),
             ..Conn::default()
         }
+    }
+
+    /// This connection's HTTP/1.1 response heads split across reads are carried in
+    /// buffers lent from `carries`, its loop's.
+    pub fn lend_carries(mut self, carries: &Carries) -> Conn {
+        self.parser.lend_from(carries.clone());
+        self
     }
 
     /// True when the connection speaks WebSocket.

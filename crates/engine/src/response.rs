@@ -9,6 +9,7 @@ mod chunk_error;
 mod chunk_line;
 mod chunked;
 
+use crate::pool::Carries;
 use std::fmt;
 use std::mem::MaybeUninit;
 
@@ -140,6 +141,8 @@ pub struct ResponseParser {
     /// Partial head carried between feeds; unallocated whenever no head is split across feeds.
     buf: Vec<u8>,
     resp: Response,
+    /// Where `buf` is lent from and goes back to, in an event loop (else it is made).
+    carries: Option<Carries>,
 }
 
 /// Where in the current response the parser is.
@@ -177,6 +180,20 @@ impl ResponseParser {
             head_request: false,
             buf: Vec::new(),
             resp: EMPTY_RESPONSE,
+            carries: None,
+        }
+    }
+
+    /// Lends a split head's carry from `carries` (a loop's) rather than making one.
+    pub fn lend_from(&mut self, carries: Carries) {
+        self.carries = Some(carries);
+    }
+
+    /// The carry is done with: back to the loop's carries, or dropped.
+    fn end_carry(&mut self) {
+        let carry = std::mem::take(&mut self.buf);
+        if let (Some(carries), true) = (&self.carries, carry.capacity() > 0) {
+            carries.give(carry);
         }
     }
 
@@ -184,7 +201,7 @@ impl ResponseParser {
     pub fn start(&mut self, head_request: bool) {
         self.state = State::Head;
         self.head_request = head_request;
-        self.buf = Vec::new();
+        self.end_carry();
         self.resp = EMPTY_RESPONSE;
     }
 
@@ -224,7 +241,7 @@ impl ResponseParser {
     /// (also Truncated when nothing at all of this response arrived).
     pub fn finish_eof(&mut self) -> Result<Response, ResponseError> {
         let was = std::mem::replace(&mut self.state, State::Done);
-        self.buf = Vec::new();
+        self.end_carry();
         match was {
             State::UntilEof => Ok(self.resp),
             _ => Err(ResponseError::Truncated),
@@ -283,6 +300,9 @@ impl ResponseParser {
             }
             None if window.len() >= MAX_HEAD => Err(ResponseError::HeadTooLarge),
             None => {
+                if let Some(carries) = &self.carries {
+                    self.buf = carries.take();
+                }
                 self.buf.extend_from_slice(window);
                 Ok(window.len())
             }
@@ -310,7 +330,7 @@ impl ResponseParser {
         };
         match head {
             Some(head) => {
-                self.buf = Vec::new();
+                self.end_carry();
                 self.on_head(&head, sink)?;
                 Ok(head.len.saturating_sub(old))
             }
@@ -589,6 +609,21 @@ mod tests {
 
     fn head_len(bytes: &[u8]) -> usize {
         bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4
+    }
+
+    #[test]
+    fn a_split_head_borrows_the_loops_carry_and_gives_it_back() {
+        let carries = Carries::new(MAX_HEAD, 1, 1);
+        let mut p = ResponseParser::new();
+        p.lend_from(carries.clone());
+        let (a, b) = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi".split_at(10);
+        for _ in 0..3 {
+            p.start(false);
+            assert!(p.feed(a).unwrap().done.is_none());
+            assert_eq!(carries.free(), 0, "lent while the head is split");
+            assert_eq!(p.feed(b).unwrap().done.map(|r| r.status), Some(200));
+            assert_eq!(carries.free(), 1, "given back once the head is whole");
+        }
     }
 
     #[test]

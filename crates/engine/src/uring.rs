@@ -1,7 +1,7 @@
 //! The io_uring event loop: connect, send and multishot receive as ring operations,
 //! receive buffers from one provided-buffer ring per loop, one system call per batch.
 
-use crate::buf_ring::BufRing;
+use crate::buf_ring::{BufRing, Lent};
 use crate::conn::{State, Verdict};
 use crate::event_loop::{self as el, Arrival, Driver, Gather, LoopSpec, Slots};
 use crate::ledger::Clock;
@@ -13,8 +13,11 @@ use std::io;
 use std::os::fd::RawFd;
 
 const BUF_GROUP: u16 = 1;
-const BUF_COUNT: u16 = 1024;
-const BUF_SIZE: usize = 8 * 1024;
+/// Receive buffers: 8 MiB a loop either way. Incremental (kernel 6.12 on), few and large:
+/// a receive takes what it fills, so a large answer comes 128 KiB a completion and small
+/// ones share a buffer. Else many and small, one a receive whatever it holds.
+const INCREMENTAL_BUFS: (u16, usize) = (64, 128 * 1024);
+const WHOLE_BUFS: (u16, usize) = (1024, 8 * 1024);
 
 const OP_CONNECT: u64 = 1;
 const OP_RECV: u64 = 2;
@@ -23,7 +26,7 @@ const OP_SEND: u64 = 3;
 /// Checks that this kernel offers what the loop needs (a ring and provided-buffer rings).
 pub fn probe() -> io::Result<()> {
     let ring = new_ring(8)?;
-    BufRing::new(&ring, 2, 64, BUF_GROUP).map(drop)
+    BufRing::new(&ring, 2, 64, BUF_GROUP, false).map(drop)
 }
 
 fn new_ring(entries: u32) -> io::Result<IoUring> {
@@ -41,7 +44,14 @@ fn new_ring(entries: u32) -> io::Result<IoUring> {
 /// Runs one loop of the load on io_uring until it finishes; returns what it measured.
 pub fn run(spec: &LoopSpec) -> io::Result<LoopStats> {
     let ring = new_ring(4096)?;
-    let bufs = BufRing::new(&ring, BUF_COUNT, BUF_SIZE, BUF_GROUP)?;
+    let bufs = BufRing::new(
+        &ring,
+        INCREMENTAL_BUFS.0,
+        INCREMENTAL_BUFS.1,
+        BUF_GROUP,
+        true,
+    )
+    .or_else(|_| BufRing::new(&ring, WHOLE_BUFS.0, WHOLE_BUFS.1, BUF_GROUP, false))?;
     let slots = Slots::new(spec);
     let mut lp = UringLoop {
         target: Box::new(*slots.dialer.target()),
@@ -123,7 +133,10 @@ impl UringLoop {
         let slot = (ud >> 32) as usize;
         let gen = ((ud >> 8) & 0xff_ffff) as u32;
         let op = ud & 0xff;
-        let bid = cqueue::buffer_select(flags);
+        let lent = cqueue::buffer_select(flags).map(|bid| {
+            let len = res.max(0) as usize;
+            self.bufs.lent(bid, len, flags)
+        });
         let current = self
             .slots
             .conns
@@ -131,8 +144,8 @@ impl UringLoop {
             .is_some_and(|c| c.gen & 0xff_ffff == gen && c.fd >= 0);
         if !current {
             // A completion of a socket this slot has since closed.
-            if let Some(bid) = bid {
-                self.bufs.recycle(bid);
+            if let Some(lent) = lent {
+                self.bufs.give_back(lent);
             }
             if op == OP_SEND {
                 // Over TLS, the buffer that send read may now serve another connection.
@@ -146,7 +159,7 @@ impl UringLoop {
         match op {
             OP_CONNECT => self.connect_done(slot, res, now),
             OP_SEND => self.send_done(slot, res, now),
-            OP_RECV => self.recv_done(slot, res, bid, cqueue::more(flags), now),
+            OP_RECV => self.recv_done(slot, res, lent, cqueue::more(flags), now),
             _ => {}
         }
     }
@@ -179,7 +192,7 @@ impl UringLoop {
         self.send(slot, now);
     }
 
-    fn recv_done(&mut self, slot: usize, res: i32, bid: Option<u16>, more: bool, now: u64) {
+    fn recv_done(&mut self, slot: usize, res: i32, lent: Option<Lent>, more: bool, now: u64) {
         if !more {
             self.io[slot].recv_armed = false;
         }
@@ -191,7 +204,10 @@ impl UringLoop {
             el::close_and_reopen(self, slot, now, Outcome::Read);
             return;
         }
-        let Some(bid) = bid.filter(|_| res > 0) else {
+        let Some(lent) = lent.filter(|_| res > 0) else {
+            if let Some(lent) = lent {
+                self.bufs.give_back(lent);
+            }
             if self.slots.tls.is_some() {
                 return el::tls_eof(self, slot, now);
             }
@@ -201,12 +217,12 @@ impl UringLoop {
             return;
         };
         if self.slots.tls.is_some() {
-            return self.recv_tls(slot, bid, res as usize, now);
+            return self.recv_tls(slot, lent, res as usize, now);
         }
-        let data = self.bufs.get(bid, res as usize);
+        let data = self.bufs.get(lent, res as usize);
         let (conn, times, req, ledger) = self.slots.parts(slot);
         let verdict = conn.receive(data, now, times, req, ledger);
-        self.bufs.recycle(bid);
+        self.bufs.give_back(lent);
         match verdict {
             Err(outcome) => el::close_and_reopen(self, slot, now, outcome),
             Ok(Verdict::Close) => el::close_and_reopen(self, slot, now, Outcome::Read),
@@ -224,11 +240,11 @@ impl UringLoop {
         }
     }
 
-    /// As [`UringLoop::recv_done`], through TLS: ring buffer `bid` holds `len` bytes.
-    fn recv_tls(&mut self, slot: usize, bid: u16, len: usize, now: u64) {
-        let data = self.bufs.get(bid, len);
+    /// As [`UringLoop::recv_done`], through TLS: `len` bytes of a ring buffer, `lent`.
+    fn recv_tls(&mut self, slot: usize, lent: Lent, len: usize, now: u64) {
+        let data = self.bufs.get(lent, len);
         let arrival = self.slots.tls_arrived_from(slot, data, now);
-        self.bufs.recycle(bid);
+        self.bufs.give_back(lent);
         match arrival {
             Arrival::Keep => {}
             Arrival::Close(outcome) => return el::close_and_reopen(self, slot, now, outcome),

@@ -6,7 +6,9 @@ use crate::conn::{Conn, State};
 use crate::devices::{Fleet, Next};
 use crate::h2::Session;
 use crate::ledger::{Ledger, Stamp};
+use crate::pool::Carries;
 use crate::request::RequestBytes;
+use crate::response::MAX_HEAD;
 use crate::schedule::Pacer;
 use crate::socket::Dialer;
 use crate::tls::{Failure, TlsLayer};
@@ -26,10 +28,12 @@ fn connections(spec: &LoopSpec, req: &RequestBytes, depth: usize) -> Vec<Conn> {
         return (0..n).map(|slot| Conn::websocket(session(slot))).collect();
     }
     let lender = Session::lender(req, n);
+    // One carry made now: a loop that meets a split head then allocates nothing.
+    let carries = Carries::new(MAX_HEAD, n, 1);
     let conn = |_| match (c.http2, req.vary()) {
         (true, _) => Conn::http2(Session::new(depth, req, lender.clone())),
-        (false, Some(vary)) => Conn::varying(depth, vary),
-        (false, None) => Conn::default(),
+        (false, Some(vary)) => Conn::varying(depth, vary).lend_carries(&carries),
+        (false, None) => Conn::default().lend_carries(&carries),
     };
     (0..n).map(conn).collect()
 }

@@ -28,7 +28,9 @@ impl Lender {
     pub fn new(out_size: usize, carry_size: usize, connections: usize) -> Lender {
         Lender(Rc::new(RefCell::new(Pools {
             outs: Pool::new(out_size, connections),
-            carries: Pool::new(carry_size, connections),
+            // One made now: a frame or head split across reads (at every buffer's end
+            // over io_uring's incremental buffers) then allocates nothing.
+            carries: Pool::new(carry_size, connections).made(1),
             out_size,
         })))
     }

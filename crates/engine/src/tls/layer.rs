@@ -54,7 +54,9 @@ impl TlsLayer {
             input: vec![0; read.max(1 << 16) + MAX_RECORD],
             staged: 0,
             pools: Pools {
-                carries: Pool::new(MAX_RECORD, connections),
+                // One made now: a record split across reads (at every buffer's end over
+                // io_uring's incremental buffers) then allocates nothing.
+                carries: Pool::new(MAX_RECORD, connections).made(1),
                 outs: Pool::new(out, connections),
             },
             in_flight: Vec::new(),
