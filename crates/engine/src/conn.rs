@@ -225,11 +225,13 @@ impl Conn {
     /// buffer of `depth` requests.
     #[inline]
     fn in_pipeline(&self, req: &RequestBytes) -> u32 {
-        let writing = match self.vary {
-            Some(_) => 0,
-            None => self.unsent.div_ceil(req.request_len().max(1) as u32),
-        };
-        self.pending.max(writing)
+        // Varying requests are rendered into the connection's own buffer, when it has
+        // room; nothing unsent (the usual case once a write is done) holds no place.
+        if self.unsent == 0 || self.vary.is_some() {
+            return self.pending;
+        }
+        self.pending
+            .max(self.unsent.div_ceil(req.request_len().max(1) as u32))
     }
 
     /// Starts as many requests as the pipeline depth and the ledger allow.
