@@ -86,9 +86,8 @@ impl Driver for EpollLoop {
 }
 
 impl EpollLoop {
-    /// Waits up to `ns` for events into `events`; how many. epoll has no wait for "several
-    /// events or a while" (io_uring's min_wait): when fewer than `gather` asks are ready,
-    /// the loop sleeps for its wait and takes what came meanwhile too, once.
+    /// Waits up to `ns` for events into `events`; how many. When fewer than `gather` asks
+    /// are ready, the loop sleeps for its wait and takes what came meanwhile too, once.
     fn gathered(&mut self, ns: u64, gather: Gather) -> usize {
         let wait_ns = gather.min_wait_us as u64 * 1_000;
         if gather.completions < 2 || ns <= wait_ns {
