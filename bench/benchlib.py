@@ -184,6 +184,63 @@ def proc_cpu(pid):
         return 0.0
 
 
+def group_cpu(pgid):
+    """utime+stime, in seconds, of the live processes of process group `pgid`."""
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+class ContestantServer:
+    """`shootout start NAME` pinned to core 1, until stop()."""
+
+    def __init__(self, name, port):
+        self.name, self.port = name, port
+        cmd = [SHOOTOUT, "start", name, "--port", str(port), "--threads", "1", "--cpus", "1"]
+        self.p = subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        _cleanups.append(self.stop)
+        said = []
+        while not said or (" (pid " not in said[-1] and said[-1]):
+            said.append(self.p.stdout.readline())
+        line = said[-1]
+        if " (pid " not in line:
+            die(f"{name}: shootout start said: {''.join(said)[-2000:]}")
+        self.pid = int(line.split(" (pid ", 1)[1].split(",", 1)[0])
+        self.pgid = os.getpgid(self.pid)
+        self.wait_ready()
+
+    def wait_ready(self):
+        """Polls /hello until it answers (60 s at most: a JVM starts slowly)."""
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/hello", timeout=2).read()
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.p.poll() is not None:
+                    die(f"{self.name}: not answering /hello on port {self.port}")
+                time.sleep(0.2)
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
+            try:
+                self.p.wait(30)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        if self.stop in _cleanups:
+            _cleanups.remove(self.stop)
+
+
 def core_jiffies():
     """{core: (busy, total)} jiffies from /proc/stat. Busy includes softirq
     time, which the kernel does not charge to any process: on loopback much of

@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "floor.h"
+
 #define MAX_CONNS 20000
 #define BUF (256 * 1024)
 
@@ -49,30 +51,6 @@ static int ep;
 static struct conn conns[MAX_CONNS];
 static char buf[BUF];
 static unsigned long long responses;
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static void die(const char *what) {
-    perror(what);
-    exit(1);
-}
-
-static int open_conn(int port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        die("socket");
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0)
-        die("connect");
-    return fd;
-}
 
 static void next_if_done(struct conn *c);
 

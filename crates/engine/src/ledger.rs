@@ -89,10 +89,15 @@ impl Ledger {
         }
     }
 
-    /// How long the loop may let completions gather now.
+    /// How long the loop may let completions gather now, on connections that each hold
+    /// up to `depth` requests (pipelined, HTTP/2 streams, WebSocket messages in flight).
+    /// A completion is a connection's, not a request's: a connection whose answers came
+    /// together is one event and one receive, so the count to wait for is of connections
+    /// with requests in flight, about `in_flight / depth` of them when each is full.
     #[inline]
-    pub fn gather(&self) -> Gather {
-        Gather::of(self.in_flight, self.recent_ns)
+    pub fn gather(&self, depth: usize) -> Gather {
+        let connections = self.in_flight / (depth.max(1) as u64);
+        Gather::of(connections, self.recent_ns)
     }
 
     /// Books for a TLS load: handshakes and TLS failures are kept too.
@@ -448,6 +453,20 @@ mod tests {
         l.in_flight(at(120));
         assert_eq!(l.stats.counts.ok, 1);
         assert_eq!(l.stats.counts.total(), 2);
+    }
+
+    #[test]
+    fn the_gather_counts_connections_not_the_requests_they_hold() {
+        let mut l = Ledger::new(0, None, None, 10);
+        assert_eq!(l.take(800, 0), 800);
+        l.recent_ns = 5_000_000;
+        // 800 requests on 800 connections: wait for a hundred of them.
+        assert_eq!(l.gather(1).completions, 100);
+        // The same 800 as 16 in flight on each of 50 connections: 50 events at most
+        // come, so waiting for a hundred would sleep the whole wait every pass.
+        assert_eq!(l.gather(16).completions, 6);
+        // 800 over 800 connections of 2 cannot be told from 400 full ones: the fewer.
+        assert_eq!(l.gather(2).completions, 50);
     }
 
     #[test]

@@ -60,7 +60,8 @@ pub fn drive<D: Driver>(d: &mut D, spec: &LoopSpec) -> LoopStats {
         if let Some(t) = d.slots().fleet.as_ref().and_then(Fleet::next_timer) {
             wake = wake.min(t);
         }
-        let gather = d.slots().ledger.gather();
+        let slots = d.slots();
+        let gather = slots.ledger.gather(slots.depth);
         d.poll(wake.saturating_sub(now), gather, &clock);
         now = clock.now();
         waiting = dispatch(d, now);

@@ -1,12 +1,14 @@
 //! How long a loop lets completions gather before it handles them. A loop that wakes for
 //! every single completion answers each response with a write of its own: one TCP segment
 //! per request each way, and a sleep and a wake-up per pass, which on a VM cost more than
-//! the request. Waiting a moment for more completions, when many requests are in flight,
-//! makes each pass (and each write) carry several, and the server's reads with them.
+//! the request. Waiting a moment for more completions, when many connections await answers,
+//! makes each pass (and each write) carry several, and the server's reads with them. A
+//! completion is a connection's (an epoll event, a receive), however many answers it
+//! brings, so the count waited for is of connections (Ledger::gather).
 //!
 //! The wait delays the moment a response is seen, so it is bounded by the latency the
 //! loop measures: at most 1/50 of its recent response time (so latency reads at most 2%
-//! high), never over 50 µs, and none when few requests are in flight (a wait for more
+//! high), never over 50 µs, and none when few connections await answers (a wait for more
 //! completions than can come would only add the bound to every response).
 
 /// Most a loop waits for more completions, in microseconds.
@@ -15,8 +17,8 @@ const MAX_WAIT_US: u64 = 50;
 /// The wait is at most this fraction of the recent response time.
 const LATENCY_SHARE: u64 = 50;
 
-/// A loop waits for this fraction of its requests in flight to complete.
-const IN_FLIGHT_SHARE: u64 = 8;
+/// A loop waits for this fraction of its connections awaiting answers to complete.
+const AWAITING_SHARE: u64 = 8;
 
 /// How many completions to wait for, and for how long at most before taking fewer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,9 +34,9 @@ impl Gather {
         min_wait_us: 0,
     };
 
-    /// The gather for `in_flight` requests whose responses recently took `latency_ns`.
-    pub fn of(in_flight: u64, latency_ns: u64) -> Gather {
-        let completions = in_flight / IN_FLIGHT_SHARE;
+    /// The gather for `awaiting` connections whose responses recently took `latency_ns`.
+    pub fn of(awaiting: u64, latency_ns: u64) -> Gather {
+        let completions = awaiting / AWAITING_SHARE;
         let wait_us = (latency_ns / LATENCY_SHARE / 1_000).min(MAX_WAIT_US);
         if completions < 2 || wait_us == 0 {
             return Gather::NONE;
