@@ -152,9 +152,16 @@ impl Default for LoopStats {
 
 impl LoopStats {
     /// Records a response that took `latency_ns` (corrected) and `raw_ns` (from the
-    /// actual send), finishing in second `second`.
+    /// actual send; None in a closed loop, where it is the corrected one and the ledger
+    /// copies the whole histogram at the end), finishing in second `second`.
     #[inline]
-    pub fn record_response(&mut self, status: u16, latency_ns: u64, raw_ns: u64, second: usize) {
+    pub fn record_response(
+        &mut self,
+        status: u16,
+        latency_ns: u64,
+        raw_ns: Option<u64>,
+        second: usize,
+    ) {
         if let Some(n) = self.status_codes.get_mut(status as usize) {
             *n += 1;
         }
@@ -166,13 +173,22 @@ impl LoopStats {
     }
 
     /// Records an answer (a response, or a WebSocket message's echo) that ended as
-    /// `outcome` (ok or status) after `latency_ns` (corrected) and `raw_ns`, in `second`.
+    /// `outcome` (ok or status) after `latency_ns` (corrected) and `raw_ns` (as
+    /// [`LoopStats::record_response`] takes it), in `second`.
     #[inline]
-    pub fn record_answer(&mut self, outcome: Outcome, latency_ns: u64, raw_ns: u64, second: usize) {
+    pub fn record_answer(
+        &mut self,
+        outcome: Outcome,
+        latency_ns: u64,
+        raw_ns: Option<u64>,
+        second: usize,
+    ) {
         self.counts.add(outcome);
         let latency_ns = latency_ns.clamp(1, MAX_NS);
         self.latency.saturating_record(latency_ns);
-        self.latency_raw.saturating_record(raw_ns.clamp(1, MAX_NS));
+        if let Some(raw_ns) = raw_ns {
+            self.latency_raw.saturating_record(raw_ns.clamp(1, MAX_NS));
+        }
         let s = self.second(second);
         s.requests += 1;
         s.latency.saturating_record(latency_ns);
@@ -298,10 +314,10 @@ mod tests {
     #[test]
     fn merge_adds_counts_histograms_and_seconds() {
         let mut a = LoopStats::default();
-        a.record_response(200, 1_000, 1_000, 0);
+        a.record_response(200, 1_000, Some(1_000), 0);
         a.record_error(Outcome::Timeout, 2);
         let mut b = LoopStats::default();
-        b.record_response(503, 3_000, 2_000, 1);
+        b.record_response(503, 3_000, Some(2_000), 1);
         a.merge(&b);
         assert_eq!(a.counts.ok, 1);
         assert_eq!(a.counts.status, 1);

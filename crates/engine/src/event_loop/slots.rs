@@ -73,6 +73,9 @@ impl Slots {
         let timeout = c.timeout.as_nanos() as u64;
         let req = RequestBytes::new(c, spec.index);
         let mut ledger = Ledger::new(spec.measure_start, spec.end, spec.budget, timeout);
+        if spec.pacer.is_none() && spec.devices.is_none() {
+            ledger = ledger.closed();
+        }
         if c.tls.is_some() {
             ledger = ledger.with_tls();
         }
