@@ -31,6 +31,8 @@ struct Load {
     tls: bool,
     /// Open loop at this many messages/s for a second, instead of a message count.
     rate: Option<u32>,
+    /// Messages per connection before the client closes it (handshake churn).
+    per_connection: Option<u32>,
 }
 
 const LOAD: Load = Load {
@@ -40,6 +42,7 @@ const LOAD: Load = Load {
     binary: false,
     tls: false,
     rate: None,
+    per_connection: None,
 };
 
 /// What a row's result must show, given the server's counters; Err says what is wrong.
@@ -63,6 +66,38 @@ fn all_echoed(r: &LoadResult, ws: &WsSummary, s: &TestServer) -> Result<(), Stri
     same("closes answered", ws.closes_answered, 4)?;
     eventually("closes the server read", || s.ws_closes().0, 4)?;
     same("upgrade histogram", r.histograms.upgrade.len(), ws.upgrades)?;
+    match ws.errors.is_empty() && ws.refused.is_empty() && ws.closes.is_empty() {
+        true => Ok(()),
+        false => Err("errors, refusals or closes counted".into()),
+    }
+}
+
+/// Every message echoed over connections that carried `k` messages each (the last ones
+/// fewer, closed at the end): each upgraded, and closed with the close handshake, which
+/// the server read and answered.
+fn churned(r: &LoadResult, ws: &WsSummary, s: &TestServer, k: u64) -> Result<(), String> {
+    let q = &r.requests;
+    same("ok", q.ok, q.total())?;
+    eventually("the server's echoes", || s.responses(), q.ok)?;
+    let opened = r.connections.opened;
+    same("upgrades", ws.upgrades, opened)?;
+    same("upgrade histogram", r.histograms.upgrade.len(), ws.upgrades)?;
+    // Each connection carried k, but those open when the load ran out of messages.
+    at_least("connections", opened, q.ok / k)?;
+    if opened > q.ok / k + 4 {
+        return Err(format!(
+            "{opened} connections for {} messages, {k} each",
+            q.ok
+        ));
+    }
+    same("closes sent", ws.closes_sent, opened)?;
+    same("closes answered", ws.closes_answered, opened)?;
+    eventually("closes the server read", || s.ws_closes().0, opened)?;
+    eventually(
+        "connections the server accepted",
+        || s.connections(),
+        opened,
+    )?;
     match ws.errors.is_empty() && ws.refused.is_empty() && ws.closes.is_empty() {
         true => Ok(()),
         false => Err("errors, refusals or closes counted".into()),
@@ -169,6 +204,61 @@ fn rows() -> Vec<Row> {
                 )?;
                 at_least("ok", r.requests.ok, 300)?;
                 eventually("the server's echoes", || s.responses(), r.requests.ok)
+            },
+        },
+        Row {
+            name: "a new connection every 10 messages (handshake churn)",
+            behavior: WsBehavior::Echo,
+            load: Load {
+                per_connection: Some(10),
+                ..LOAD
+            },
+            check: |r, ws, s| churned(r, ws, s, 10),
+        },
+        Row {
+            name: "a new connection every 10 messages over TLS, 4 in flight",
+            behavior: WsBehavior::Echo,
+            load: Load {
+                per_connection: Some(10),
+                in_flight: 4,
+                tls: true,
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                churned(r, ws, s, 10)?;
+                let tls = r.tls.as_ref().ok_or("no TLS summary")?;
+                same("TLS handshakes", tls.handshakes(), r.connections.opened)
+            },
+        },
+        Row {
+            name: "a new connection every 20 messages at a fixed rate",
+            behavior: WsBehavior::Echo,
+            load: Load {
+                rate: Some(400),
+                per_connection: Some(20),
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                at_least("ok", r.requests.ok, 300)?;
+                churned(r, ws, s, 20)
+            },
+        },
+        Row {
+            name: "churn against a server that never answers the close: given up, counted",
+            behavior: WsBehavior::IgnoreClose,
+            load: Load {
+                messages: 32,
+                per_connection: Some(4),
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                // 4 connections of 4 messages, whose closes wait a second for nothing,
+                // then 4 more.
+                same("ok", r.requests.ok, 32)?;
+                same("connections", r.connections.opened, 8)?;
+                same("closes sent", ws.closes_sent, 8)?;
+                same("closes answered", ws.closes_answered, 0)?;
+                eventually("closes the server read", || s.ws_closes().0, 8)
             },
         },
         Row {
@@ -373,6 +463,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
     spec.websocket.in_flight = load.in_flight;
     spec.websocket.message_size = load.size;
     spec.websocket.binary = load.binary;
+    spec.websocket.messages_per_connection = load.per_connection;
     if let Some(rate) = load.rate {
         spec.pace = Pace::Open(RateSchedule::constant(rate as f64));
         spec.stop = Some(Stop::After(Duration::from_secs(1)));
