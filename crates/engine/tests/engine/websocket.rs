@@ -451,6 +451,75 @@ fn shards_of_a_websocket_load_merge_exactly() {
     assert_eq!(back.ws, merged.ws);
 }
 
+/// Two shards of a device load over WebSocket (the devices split between them, both
+/// starting at one instant), each through its JSON as `shootout merge` reads it, merge
+/// exactly: messages, upgrades, closes and the devices of each second add up, as the
+/// server counts them.
+#[test]
+fn shards_of_a_websocket_device_load_merge_exactly() {
+    let server = TestServer::start_ws(WsBehavior::Echo).unwrap();
+    let start_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 300;
+    let shard = |index: u64, io: IoChoice| {
+        let mut spec = LoadSpec::new(engine::parse_url(&server.url("/echo")).unwrap());
+        let count = RateSchedule::parse_device_count("0,10:0.3s,10:0.7s").unwrap();
+        spec.threads = Some(1);
+        spec.io = io;
+        spec.stop = Some(Stop::After(count.duration()));
+        spec.pace = Pace::Devices(engine::DeviceScript {
+            count,
+            requests: 4,
+            think: Duration::from_millis(40),
+            jitter: 0.05,
+        });
+        let mut c = spec.resolve().unwrap();
+        c.shard = engine::Shard { index, count: 2 };
+        c.start_at = Some(start_at);
+        let r = engine::run(&c, &AtomicBool::new(false)).unwrap();
+        let text = serde_json::to_string(&r).unwrap();
+        serde_json::from_str::<LoadResult>(&text).unwrap()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| shard(0, IoChoice::Epoll));
+        let b = s.spawn(|| shard(1, IoChoice::Uring));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let m = engine::merge(&[a.clone(), b.clone()]).unwrap();
+    let ws = |r: &LoadResult| r.ws.clone().unwrap();
+    assert_eq!(m.requests.errors(), 0, "{:?}", m.requests);
+    assert_eq!(m.requests.ok, a.requests.ok + b.requests.ok);
+    assert!(
+        a.requests.ok > 0 && b.requests.ok > 0,
+        "each shard ran devices"
+    );
+    assert_eq!(ws(&m).upgrades, ws(&a).upgrades + ws(&b).upgrades);
+    assert_eq!(m.histograms.upgrade.len(), ws(&m).upgrades);
+    assert_eq!(ws(&m).upgrades, m.connections.opened);
+    assert_eq!(ws(&m).closes_sent, m.connections.opened);
+    assert_eq!(ws(&m).closes_answered, ws(&m).closes_sent);
+    let devices = |r: &LoadResult| r.per_second.iter().map(|s| s.devices).collect::<Vec<_>>();
+    let (da, db) = (devices(&a), devices(&b));
+    let sums: Vec<u64> = (0..da.len().max(db.len()))
+        .map(|i| da.get(i).unwrap_or(&0) + db.get(i).unwrap_or(&0))
+        .collect();
+    assert_eq!(
+        devices(&m),
+        sums,
+        "the shards' devices add up, second by second"
+    );
+    // 5 devices a shard (one may be between leaving and its successor's arrival).
+    let peak = sums.iter().copied().max().unwrap_or(0);
+    assert!((8..=10).contains(&peak), "peak devices {peak}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.responses() < m.requests.ok && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.responses(), m.requests.ok, "the server's echoes");
+}
+
 /// A `ws://` URL that the spec resolves, with `load`'s settings, on backend `io`.
 fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
     let url = server.url("/echo").replace("wss://", "ws://");
