@@ -174,6 +174,64 @@ class Nginx:
         subprocess.run([os.path.join(REPO, "scripts", "nginx-bench"), "stop", str(pid)], timeout=30)
 
 
+class Contestant:
+    """`shootout start NAME` (a contestant of the catalog, set up) pinned to `cpus`, with
+    `threads` threads, until stop(); its process group is its pgid."""
+
+    def __init__(self, name, port, cpus="1", threads=1):
+        self.name, self.port = name, port
+        self.command = [SHOOTOUT, "start", name, "--port", str(port), "--threads", str(threads),
+                        "--cpus", cpus]
+        self.p = subprocess.Popen(self.command, cwd=REPO, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        _cleanups.append(self.stop)
+        said = []
+        while not said or (" (pid " not in said[-1] and said[-1]):
+            said.append(self.p.stdout.readline())
+        line = said[-1]
+        if " (pid " not in line:
+            die(f"{name}: shootout start said: {''.join(said)[-2000:]}")
+        self.pid = int(line.split(" (pid ", 1)[1].split(",", 1)[0])
+        self.pgid = os.getpgid(self.pid)
+        self.wait_ready()
+
+    def wait_ready(self):
+        """Polls /hello until it answers (60 s at most: a JVM starts slowly)."""
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/hello", timeout=2).read()
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.p.poll() is not None:
+                    die(f"{self.name}: not answering /hello on port {self.port}")
+                time.sleep(0.2)
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
+            try:
+                self.p.wait(30)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        if self.stop in _cleanups:
+            _cleanups.remove(self.stop)
+
+
+def established(port):
+    """TCP connections established to 127.0.0.1:`port` (the server's side), from
+    /proc/net/tcp: what a server without a status page holds."""
+    want = f"0100007F:{port:04X}"
+    n = 0
+    with open("/proc/net/tcp") as f:
+        next(f)
+        for line in f:
+            fields = line.split(None, 4)
+            n += fields[1] == want and fields[3] == "01"
+    return n
+
+
 def proc_cpu(pid):
     """utime+stime of a live process, in seconds (0 if it is gone)."""
     try:
