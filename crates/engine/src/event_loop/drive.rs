@@ -162,9 +162,12 @@ fn tend_devices<D: Driver>(d: &mut D, now: u64) {
 /// with no device: `connections::open`).
 fn leave<D: Driver>(d: &mut D, slot: usize, now: u64) {
     let s = d.slots();
-    if let Some(f) = s.fleet.as_mut() {
-        f.leave(slot);
-    }
+    let Some(f) = s.fleet.as_mut().filter(|f| f.is_active(slot)) else {
+        // Listed twice (its connection was idle at two turns): it has left, and its
+        // close handshake must not be cut short.
+        return;
+    };
+    f.leave(slot);
     let (conn, _, _, ledger) = s.parts(slot);
     if conn.fd >= 0 && conn.close_handshake(now, ledger) {
         return d.kick(slot, now);

@@ -107,7 +107,12 @@ fn devices_hold_websocket_connections_and_close_them_when_they_leave() {
         assert_eq!(ws.closes_answered, opened, "{io:?}: {ws:?}");
         let read = poll(|| server.ws_closes().0, opened);
         assert_eq!(read, opened, "{io:?}: closes the server read");
-        assert_eq!(poll(|| server.responses(), q.ok), q.ok, "{io:?}: echoes");
+        // Each echoed, and those in flight at the end perhaps too.
+        let echoes = poll(|| server.responses(), q.ok);
+        assert!(
+            (q.ok..=q.ok + q.in_flight).contains(&echoes),
+            "{io:?}: {echoes} echoes"
+        );
     }
 }
 
