@@ -537,18 +537,3 @@ impl Conn {
         t
     }
 }
-#[cfg(test)]
-mod size_probe {
-    #[test]
-    fn sizes() {
-        eprintln!(
-            "SIZE conn {} ws {} parser {} reader {} owed {} out {}",
-            std::mem::size_of::<super::Conn>(),
-            std::mem::size_of::<crate::ws::Session>(),
-            std::mem::size_of::<crate::response::ResponseParser>(),
-            0,
-            0,
-            0
-        );
-    }
-}
