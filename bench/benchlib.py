@@ -220,16 +220,14 @@ class Contestant:
 
 
 def established(port):
-    """TCP connections established to 127.0.0.1:`port` (the server's side), from
-    /proc/net/tcp: what a server without a status page holds."""
-    want = f"0100007F:{port:04X}"
-    n = 0
-    with open("/proc/net/tcp") as f:
-        next(f)
-        for line in f:
-            fields = line.split(None, 4)
-            n += fields[1] == want and fields[3] == "01"
-    return n
+    """TCP connections established to 127.0.0.1:`port` (the server's side), as `ss` reads
+    them from the kernel (sock_diag: each once, where /proc/net/tcp read while sockets
+    come and go may show one twice): what a server without a status page holds."""
+    r = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"],
+                       capture_output=True, text=True, timeout=30)
+    if r.returncode != 0:
+        raise OSError(f"ss: {r.stderr.strip()}")
+    return sum(1 for line in r.stdout.splitlines() if line.strip())
 
 
 def proc_cpu(pid):
