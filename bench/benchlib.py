@@ -174,37 +174,15 @@ class Nginx:
         subprocess.run([os.path.join(REPO, "scripts", "nginx-bench"), "stop", str(pid)], timeout=30)
 
 
-def proc_cpu(pid):
-    """utime+stime of a live process, in seconds (0 if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return 0.0
+class Contestant:
+    """`shootout start NAME` (a contestant of the catalog, set up) pinned to `cpus`, with
+    `threads` threads, until stop(); its process group is its pgid."""
 
-
-def group_cpu(pgid):
-    """utime+stime, in seconds, of the live processes of process group `pgid`."""
-    total = 0.0
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
-class ContestantServer:
-    """`shootout start NAME` pinned to core 1, until stop()."""
-
-    def __init__(self, name, port):
+    def __init__(self, name, port, cpus="1", threads=1):
         self.name, self.port = name, port
-        cmd = [SHOOTOUT, "start", name, "--port", str(port), "--threads", "1", "--cpus", "1"]
-        self.p = subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL,
+        self.command = [SHOOTOUT, "start", name, "--port", str(port), "--threads", str(threads),
+                        "--cpus", cpus]
+        self.p = subprocess.Popen(self.command, cwd=REPO, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         _cleanups.append(self.stop)
         said = []
@@ -239,6 +217,41 @@ class ContestantServer:
                 self.p.wait()
         if self.stop in _cleanups:
             _cleanups.remove(self.stop)
+
+
+def established(port):
+    """TCP connections established to 127.0.0.1:`port` (the server's side), as `ss` reads
+    them from the kernel (sock_diag: each once, where /proc/net/tcp read while sockets
+    come and go may show one twice): what a server without a status page holds."""
+    r = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"],
+                       capture_output=True, text=True, timeout=30)
+    if r.returncode != 0:
+        raise OSError(f"ss: {r.stderr.strip()}")
+    return sum(1 for line in r.stdout.splitlines() if line.strip())
+
+
+def proc_cpu(pid):
+    """utime+stime of a live process, in seconds (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def group_cpu(pgid):
+    """utime+stime, in seconds, of the live processes of process group `pgid`."""
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def core_jiffies():

@@ -354,7 +354,8 @@ impl LoadConfig {
     }
 
     /// WebSocket settings that fit together: messages in flight instead of a pipeline, a
-    /// GET upgrade without a body, kept connections, closed or open loop.
+    /// GET upgrade without a body, kept connections (or closed after so many messages);
+    /// devices send one message at a time, and their script ends their connections.
     fn validate_websocket(&self, ws: &WebSocketSpec) -> Result<(), ConfigError> {
         let invalid = |s: &str| Err(ConfigError::Invalid(s.to_string()));
         if ws.in_flight == 0 || ws.in_flight > 1024 {
@@ -374,10 +375,16 @@ impl LoadConfig {
         if self.method != Method::GET || !self.body.is_empty() || self.vary.is_some() {
             return invalid("WebSocket sends messages (--message-size, --binary): drop the method, body and --vary");
         }
+        if ws.messages_per_connection == Some(0) {
+            return invalid("messages per connection must be at least 1");
+        }
         if matches!(self.pace, Pace::Devices(_)) {
-            return invalid(
-                "devices over WebSocket are not supported yet: use a closed loop or --rate",
-            );
+            if ws.in_flight != 1 {
+                return invalid("devices send one message at a time: --in-flight must be 1");
+            }
+            if ws.messages_per_connection.is_some() {
+                return invalid("a device's connection lasts its script (--device-requests): drop --messages-per-connection");
+            }
         }
         Ok(())
     }

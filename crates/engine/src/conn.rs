@@ -417,14 +417,14 @@ impl Conn {
         expired
     }
 
-    /// True when the TLS handshake (or the WebSocket upgrade) has run past `timeout` at
-    /// `now` with no request waiting on it (an open loop starts requests on open
-    /// connections only, so none would time out): the connection is to be given up as a
-    /// timeout.
+    /// True when the TLS handshake (or the WebSocket upgrade, or the client's WebSocket
+    /// close) has run past `timeout` at `now` with no request waiting on it (an open loop
+    /// starts requests on open connections only, so none would time out): the connection
+    /// is to be given up as a timeout.
     pub fn handshake_overdue(&self, now: u64, timeout: u64) -> bool {
         let tls =
             self.state == State::Handshaking && now.saturating_sub(self.connect_started) >= timeout;
-        let ws = (self.ws.as_ref()).is_some_and(|ws| ws.upgrade_overdue(now, timeout));
+        let ws = (self.ws.as_ref()).is_some_and(|ws| ws.overdue(now, timeout));
         (tls || ws) && self.pending() == 0
     }
 
@@ -443,13 +443,14 @@ impl Conn {
         }
     }
 
-    /// The load is over at `now`: over WebSocket, an open connection sends its close;
-    /// true when it did (and waits for the server's).
-    pub fn close_at_end(&mut self, now: u64, ledger: &mut Ledger) -> bool {
-        (self.ws.as_mut()).is_some_and(|ws| ws.close_at_end(now, ledger))
+    /// The client closes at `now` (the load is over, or a device leaves): over
+    /// WebSocket, an open connection sends its close; true when it did (and waits for the
+    /// server's).
+    pub fn close_handshake(&mut self, now: u64, ledger: &mut Ledger) -> bool {
+        (self.ws.as_mut()).is_some_and(|ws| ws.close(now, ledger))
     }
 
-    /// True while the client's close at the end waits for the server's.
+    /// True while the client's WebSocket close waits for the server's.
     pub fn closing(&self) -> bool {
         self.fd >= 0 && self.ws.as_ref().is_some_and(|ws| ws.closing())
     }

@@ -2,7 +2,10 @@
 //! one connection and runs a script of requests separated by a jittered think time.
 //!
 //! Devices are the loop's connection slots. A device's next request is a timer in one
-//! heap per loop, so thousands of idle devices cost nothing until they are due.
+//! heap per loop, so thousands of idle devices cost nothing until they are due. A device
+//! that leaves frees its slot once its connection is closed: at once over HTTP, after the
+//! close handshake over WebSocket (a message is a request here, and a device's
+//! connection is its WebSocket).
 
 use crate::schedule::RateSchedule;
 use std::cmp::Reverse;
@@ -26,6 +29,8 @@ pub struct DeviceScript {
 #[derive(Debug, Clone, Copy, Default)]
 struct Device {
     active: bool,
+    /// Gone from the count, its connection still closing: the slot is not free yet.
+    leaving: bool,
     /// Requests of the script still to start.
     left: u32,
     /// Bumped when the device leaves, so its old timers are ignored.
@@ -103,6 +108,7 @@ impl Fleet {
         let d = &mut self.devices[slot];
         *d = Device {
             active: true,
+            leaving: false,
             left: self.script.requests,
             epoch: d.epoch.wrapping_add(1),
             due: Some(now),
@@ -112,13 +118,24 @@ impl Fleet {
         Some(slot)
     }
 
-    /// The device on `slot` has left: its slot is free again.
+    /// The device on `slot` has left: it no longer counts, and its slot is free once
+    /// [`Fleet::vacate`] says its connection is closed.
     pub fn leave(&mut self, slot: usize) {
         let d = &mut self.devices[slot];
         if d.active {
             d.active = false;
+            d.leaving = true;
             d.epoch = d.epoch.wrapping_add(1);
             self.active -= 1;
+        }
+    }
+
+    /// The connection of the device that left `slot` is closed: the slot is free again.
+    /// Nothing for a slot with no device leaving.
+    pub fn vacate(&mut self, slot: usize) {
+        let d = &mut self.devices[slot];
+        if d.leaving {
+            d.leaving = false;
             self.free.push(slot);
         }
     }
@@ -233,7 +250,12 @@ mod tests {
         assert_eq!(f.next(slots[0], t + 1), Next::Leave);
         f.leave(slots[0]);
         assert_eq!(f.active(), 3);
+        // Its connection is still closing: the slot waits, and no other is free.
+        assert_eq!(f.arrive(t + 2), None);
+        f.vacate(slots[0]);
+        f.vacate(slots[0]);
         assert_eq!(f.arrive(t + 2), Some(slots[0]));
+        assert_eq!(f.arrive(t + 2), None, "the slot was freed once");
     }
 
     #[test]

@@ -138,12 +138,21 @@ impl RateSchedule {
     }
 
     /// The value of the piecewise-linear function at `t_ns` (a rate, or a device count).
+    /// Walked from the stages, not [`RateSchedule::segments`]: a device load asks at every
+    /// request and every turn of its loop, and must not allocate there.
     pub fn value_at(&self, t_ns: u64) -> f64 {
         let t = t_ns as f64 / 1e9;
-        self.segments()
-            .iter()
-            .find(|s| t < s.t0 + s.len)
-            .map_or(0.0, |s| s.rate + s.slope * (t - s.t0))
+        let (mut t0, mut from) = (0.0, self.stages[0].rate);
+        for s in &self.stages {
+            let len = s.duration.as_secs_f64();
+            if len > 0.0 && t < t0 + len {
+                return from + (s.rate - from) / len * (t - t0);
+            }
+            t0 += len;
+            from = s.rate;
+        }
+        // After the last stage the last value holds.
+        from
     }
 
     /// The highest value the function reaches.

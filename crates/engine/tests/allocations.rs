@@ -1,8 +1,10 @@
 //! The request path allocates nothing: neither a request nor a connection costs an
 //! allocation, on either event loop, over HTTP/1.1 and HTTP/2 (no stream does either) and
-//! WebSocket (no message does: masked into a lent buffer, its echo compared as it goes by),
-//! requests that vary (their values drawn, rendered and their answers checked) included,
-//! nor does an open loop's request dropped for want of a connection. Over TLS, a request costs exactly two, both inside
+//! WebSocket (no message does: masked into a lent buffer, its echo compared as it goes by;
+//! nor does a new connection every 100 messages), requests that vary (their values drawn,
+//! rendered and their answers checked) included, nor does a device's next request or
+//! message, nor an open loop's request dropped for want of a connection. Over TLS, a
+//! request costs exactly two, both inside
 //! rustls 0.23 (see `RUSTLS_ALLOCATIONS_PER_REQUEST`).
 //!
 //! A counting global allocator sees every allocation in this process, and counts those
@@ -22,8 +24,8 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use engine::{
-    CheckedLoad, IoChoice, LoadConfig, LoadResult, LoadSpec, Pace, RateSchedule, Resume, Stop,
-    Target, TlsClient, Vary, VarySpec, WebSocketSpec,
+    CheckedLoad, DeviceScript, IoChoice, LoadConfig, LoadResult, LoadSpec, Pace, RateSchedule,
+    Resume, Stop, Target, TlsClient, Vary, VarySpec, WebSocketSpec,
 };
 use rustls::{ServerConnection, StreamOwned};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -139,7 +141,8 @@ fn start_ignored(threads: usize, f: impl Fn() + Send + Sync + 'static) {
 }
 
 /// A keep-alive server: 8 threads, each answering one connection at a time. A load has
-/// 4 connections and the check's one before it, which closes at once.
+/// 4 connections and the check's one before it, which closes at once (a WebSocket load
+/// that churns, a connection per 100 messages).
 fn serve() -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
@@ -230,7 +233,7 @@ fn serve_ws() -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     start_ignored(8, move || {
-        for stream in listener.incoming().take(64).flatten() {
+        for stream in listener.incoming().take(128).flatten() {
             echo_ws(stream);
         }
     });
@@ -505,6 +508,36 @@ fn neither_a_request_nor_a_connection_allocates() {
             });
         };
         assert_no_allocation_per_request(&format!("{io:?}, WebSocket, 4 in flight"), over_ws, ws);
+        // Handshake churn: a new connection every 100 messages, each upgraded and closed
+        // with the close handshake, in the buffers lent before.
+        let churn = |c: &mut LoadConfig| {
+            c.io = io;
+            c.websocket = Some(WebSocketSpec {
+                messages_per_connection: Some(100),
+                ..WebSocketSpec::default()
+            });
+        };
+        let what = format!("{io:?}, WebSocket, a new connection every 100 messages");
+        assert_no_allocation_per_request(&what, over_ws, churn);
+        // Devices, over HTTP and WebSocket: each device's next request (message) a timer
+        // in the loop's heap, sent on its held connection (no think time here, so that
+        // the count is quick).
+        let devices = |c: &mut LoadConfig| {
+            c.io = io;
+            c.pace = Pace::Devices(DeviceScript {
+                count: RateSchedule::parse_device_count("4").unwrap(),
+                requests: 1_000_000,
+                think: Duration::ZERO,
+                jitter: 0.0,
+            });
+        };
+        assert_no_allocation_per_request(&format!("{io:?}, devices"), keepalive, devices);
+        let ws_devices = |c: &mut LoadConfig| {
+            devices(c);
+            c.websocket = Some(WebSocketSpec::default());
+        };
+        let what = format!("{io:?}, WebSocket devices");
+        assert_no_allocation_per_request(&what, over_ws, ws_devices);
         assert_dropping_allocates_nothing(io);
     }
 }

@@ -6,9 +6,7 @@
 use super::{Driver, Gather};
 use crate::conn::Conn;
 use crate::ledger::Clock;
-
-/// The longest wait for the servers' closes (less if the load's timeout is shorter).
-const CLOSE_WAIT_NS: u64 = 1_000_000_000;
+use crate::ws::CLOSE_WAIT_NS;
 
 /// Closes a WebSocket load's connections with the close handshake; no connection opens
 /// again. Nothing for an HTTP load.
@@ -22,7 +20,7 @@ pub(super) fn close_at_end<D: Driver>(d: &mut D, clock: &Clock) {
     for slot in 0..s.conns.len() {
         let (conn, times, _, ledger) = d.slots().parts(slot);
         conn.abandon(times, ledger);
-        if conn.fd >= 0 && conn.close_at_end(now, ledger) {
+        if conn.fd >= 0 && conn.close_handshake(now, ledger) {
             d.kick(slot, now);
         }
     }

@@ -21,8 +21,10 @@ pub fn open<D: Driver>(d: &mut D, slot: usize, now: u64) {
         s.conns[slot].state = State::Closed { retry_at: u64::MAX };
         return;
     }
-    if s.fleet.as_ref().is_some_and(|f| !f.is_active(slot)) {
-        // A device slot with no device: nothing to reconnect.
+    if let Some(fleet) = s.fleet.as_mut().filter(|f| !f.is_active(slot)) {
+        // A device slot with no device: nothing to reconnect, and the slot of a device
+        // that left is free now that its connection is closed.
+        fleet.vacate(slot);
         s.conns[slot].state = State::Closed { retry_at: u64::MAX };
         return;
     }

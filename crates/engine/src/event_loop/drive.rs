@@ -139,7 +139,7 @@ fn tend_devices<D: Driver>(d: &mut D, now: u64) {
         return;
     }
     for slot in std::mem::take(&mut d.slots().leaving) {
-        leave(d, slot);
+        leave(d, slot, now);
     }
     while let Some(fired) = d.slots().fleet.as_mut().and_then(|f| f.fire(now)) {
         match fired {
@@ -147,7 +147,7 @@ fn tend_devices<D: Driver>(d: &mut D, now: u64) {
                 d.slots().refill(slot, now);
                 d.kick(slot, now);
             }
-            Err(slot) => leave(d, slot),
+            Err(slot) => leave(d, slot, now),
         }
     }
     while let Some(slot) = d.slots().fleet.as_mut().and_then(|f| f.arrive(now)) {
@@ -158,10 +158,23 @@ fn tend_devices<D: Driver>(d: &mut D, now: u64) {
     s.ledger.devices(active, now);
 }
 
-/// The device on `slot` leaves: its connection closes and the slot is free.
-fn leave<D: Driver>(d: &mut D, slot: usize) {
+/// The device on `slot` leaves at `now`: its connection closes and the slot is free;
+/// over WebSocket, once the close handshake is over (the slot is then opened, and found
+/// with no device: `connections::open`).
+fn leave<D: Driver>(d: &mut D, slot: usize, now: u64) {
+    let s = d.slots();
+    let Some(f) = s.fleet.as_mut().filter(|f| f.is_active(slot)) else {
+        // Listed twice (its connection was idle at two turns): it has left, and its
+        // close handshake must not be cut short.
+        return;
+    };
+    f.leave(slot);
+    let (conn, _, _, ledger) = s.parts(slot);
+    if conn.fd >= 0 && conn.close_handshake(now, ledger) {
+        return d.kick(slot, now);
+    }
     close(d, slot, u64::MAX);
     if let Some(f) = d.slots().fleet.as_mut() {
-        f.leave(slot);
+        f.vacate(slot);
     }
 }

@@ -24,7 +24,10 @@ fn connections(spec: &LoopSpec, req: &RequestBytes, depth: usize) -> Vec<Conn> {
         // Any frame past the message and a good margin cannot be an echo.
         let limit = (ws.message_size as u64).max(1 << 16) * 2;
         let seed = crate::spec::clock_seed() ^ (spec.index as u64) << 48;
-        let session = |slot: usize| WsSession::new(lender.clone(), limit, seed ^ slot as u64);
+        let session = |slot: usize| {
+            WsSession::new(lender.clone(), limit, seed ^ slot as u64)
+                .closing_after(ws.messages_per_connection)
+        };
         return (0..n).map(|slot| Conn::websocket(session(slot))).collect();
     }
     let lender = Session::lender(req, n);

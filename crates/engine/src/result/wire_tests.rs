@@ -85,7 +85,10 @@ fn sample() -> LoadResult {
         closes_sent: 4,
         closes_answered: 3,
     });
-    r.config.websocket = Some(crate::WebSocketSpec::default());
+    r.config.websocket = Some(crate::WebSocketSpec {
+        messages_per_connection: Some(100),
+        ..crate::WebSocketSpec::default()
+    });
     r.requests.tls = 2;
     r.requests.dropped = 4;
     r.rate

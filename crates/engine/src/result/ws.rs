@@ -1,6 +1,6 @@
 //! What a WebSocket load adds to its result: the upgrades and their time, and what went
 //! wrong by name (refused upgrades, protocol errors, the server's close codes), pings
-//! answered, and the close handshakes at the end.
+//! answered, and the client's close handshakes.
 
 use super::Percentiles;
 use crate::ws::{Refusal, Violation, WsBooks};
@@ -35,8 +35,9 @@ pub struct WsSummary {
     pub pings: u64,
     /// Messages the server sent when none was awaited (not counted as echoes).
     pub unsolicited: u64,
-    /// Close handshakes the client began at the end of the load (close 1000), and those
-    /// the server answered within a second (or the timeout, if shorter).
+    /// Close handshakes the client began (close 1000: at the end of the load, after a
+    /// connection's messages with `messages_per_connection`, when a device left), and
+    /// those the server answered within a second (or the timeout, if shorter).
     pub closes_sent: u64,
     pub closes_answered: u64,
 }

@@ -1,6 +1,6 @@
 //! What a WebSocket load counts besides its messages' outcomes: the upgrades (and their
 //! time), upgrades refused by reason, protocol errors the client found by kind, close
-//! frames the server sent by code, pings answered, and the close handshakes at the end.
+//! frames the server sent by code, pings answered, and the client's close handshakes.
 //! A loop counts into fixed slots; names are given in its result.
 
 use super::handshake::Refusal;
@@ -100,7 +100,8 @@ pub struct WsBooks {
     pub pings: u64,
     /// Messages that came when none was awaited.
     pub unsolicited: u64,
-    /// Close handshakes the client began at the end, and those the server answered.
+    /// Close handshakes the client began (at the end, after a connection's messages, when
+    /// a device left), and those the server answered.
     pub goodbyes: u64,
     pub goodbyes_answered: u64,
 }

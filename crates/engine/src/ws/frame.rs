@@ -60,7 +60,7 @@ impl FrameHead {
 }
 
 /// Octets of a client frame carrying `len` octets: header, masking key, payload.
-pub fn masked_len(len: usize) -> usize {
+pub const fn masked_len(len: usize) -> usize {
     let extended = match len {
         0..=125 => 0,
         126..=0xffff => 2,

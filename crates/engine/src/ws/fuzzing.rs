@@ -31,6 +31,7 @@ pub fn ws_session(input: &[u8], cuts: &[u8], control: u8) {
         message_size: SIZES[((control >> 1) & 3) as usize],
         binary: control & 1 == 1,
         in_flight: depth,
+        ..WebSocketSpec::default()
     });
     let req = RequestBytes::new(&config, 0);
     let mut ledger = Ledger::new(0, None, Some(BUDGET as u64), u64::MAX).with_ws();

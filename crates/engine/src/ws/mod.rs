@@ -26,7 +26,7 @@ mod violation;
 pub use books::WsBooks;
 pub use handshake::Refusal;
 pub use message::WsRequest;
-pub use session::Session;
+pub use session::{Session, CLOSE_WAIT_NS};
 pub use violation::Violation;
 
 /// The client's pieces that `verify --websocket` drives over a blocking socket, so that

@@ -26,6 +26,7 @@ impl WsProbe {
             message_size: size,
             binary,
             in_flight: 1,
+            ..WebSocketSpec::default()
         });
         let req = RequestBytes::new(&config, 0);
         let lender = Session::lender(&req, 1, 1);

@@ -4,8 +4,9 @@
 //! in flight, each a masked frame of the load's message, each ended by its echo (or a
 //! failure) exactly once, in order: an echo server answers in order, so the messages are
 //! a ring of start stamps, as HTTP/1.1's pipeline is. Pings are answered; a server's
-//! close or a protocol error fails the connection under `ws`; at the end of the load the
-//! client closes with 1000 and waits briefly for the server's close.
+//! close or a protocol error fails the connection under `ws`. The client closes with 1000
+//! and waits for the server's close at the end of the load, after its messages when a
+//! connection carries only so many (handshake churn), and when its device leaves.
 
 use super::frame::{self, opcode};
 use super::handshake::{self, Refusal, ACCEPT_LEN};
@@ -18,14 +19,22 @@ use crate::ledger::{Ledger, Stamp};
 use crate::outcome::Outcome;
 use crate::request::RequestBytes;
 
-/// Room in an out buffer beyond the upgrade request and the messages: a pong and a close.
-const CONTROL_ROOM: usize = 512;
+/// Room in an out buffer beyond the upgrade request and the messages: a pong and a close
+/// (131 and 8 octets masked). Not more: over io_uring every connection's upgrade holds
+/// its buffer until its send completes, so a load that opens 10,000 at once has 10,000
+/// buffers made, and each octet here is 10 KB of the generator's peak memory
+/// (bench/connections).
+const CONTROL_ROOM: usize = frame::masked_len(frame::MAX_CONTROL) + frame::masked_len(2);
 
 /// Most octets of messages an out buffer is sized for: more in flight wait for room.
 const MESSAGES_ROOM: usize = 1 << 20;
 
 /// The client's close code at the end of a load: a normal closure.
 const NORMAL_CLOSURE: u16 = 1000;
+
+/// The longest wait for the server's answer to the client's close (less if the load's
+/// timeout is shorter): a server that does not answer is counted, not waited for.
+pub const CLOSE_WAIT_NS: u64 = 1_000_000_000;
 
 /// Where the connection is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +46,10 @@ enum Phase {
         since: u64,
     },
     Open,
-    /// The client sent its close at the end of the load and waits for the server's.
-    Closing,
+    /// The client queued its close at `since` and waits for the server's.
+    Closing {
+        since: u64,
+    },
 }
 
 /// One connection's WebSocket state.
@@ -61,6 +72,12 @@ pub struct Session {
     pending: u32,
     /// Of those, the newest not yet framed (waiting for the upgrade or for room).
     unframed: u32,
+    /// Messages a connection carries before the client closes it (u32::MAX: no end).
+    per_connection: u32,
+    /// Messages started on this connection.
+    started: u32,
+    /// The client's close was counted (begun while measuring): so is its answer.
+    close_counted: bool,
 }
 
 impl Session {
@@ -86,7 +103,17 @@ impl Session {
             oldest: 0,
             pending: 0,
             unframed: 0,
+            per_connection: u32::MAX,
+            started: 0,
+            close_counted: false,
         }
+    }
+
+    /// The session closes each connection after `messages` (None: never), and a new one
+    /// upgrades in its place.
+    pub fn closing_after(mut self, messages: Option<u32>) -> Session {
+        self.per_connection = messages.unwrap_or(u32::MAX);
+        self
     }
 
     /// Messages in flight (framed or not).
@@ -94,10 +121,13 @@ impl Session {
         self.pending as usize
     }
 
-    /// How many more messages may start now, of `depth`: none before the upgrade.
+    /// How many more messages may start now, of `depth`: none before the upgrade, nor
+    /// past the connection's share of messages.
     pub fn room(&self, depth: usize) -> usize {
         match self.phase {
-            Phase::Open => depth.saturating_sub(self.pending as usize),
+            Phase::Open => depth
+                .saturating_sub(self.pending as usize)
+                .min(self.per_connection.saturating_sub(self.started) as usize),
             _ => 0,
         }
     }
@@ -107,9 +137,14 @@ impl Session {
         matches!(self.phase, Phase::Upgrading { .. })
     }
 
-    /// True when the upgrade has waited `timeout` at `now`.
-    pub fn upgrade_overdue(&self, now: u64, timeout: u64) -> bool {
-        matches!(self.phase, Phase::Upgrading { since } if now.saturating_sub(since) >= timeout)
+    /// True when the upgrade has waited `timeout` at `now`, or the client's close has
+    /// waited [`CLOSE_WAIT_NS`] (or `timeout`, if shorter) for the server's.
+    pub fn overdue(&self, now: u64, timeout: u64) -> bool {
+        match self.phase {
+            Phase::Upgrading { since } => now.saturating_sub(since) >= timeout,
+            Phase::Closing { since } => now.saturating_sub(since) >= timeout.min(CLOSE_WAIT_NS),
+            Phase::Down | Phase::Open => false,
+        }
     }
 
     /// The connection is up (TCP, or TLS) at `now`: the upgrade request goes.
@@ -133,6 +168,7 @@ impl Session {
         times[((self.oldest + self.pending) % depth) as usize] = stamp;
         self.pending += 1;
         self.unframed += 1;
+        self.started = self.started.saturating_add(1);
         if self.phase == Phase::Open {
             self.frame_messages(req);
         }
@@ -265,7 +301,7 @@ impl Session {
         ledger: &mut Ledger,
     ) -> Option<Result<Verdict, Outcome>> {
         match event {
-            Event::Message { .. } if self.phase == Phase::Closing => {}
+            Event::Message { .. } if self.closing() => {}
             Event::Message { .. } if self.pending == self.unframed => {
                 if let Some(books) = ledger.ws(now) {
                     books.unsolicited += 1;
@@ -277,10 +313,15 @@ impl Session {
                     true => ledger.echoed(started, now),
                     false => ledger.error(started, now, Outcome::Wrong),
                 }
+                if self.pending == 0 && self.started >= self.per_connection {
+                    // The connection's last message is back: it closes, and a new one
+                    // takes its place once the server has answered.
+                    self.close(now, ledger);
+                }
             }
             Event::Ping => {
                 // Once the client's close is queued, nothing may follow it.
-                if self.phase != Phase::Closing {
+                if !self.closing() {
                     self.owed.pong(self.reader.control());
                     self.pay_owed();
                 }
@@ -294,16 +335,16 @@ impl Session {
         None
     }
 
-    /// The server sent a close with `code` at `now`: the answer to the client's at the
-    /// end, or a close mid-load, answered with the same code, that fails what is pending.
+    /// The server sent a close with `code` at `now`: the answer to the client's, or a
+    /// close mid-load, answered with the same code, that fails what is pending.
     fn closed_by_server(
         &mut self,
         code: Option<u16>,
         now: u64,
         ledger: &mut Ledger,
     ) -> Result<Verdict, Outcome> {
-        if self.phase == Phase::Closing {
-            if let Some(books) = ledger.ws(now) {
+        if self.closing() {
+            if let Some(books) = ledger.ws(now).filter(|_| self.close_counted) {
                 books.goodbyes_answered += 1;
             }
             return Ok(Verdict::Close);
@@ -344,24 +385,27 @@ impl Session {
         close.then_some(pending)
     }
 
-    /// The load is over: an open connection sends its close (1000) and waits for the
+    /// The client closes at `now` (the load is over, the connection's messages are done,
+    /// or its device leaves): an open connection sends its close (1000) and waits for the
     /// server's; true when it did.
-    pub fn close_at_end(&mut self, now: u64, ledger: &mut Ledger) -> bool {
+    pub fn close(&mut self, now: u64, ledger: &mut Ledger) -> bool {
         if self.phase != Phase::Open {
             return false;
         }
-        self.phase = Phase::Closing;
+        self.phase = Phase::Closing { since: now };
         self.owed.close(NORMAL_CLOSURE);
         self.pay_owed();
-        if let Some(books) = ledger.ws(now) {
+        let books = ledger.ws(now);
+        self.close_counted = books.is_some();
+        if let Some(books) = books {
             books.goodbyes += 1;
         }
         true
     }
 
-    /// True while the client's close at the end waits for the server's.
+    /// True while the client's close waits for the server's.
     pub fn closing(&self) -> bool {
-        self.phase == Phase::Closing
+        matches!(self.phase, Phase::Closing { .. })
     }
 
     /// Ends every message in flight with `outcome`.
@@ -403,6 +447,7 @@ impl Session {
             self.lender.give_carry(std::mem::take(&mut self.head));
         }
         (self.oldest, self.pending, self.unframed) = (0, 0, 0);
+        (self.started, self.close_counted) = (0, false);
     }
 
     /// The oldest message in flight ends: its stamp.

@@ -1,10 +1,12 @@
 //! Device loads: devices arrive and leave along the stages, run their scripts, and the
-//! per-second series says what happened. Local test server only; each load is ~2 s.
+//! per-second series says what happened, over HTTP and over WebSocket. Local test server
+//! only; each load is ~2 s.
 
-use engine::{DeviceScript, IoChoice, LoadConfig, LoadResult, Pace, RateSchedule, Stop, Target};
+use engine::{DeviceScript, IoChoice, LoadConfig, LoadResult, LoadSpec, Pace, RateSchedule};
+use engine::{Stop, Target};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use testserver::{Behavior, TestServer};
+use testserver::{Behavior, TestServer, WsBehavior};
 
 fn device_load(server: &TestServer, io: IoChoice, stages: &str, think_ms: u64) -> LoadResult {
     let count = RateSchedule::parse_device_count(stages).unwrap();
@@ -65,5 +67,64 @@ fn a_timed_out_device_reconnects_for_its_next_request() {
         let per_second: u64 = r.per_second.iter().map(|s| s.timeouts).sum();
         assert_eq!(per_second, q.timeout);
         assert!(r.connections.opened > 10, "{io:?}: {:?}", r.connections);
+    }
+}
+
+/// Devices over WebSocket: each device upgrades its connection, sends a message every
+/// think time and awaits its echo, and when its script is done (or fewer devices are
+/// wanted) closes with the close handshake; a new device takes its slot after.
+#[test]
+fn devices_hold_websocket_connections_and_close_them_when_they_leave() {
+    for io in [IoChoice::Epoll, IoChoice::Uring] {
+        let server = TestServer::start_ws(WsBehavior::Echo).unwrap();
+        let stages = "0,20:0.5s,20:1s,0:0.5s";
+        let mut spec = LoadSpec::new(engine::parse_url(&server.url("/echo")).unwrap());
+        let count = RateSchedule::parse_device_count(stages).unwrap();
+        spec.threads = Some(2);
+        spec.io = io;
+        spec.stop = Some(Stop::After(count.duration()));
+        spec.timeout = Duration::from_secs(2);
+        spec.pace = Pace::Devices(DeviceScript {
+            count,
+            requests: 5,
+            think: Duration::from_millis(50),
+            jitter: 0.05,
+        });
+        let c = spec.resolve().expect("devices over WebSocket resolve");
+        let r = engine::run(&c, &AtomicBool::new(false)).expect("load runs");
+        let (q, ws) = (&r.requests, r.ws.as_ref().expect("a ws summary"));
+        assert_eq!(q.errors(), 0, "{io:?}: {q:?} {ws:?}");
+        // ~13 devices on average for 2 s, a message every ~50 ms each.
+        assert!((150..=900).contains(&(q.ok as i64)), "{io:?}: {q:?}");
+        let peak = r.per_second.iter().map(|s| s.devices).max().unwrap();
+        assert!((15..=20).contains(&peak), "{io:?}: peak devices {peak}");
+        let opened = r.connections.opened;
+        assert_eq!(ws.upgrades, opened, "{io:?}: {ws:?}");
+        // Every device sends 5 messages, then leaves with the close handshake and is
+        // replaced while wanted; those still there at the end close then.
+        assert!(opened >= q.ok / 5, "{io:?}: {opened} connections");
+        assert_eq!(ws.closes_sent, opened, "{io:?}: {ws:?}");
+        assert_eq!(ws.closes_answered, opened, "{io:?}: {ws:?}");
+        let read = poll(|| server.ws_closes().0, opened);
+        assert_eq!(read, opened, "{io:?}: closes the server read");
+        // Each echoed, and those in flight at the end perhaps too.
+        let echoes = poll(|| server.responses(), q.ok);
+        assert!(
+            (q.ok..=q.ok + q.in_flight).contains(&echoes),
+            "{io:?}: {echoes} echoes"
+        );
+    }
+}
+
+/// `f()` once it reaches `want`, or its last value after a generous deadline: the server's
+/// threads count what they did after the client has seen it.
+fn poll(f: impl Fn() -> u64, want: u64) -> u64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = f();
+        if got >= want || std::time::Instant::now() > deadline {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -400,7 +400,7 @@ pub(crate) fn eventually(what: &str, get: impl Fn() -> u64, want: u64) -> Result
 }
 
 /// Polls `get` until it falls in `want`, for at most 10 s.
-fn eventually_within(
+pub(crate) fn eventually_within(
     what: &str,
     get: impl Fn() -> u64,
     want: std::ops::RangeInclusive<u64>,

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 use testserver::{TestPki, TestServer, Tls, WsBehavior};
 
-use super::h2_servers::{at_least, eventually, same};
+use super::h2_servers::{at_least, eventually, eventually_within, same};
 
 const BACKENDS: [IoChoice; 2] = [IoChoice::Epoll, IoChoice::Uring];
 
@@ -31,6 +31,8 @@ struct Load {
     tls: bool,
     /// Open loop at this many messages/s for a second, instead of a message count.
     rate: Option<u32>,
+    /// Messages per connection before the client closes it (handshake churn).
+    per_connection: Option<u32>,
 }
 
 const LOAD: Load = Load {
@@ -40,6 +42,7 @@ const LOAD: Load = Load {
     binary: false,
     tls: false,
     rate: None,
+    per_connection: None,
 };
 
 /// What a row's result must show, given the server's counters; Err says what is wrong.
@@ -63,6 +66,40 @@ fn all_echoed(r: &LoadResult, ws: &WsSummary, s: &TestServer) -> Result<(), Stri
     same("closes answered", ws.closes_answered, 4)?;
     eventually("closes the server read", || s.ws_closes().0, 4)?;
     same("upgrade histogram", r.histograms.upgrade.len(), ws.upgrades)?;
+    match ws.errors.is_empty() && ws.refused.is_empty() && ws.closes.is_empty() {
+        true => Ok(()),
+        false => Err("errors, refusals or closes counted".into()),
+    }
+}
+
+/// Every message echoed over connections that carried `k` messages each (the last ones
+/// fewer, closed at the end): each upgraded, and closed with the close handshake, which
+/// the server read and answered.
+fn churned(r: &LoadResult, ws: &WsSummary, s: &TestServer, k: u64) -> Result<(), String> {
+    let q = &r.requests;
+    // At a fixed rate a message may be on its way at the stop (and echoed, or not).
+    same("ok and in flight", q.ok + q.in_flight, q.total())?;
+    let echoes = q.ok..=q.ok + q.in_flight;
+    eventually_within("the server's echoes", || s.responses(), echoes)?;
+    let opened = r.connections.opened;
+    same("upgrades", ws.upgrades, opened)?;
+    same("upgrade histogram", r.histograms.upgrade.len(), ws.upgrades)?;
+    // Each connection carried k, but those open when the load ran out of messages.
+    at_least("connections", opened, q.ok / k)?;
+    if opened > q.ok / k + 4 {
+        return Err(format!(
+            "{opened} connections for {} messages, {k} each",
+            q.ok
+        ));
+    }
+    same("closes sent", ws.closes_sent, opened)?;
+    same("closes answered", ws.closes_answered, opened)?;
+    eventually("closes the server read", || s.ws_closes().0, opened)?;
+    eventually(
+        "connections the server accepted",
+        || s.connections(),
+        opened,
+    )?;
     match ws.errors.is_empty() && ws.refused.is_empty() && ws.closes.is_empty() {
         true => Ok(()),
         false => Err("errors, refusals or closes counted".into()),
@@ -169,6 +206,61 @@ fn rows() -> Vec<Row> {
                 )?;
                 at_least("ok", r.requests.ok, 300)?;
                 eventually("the server's echoes", || s.responses(), r.requests.ok)
+            },
+        },
+        Row {
+            name: "a new connection every 10 messages (handshake churn)",
+            behavior: WsBehavior::Echo,
+            load: Load {
+                per_connection: Some(10),
+                ..LOAD
+            },
+            check: |r, ws, s| churned(r, ws, s, 10),
+        },
+        Row {
+            name: "a new connection every 10 messages over TLS, 4 in flight",
+            behavior: WsBehavior::Echo,
+            load: Load {
+                per_connection: Some(10),
+                in_flight: 4,
+                tls: true,
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                churned(r, ws, s, 10)?;
+                let tls = r.tls.as_ref().ok_or("no TLS summary")?;
+                same("TLS handshakes", tls.handshakes(), r.connections.opened)
+            },
+        },
+        Row {
+            name: "a new connection every 20 messages at a fixed rate",
+            behavior: WsBehavior::Echo,
+            load: Load {
+                rate: Some(400),
+                per_connection: Some(20),
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                at_least("ok", r.requests.ok, 300)?;
+                churned(r, ws, s, 20)
+            },
+        },
+        Row {
+            name: "churn against a server that never answers the close: given up, counted",
+            behavior: WsBehavior::IgnoreClose,
+            load: Load {
+                messages: 32,
+                per_connection: Some(4),
+                ..LOAD
+            },
+            check: |r, ws, s| {
+                // 4 connections of 4 messages, whose closes wait a second for nothing,
+                // then 4 more.
+                same("ok", r.requests.ok, 32)?;
+                same("connections", r.connections.opened, 8)?;
+                same("closes sent", ws.closes_sent, 8)?;
+                same("closes answered", ws.closes_answered, 0)?;
+                eventually("closes the server read", || s.ws_closes().0, 8)
             },
         },
         Row {
@@ -361,6 +453,82 @@ fn shards_of_a_websocket_load_merge_exactly() {
     assert_eq!(back.ws, merged.ws);
 }
 
+/// Two shards of a device load over WebSocket (the devices split between them, both
+/// starting at one instant), each through its JSON as `shootout merge` reads it, merge
+/// exactly: messages, upgrades, closes and the devices of each second add up, as the
+/// server counts them.
+#[test]
+fn shards_of_a_websocket_device_load_merge_exactly() {
+    let server = TestServer::start_ws(WsBehavior::Echo).unwrap();
+    let start_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 300;
+    let shard = |index: u64, io: IoChoice| {
+        let mut spec = LoadSpec::new(engine::parse_url(&server.url("/echo")).unwrap());
+        let count = RateSchedule::parse_device_count("0,10:0.3s,10:0.7s").unwrap();
+        spec.threads = Some(1);
+        spec.io = io;
+        spec.stop = Some(Stop::After(count.duration()));
+        spec.pace = Pace::Devices(engine::DeviceScript {
+            count,
+            requests: 4,
+            think: Duration::from_millis(40),
+            jitter: 0.05,
+        });
+        let mut c = spec.resolve().unwrap();
+        c.shard = engine::Shard { index, count: 2 };
+        c.start_at = Some(start_at);
+        let r = engine::run(&c, &AtomicBool::new(false)).unwrap();
+        let text = serde_json::to_string(&r).unwrap();
+        serde_json::from_str::<LoadResult>(&text).unwrap()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| shard(0, IoChoice::Epoll));
+        let b = s.spawn(|| shard(1, IoChoice::Uring));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let m = engine::merge(&[a.clone(), b.clone()]).unwrap();
+    let ws = |r: &LoadResult| r.ws.clone().unwrap();
+    assert_eq!(m.requests.errors(), 0, "{:?}", m.requests);
+    assert_eq!(m.requests.ok, a.requests.ok + b.requests.ok);
+    assert!(
+        a.requests.ok > 0 && b.requests.ok > 0,
+        "each shard ran devices"
+    );
+    assert_eq!(ws(&m).upgrades, ws(&a).upgrades + ws(&b).upgrades);
+    assert_eq!(m.histograms.upgrade.len(), ws(&m).upgrades);
+    let books = format!("{:?} {:?} {:?}", m.requests, m.connections, ws(&m));
+    assert_eq!(ws(&m).upgrades, m.connections.opened, "{books}");
+    assert_eq!(ws(&m).closes_sent, m.connections.opened, "{books}");
+    assert_eq!(ws(&m).closes_answered, ws(&m).closes_sent, "{books}");
+    let devices = |r: &LoadResult| r.per_second.iter().map(|s| s.devices).collect::<Vec<_>>();
+    let (da, db) = (devices(&a), devices(&b));
+    let sums: Vec<u64> = (0..da.len().max(db.len()))
+        .map(|i| da.get(i).unwrap_or(&0) + db.get(i).unwrap_or(&0))
+        .collect();
+    assert_eq!(
+        devices(&m),
+        sums,
+        "the shards' devices add up, second by second"
+    );
+    // 5 devices a shard (one may be between leaving and its successor's arrival).
+    let peak = sums.iter().copied().max().unwrap_or(0);
+    assert!((8..=10).contains(&peak), "peak devices {peak}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.responses() < m.requests.ok && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Each echoed, and those in flight at the end perhaps too.
+    let echoes = server.responses();
+    let q = &m.requests;
+    assert!(
+        (q.ok..=q.ok + q.in_flight).contains(&echoes),
+        "{echoes} echoes: {q:?}"
+    );
+}
+
 /// A `ws://` URL that the spec resolves, with `load`'s settings, on backend `io`.
 fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
     let url = server.url("/echo").replace("wss://", "ws://");
@@ -373,6 +541,7 @@ fn config(server: &TestServer, io: IoChoice, load: &Load) -> LoadConfig {
     spec.websocket.in_flight = load.in_flight;
     spec.websocket.message_size = load.size;
     spec.websocket.binary = load.binary;
+    spec.websocket.messages_per_connection = load.per_connection;
     if let Some(rate) = load.rate {
         spec.pace = Pace::Open(RateSchedule::constant(rate as f64));
         spec.stop = Some(Stop::After(Duration::from_secs(1)));

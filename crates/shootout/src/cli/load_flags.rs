@@ -81,6 +81,10 @@ pub struct LoadFlags {
     /// WebSocket: messages in flight per connection, each awaiting its echo [default: 1]
     #[arg(long, value_name = "N")]
     in_flight: Option<usize>,
+    /// WebSocket: messages each connection carries before it closes (the close
+    /// handshake) and a new one upgrades (handshake churn) [default: the whole load]
+    #[arg(long, value_name = "N")]
+    messages_per_connection: Option<u32>,
     /// Open loop: requests/s in total, or stages "1000:10s,5000:30s" (linear ramps);
     /// latency counts from each request's intended send time
     #[arg(long, value_name = "RATE")]
@@ -223,16 +227,21 @@ impl LoadFlags {
         Ok(())
     }
 
-    /// `--message-size`, `--binary` and `--in-flight`, for a ws:// or wss:// URL.
+    /// `--message-size`, `--binary`, `--in-flight` and `--messages-per-connection`, for a
+    /// ws:// or wss:// URL.
     fn apply_websocket(&self, spec: &mut LoadSpec) -> anyhow::Result<()> {
-        let given = self.message_size.is_some() || self.binary || self.in_flight.is_some();
+        let given = self.message_size.is_some()
+            || self.binary
+            || self.in_flight.is_some()
+            || self.messages_per_connection.is_some();
         if given && !spec.is_websocket() {
-            bail!("--message-size, --binary and --in-flight are for WebSocket: give a ws:// or wss:// URL");
+            bail!("--message-size, --binary, --in-flight and --messages-per-connection are for WebSocket: give a ws:// or wss:// URL");
         }
         let ws = &mut spec.websocket;
         set(&mut ws.message_size, self.message_size);
         set(&mut ws.in_flight, self.in_flight);
         ws.binary |= self.binary;
+        ws.messages_per_connection = self.messages_per_connection.or(ws.messages_per_connection);
         Ok(())
     }
 
@@ -371,14 +380,21 @@ pub(crate) mod tests {
             "--binary",
             "--in-flight",
             "8",
+            "--messages-per-connection",
+            "50",
         ]);
         let ws = s.unwrap().websocket;
         assert_eq!((ws.message_size, ws.binary, ws.in_flight), (100, true, 8));
+        assert_eq!(ws.messages_per_connection, Some(50));
         assert!(spec(&["wss://a/echo"]).unwrap().over_tls());
         let e = spec(&["http://a/", "--in-flight", "2"])
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("--message-size, --binary and --in-flight are for WebSocket"));
+        assert!(e.starts_with(
+            "--message-size, --binary, --in-flight and --messages-per-connection are for WebSocket"
+        ));
+        let e = spec(&["http://a/", "--messages-per-connection", "2"]).unwrap_err();
+        assert!(e.to_string().contains("are for WebSocket"), "{e}");
     }
 
     #[test]

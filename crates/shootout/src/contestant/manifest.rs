@@ -417,8 +417,12 @@ impl Contestant {
         }
     }
 
-    /// True when it implements `endpoint`: its manifest names it, or names none.
+    /// True when it implements `endpoint`: its manifest names it, or names none (the
+    /// WebSocket echo: its manifest has `[websocket]`).
     pub fn serves(&self, endpoint: &str) -> bool {
+        if endpoint == Builtin::WebSocket.name() {
+            return self.manifest.serves_websocket();
+        }
         let named = &self.manifest.endpoints;
         named.is_empty() || named.iter().any(|e| e == endpoint)
     }

@@ -10,6 +10,7 @@ use super::inline;
 use super::make_up;
 use super::over_http2;
 use super::over_tls;
+use super::over_websocket;
 use super::percent;
 use super::repeats::{self, Repeats};
 use super::table;
@@ -134,6 +135,8 @@ fn check(
     let loads: Vec<Load> = (e.loads.iter())
         .map(|l| check_load(l, &inherited).map_err(under(Segment::Load(l.name.clone()))))
         .collect::<Result<_, _>>()?;
+    let websocket_loads = loads.iter().filter(|l| l.websocket.is_some()).count();
+    over_websocket::check_endpoint(&endpoints, websocket_loads)?;
     let names = table::Names {
         loads: &loads,
         endpoints: &endpoints,
@@ -265,6 +268,7 @@ fn check_load(l: &LoadFile, inherited: &Inherited) -> Result<Load, FieldError> {
         endpoints: (l.endpoints.as_ref())
             .map(|names| load_endpoints(names, inherited.endpoints).map_err(at("endpoints")))
             .transpose()?,
+        websocket: over_websocket::check(l, &pace, inherited.endpoints)?,
         pace,
     })
 }

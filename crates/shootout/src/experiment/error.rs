@@ -86,6 +86,8 @@ pub enum FieldProblem {
     SameHeader(String),
     #[error("cpu is measured at a fixed rate, and load {0:?} has none")]
     CpuWithoutRate(String),
+    #[error("per-connection sets rss against the rss of a load of fewer connections: {0}")]
+    PerConnection(&'static str),
     #[error(transparent)]
     Duration(#[from] DurationError),
     #[error(transparent)]
@@ -157,6 +159,9 @@ pub enum FieldProblem {
     /// A load's HTTP/2 settings.
     #[error(transparent)]
     Http2(#[from] Http2Problem),
+    /// A load's WebSocket settings.
+    #[error(transparent)]
+    WebSocket(#[from] WebSocketProblem),
     #[error("{}: {error}", path.display())]
     Unreadable {
         path: PathBuf,
@@ -211,6 +216,33 @@ pub enum Http2Problem {
     NewConnections,
     #[error("a device sends one request at a time: streams = [1] or none")]
     DeviceStreams,
+}
+
+/// Why a load's WebSocket settings cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WebSocketProblem {
+    #[error("{0} messages in flight per connection: between 1 and 1024")]
+    InFlight(usize),
+    #[error("a message of {0} octets: at most 16 MiB")]
+    MessageSize(usize),
+    #[error("at least 1 message per connection")]
+    PerConnection,
+    #[error("a WebSocket load runs on the websocket endpoint: add \"websocket\" to the experiment's endpoints")]
+    NoEndpoint,
+    #[error("a WebSocket load runs on the websocket endpoint alone")]
+    OtherEndpoint,
+    #[error(
+        "the websocket endpoint is loaded by WebSocket loads (websocket = {{...}}), and none is"
+    )]
+    NoLoad,
+    #[error("the contestants serve WebSocket in clear text (ws://): leave {0} out")]
+    NotOverWebSocket(&'static str),
+    #[error("a WebSocket load keeps its connections: leave keepalive = false out")]
+    NewConnections,
+    #[error("a device sends one message at a time, and its script ends its connection: leave in_flight and messages_per_connection out")]
+    Devices,
+    #[error("a capacity search is of HTTP requests: leave websocket out")]
+    Capacity,
 }
 
 /// `--profile NAME` that the file does not define.

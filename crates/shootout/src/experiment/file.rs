@@ -214,7 +214,7 @@ impl<'de> Deserialize<'de> for RepeatsFile {
 
 /// One load of the matrix: a closed loop at one or more concurrency levels, an open loop
 /// at one or more rates (`rate`), a device ramp (`devices`), or a search for the highest
-/// rate that meets objectives (`capacity`).
+/// rate that meets objectives (`capacity`); over HTTP, or WebSocket (`websocket`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LoadFile {
@@ -256,6 +256,11 @@ pub struct LoadFile {
     /// The experiment's endpoints this load runs on (default all): an upload at the rate
     /// a hello runs at would be gigabytes a second.
     pub endpoints: Option<Vec<String>>,
+    /// A WebSocket echo load on the `websocket` endpoint: `websocket = { in_flight = 16,
+    /// message_size = 32, binary = false, messages_per_connection = 100 }`, each field
+    /// as `shootout load`'s flag, left out at its default (the spec's own type, parsed
+    /// once here).
+    pub websocket: Option<engine::WebSocketSpec>,
 }
 
 /// A load's `tls` table: the certificate the servers serve, how a new connection resumes,
@@ -369,6 +374,9 @@ pub enum TableMeasure {
     /// fixed rate: what a byte costs, for uploads and downloads.
     #[serde(rename = "cpu-per-mb")]
     CpuPerMb,
+    /// The server's peak resident memory, KiB (set against a column of fewer
+    /// connections `per-connection`: what a held connection costs it).
+    Rss,
 }
 
 /// How a figure is set against its baseline.
@@ -382,4 +390,8 @@ pub enum TableAgainst {
     Difference,
     /// The figure as a multiple of the baseline: `2.1×`.
     Ratio,
+    /// Memory: the figure minus the baseline, per connection the column holds beyond the
+    /// baseline's: `1,676 B per connection`.
+    #[serde(rename = "per-connection")]
+    PerConnection,
 }

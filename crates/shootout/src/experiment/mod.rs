@@ -17,6 +17,7 @@ mod make_up;
 mod matrix;
 pub mod over_http2;
 pub mod over_tls;
+mod over_websocket;
 mod percent;
 mod repeats;
 mod rounds;
@@ -28,6 +29,7 @@ pub use capacity_load::CapacityLoad;
 pub use database_setting::DatabaseSetting;
 pub use error::{
     ExperimentError, FieldError, FieldPath, FieldProblem, Http2Problem, Segment, UnknownProfile,
+    WebSocketProblem,
 };
 pub use inline::{Inline, Running};
 pub use make_up::MakeUp;
@@ -41,9 +43,9 @@ pub use table::{Table, TableAgainst, TableColumn, TableMeasure};
 
 use crate::experiment::layout::Layout;
 use crate::experiment::verdict::Policy;
-use crate::model::endpoint::Endpoint;
+use crate::model::endpoint::{Builtin, Endpoint};
 use crate::threshold::Thresholds;
-use engine::{DeviceScript, RateSchedule};
+use engine::{DeviceScript, RateSchedule, WebSocketSpec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -106,12 +108,18 @@ pub struct Load {
     pub http2: Option<OverHttp2>,
     /// The endpoints it runs on; None: every endpoint of the experiment.
     pub endpoints: Option<Vec<String>>,
+    /// A WebSocket echo load (on the `websocket` endpoint alone): the messages each
+    /// connection sends; None over HTTP.
+    pub websocket: Option<WebSocketSpec>,
 }
 
 impl Load {
-    /// Whether it runs on `endpoint`.
+    /// Whether it runs on `endpoint`: a WebSocket load on the WebSocket echo alone, an
+    /// HTTP load anywhere else.
     pub fn runs_on(&self, endpoint: &str) -> bool {
-        (self.endpoints.as_ref()).is_none_or(|names| names.iter().any(|n| n == endpoint))
+        let echo = endpoint == Builtin::WebSocket.name();
+        echo == self.websocket.is_some()
+            && (self.endpoints.as_ref()).is_none_or(|names| names.iter().any(|n| n == endpoint))
     }
 }
 

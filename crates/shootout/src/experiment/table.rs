@@ -62,7 +62,7 @@ fn check_one(t: &TableFile, names: &Names) -> Result<Table, FieldError> {
     let place = |header: &str| {
         (t.columns.iter().position(|c| c.header == header)).ok_or_else(|| unknown("column", header))
     };
-    let columns = (t.columns.iter().enumerate())
+    let columns: Vec<TableColumn> = (t.columns.iter().enumerate())
         .map(|(i, c)| {
             if place(&c.header)? != i {
                 return Err(FieldProblem::SameHeader(c.header.clone()));
@@ -72,6 +72,9 @@ fn check_one(t: &TableFile, names: &Names) -> Result<Table, FieldError> {
         })
         .collect::<Result<_, _>>()
         .map_err(|p| p.at("columns"))?;
+    for c in &columns {
+        per_connection(c, &columns, names.loads).map_err(|p| p.at("columns"))?;
+    }
     let order = (t.order.as_deref().map(place).transpose())
         .map_err(|p| p.at("order"))?
         .unwrap_or(0);
@@ -128,6 +131,33 @@ fn column(
         measure: c.measure,
         baseline: baseline.map(|b| (b, c.against)),
     })
+}
+
+/// A column set against its baseline `per-connection`: both measure memory, and its load
+/// holds more connections than the baseline's (at their first levels, which they take).
+fn per_connection(
+    c: &TableColumn,
+    all: &[TableColumn],
+    loads: &[Load],
+) -> Result<(), FieldProblem> {
+    let Some((k, TableAgainst::PerConnection)) = c.baseline else {
+        return Ok(());
+    };
+    let base = &all[k];
+    if c.measure != TableMeasure::Rss || base.measure != TableMeasure::Rss {
+        return Err(FieldProblem::PerConnection(
+            "give both columns measure = \"rss\"",
+        ));
+    }
+    let first = |name: &str| {
+        (loads.iter().find(|l| l.name == name)).and_then(|l| l.levels.first().copied())
+    };
+    match (first(&c.load), first(&base.load)) {
+        (Some(n), Some(b)) if n > b => Ok(()),
+        _ => Err(FieldProblem::PerConnection(
+            "the baseline's load has as many connections or more",
+        )),
+    }
 }
 
 fn unknown(what: &'static str, name: &str) -> FieldProblem {

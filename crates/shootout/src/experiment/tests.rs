@@ -642,3 +642,86 @@ fn a_load_may_run_on_some_endpoints_only() {
         "{msg}"
     );
 }
+
+#[test]
+fn websocket_loads_run_on_the_echo_and_http_loads_beside_it() {
+    let text = "name = \"ws\"\ncontestants = [\"a\"]\nendpoints = [\"hello\", \"websocket\"]\n\
+        [[loads]]\nname = \"keep-alive\"\nconnections = [50]\n\
+        [[loads]]\nname = \"echo\"\nconnections = [50]\nwebsocket = { in_flight = 16 }\n\
+        [[loads]]\nname = \"held\"\nconnections = [10000]\nrate = [\"1000\"]\nwebsocket = {}\n";
+    let e = read(&write("ws.toml", text), None).unwrap();
+    let all = e.cells();
+    let cells: Vec<(&str, &str, usize)> = (all.iter())
+        .map(|c| {
+            (
+                c.endpoint.name.as_str(),
+                c.load.name.as_str(),
+                c.connections,
+            )
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("hello", "keep-alive", 50),
+            ("websocket", "echo", 50),
+            ("websocket", "held", 10000)
+        ]
+    );
+    let echo = e.loads[1].websocket.as_ref().unwrap();
+    assert_eq!((echo.in_flight, echo.message_size), (16, 32));
+    let without = text.replace(", \"websocket\"]", "]");
+    let msg = message(read(&write("ws-no-endpoint.toml", &without), None));
+    assert!(
+        msg.ends_with("loads \"echo\": websocket: a WebSocket load runs on the websocket endpoint: add \"websocket\" to the experiment's endpoints"),
+        "{msg}"
+    );
+    let no_load = "name = \"ws\"\ncontestants = [\"a\"]\nendpoints = [\"websocket\"]\n\
+        [[loads]]\nname = \"keep-alive\"\nconnections = [50]\n";
+    let msg = message(read(&write("ws-no-load.toml", no_load), None));
+    assert!(
+        msg.contains("endpoints: the websocket endpoint is loaded by WebSocket loads"),
+        "{msg}"
+    );
+    let typo = text.replace("in_flight = 16", "in_fligt = 16");
+    let msg = message(read(&write("ws-typo.toml", &typo), None));
+    assert!(msg.contains("unknown field `in_fligt`"), "{msg}");
+}
+
+#[test]
+fn memory_per_connection_sets_rss_against_a_load_of_fewer_connections() {
+    let base = "name = \"m\"\ncontestants = [\"a\"]\nendpoints = [\"websocket\"]\n\
+        [[loads]]\nname = \"few\"\nconnections = [50]\nrate = [\"1000\"]\nwebsocket = {}\n\
+        [[loads]]\nname = \"many\"\nconnections = [10000]\nrate = [\"1000\"]\nwebsocket = {}\n\
+        [[table]]\ntitle = \"memory\"\n\
+        [[table.columns]]\nheader = \"few\"\nload = \"few\"\nmeasure = \"rss\"\n\
+        [[table.columns]]\nheader = \"many\"\nload = \"many\"\nmeasure = \"rss\"\n\
+        baseline = \"few\"\nagainst = \"per-connection\"\n";
+    let e = read(&write("rss.toml", base), None).unwrap();
+    let t = &e.tables[0];
+    assert_eq!(t.columns[0].measure, TableMeasure::Rss);
+    assert_eq!(
+        t.columns[1].baseline,
+        Some((0, TableAgainst::PerConnection))
+    );
+    for (from, to, want) in [
+        (
+            "header = \"few\"\nload = \"few\"\nmeasure = \"rss\"",
+            "header = \"few\"\nload = \"few\"",
+            "give both columns measure = \"rss\"",
+        ),
+        (
+            "load = \"many\"\nmeasure",
+            "load = \"few\"\nmeasure",
+            "the baseline's load has as many connections or more",
+        ),
+    ] {
+        let msg = message(read(&write("rss-bad.toml", &base.replace(from, to)), None));
+        assert!(
+            msg.ends_with(&format!(
+                "table \"memory\": columns: per-connection sets rss against the rss of a load of fewer connections: {want}"
+            )),
+            "{msg}"
+        );
+    }
+}

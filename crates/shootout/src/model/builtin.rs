@@ -2,7 +2,9 @@
 //! serves, and the workloads a contestant names in its manifest (`baseline`, `json`,
 //! `upload`, `static`: docs/workloads.md), and TechEmpower's database tests, served with
 //! the database the harness starts (`db`, `queries`, `fortunes`, `updates`:
-//! docs/database.md). What each sends and expects is builtin_endpoint.rs.
+//! docs/database.md), and a contestant's WebSocket echo (`websocket`: its manifest's
+//! `[websocket]`, loaded by WebSocket loads: docs/websocket.md). What each sends and
+//! expects is builtin_endpoint.rs.
 
 /// The built-in endpoints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,10 +29,13 @@ pub enum Builtin {
     Fortunes,
     /// `GET /updates?q=N`: N random World rows, read and written back with new numbers.
     Updates,
+    /// The WebSocket echo at the contestant's `[websocket]` path: each message sent comes
+    /// back the same.
+    WebSocket,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 10] = [
+    pub const ALL: [Builtin; 11] = [
         Builtin::Hello,
         Builtin::App,
         Builtin::Baseline,
@@ -41,6 +46,7 @@ impl Builtin {
         Builtin::Queries,
         Builtin::Fortunes,
         Builtin::Updates,
+        Builtin::WebSocket,
     ];
 
     /// Its name, in manifests, experiments and verify's lines.
@@ -56,6 +62,7 @@ impl Builtin {
             Builtin::Queries => "queries",
             Builtin::Fortunes => "fortunes",
             Builtin::Updates => "updates",
+            Builtin::WebSocket => "websocket",
         }
     }
 
@@ -66,7 +73,8 @@ impl Builtin {
 
     /// A workload (issue 34): checked by its own strict check in verify.
     pub fn is_workload(self) -> bool {
-        !matches!(self, Builtin::Hello | Builtin::App) && !self.needs_database()
+        !matches!(self, Builtin::Hello | Builtin::App | Builtin::WebSocket)
+            && !self.needs_database()
     }
 
     /// An endpoint that asks for a number of rows (`queries:N`, `updates:N`).

@@ -87,7 +87,8 @@ impl Builtin {
             | Builtin::Db
             | Builtin::Queries
             | Builtin::Fortunes
-            | Builtin::Updates => return None,
+            | Builtin::Updates
+            | Builtin::WebSocket => return None,
         };
         Some(VarySpec {
             seed: None,
@@ -141,6 +142,9 @@ impl Fixed {
             Builtin::Queries => get("/queries?q=20", world_json('[', ']')),
             Builtin::Fortunes => get("/fortunes", BodyExpect::Any),
             Builtin::Updates => get("/updates?q=20", world_json('[', ']')),
+            // Each contestant's `[websocket]` path, where a run loads it (the catalog's
+            // all say /ws); its checks are verify's WebSocket rows, not an answer's.
+            Builtin::WebSocket => get("/ws", BodyExpect::Any),
         }
     }
 }

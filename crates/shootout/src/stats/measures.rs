@@ -97,6 +97,12 @@ pub fn server_known(r: &RunRecord) -> bool {
     r.verdict().is_none_or(|v| v.unattributed.is_none())
 }
 
+/// Peak resident memory of the server, KiB; None when it is not the server's own (a
+/// running server whose process was not known) or nothing was measured.
+pub fn peak_rss_kib(r: &RunRecord) -> Option<f64> {
+    (server_known(r) && r.peak_rss_kb > 0).then_some(r.peak_rss_kb as f64)
+}
+
 /// Peak resident memory of the server, MiB.
 pub fn peak_rss_mib(r: &RunRecord) -> f64 {
     r.peak_rss_kb as f64 / 1024.0

@@ -7,7 +7,7 @@ use crate::tls_test_kit;
 use checkout::{assert_one_line_error, bare as shootout, REQUEST_CLASSES};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-use testserver::{Behavior, TestServer};
+use testserver::{Behavior, TestServer, WsBehavior};
 use tls_test_kit::openssl::{Key, SServer, Serving, Workshop, LOCAL_NAMES};
 use tls_test_kit::{Ca, ServerSetup};
 
@@ -752,4 +752,75 @@ fn each_tls_flag_mistake_names_its_flag() {
         let out = shootout(&[&["load", url, "-n", "1"], flags].concat());
         assert_one_line_error(&out, &needle);
     }
+}
+
+/// `--messages-per-connection` churns a WebSocket load's connections, each closed with
+/// the close handshake, and says so; `--devices` over `ws://` holds a connection per
+/// device, a message every think time.
+#[test]
+fn a_websocket_load_churns_its_connections_and_devices_hold_theirs() {
+    let server = TestServer::start_ws(WsBehavior::Echo).unwrap();
+    let url = server.url("/echo");
+    let json = |args: &[&str]| {
+        let out = shootout(&[&["load", url.as_str(), "-t", "1", "--json"], args].concat());
+        let text = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args:?}: {text}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("stdout is JSON")
+    };
+    let v = json(&["-c", "2", "-n", "100", "--messages-per-connection", "10"]);
+    assert_eq!(
+        v["config"]["websocket"]["messages_per_connection"], 10,
+        "{v}"
+    );
+    assert_eq!(v["requests"]["ok"], 100, "{v}");
+    let opened = v["connections"]["opened"].as_u64().unwrap();
+    assert!(
+        (10..=12).contains(&opened),
+        "{opened} connections for 100 messages, 10 each"
+    );
+    assert_eq!(v["ws"]["upgrades"], opened, "{v}");
+    assert_eq!(v["ws"]["closes_sent"], opened, "{v}");
+    assert_eq!(v["ws"]["closes_answered"], opened, "{v}");
+    let out = shootout(&[
+        "load",
+        &url,
+        "-c",
+        "2",
+        "-t",
+        "1",
+        "-n",
+        "40",
+        "--messages-per-connection",
+        "10",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("in flight each, a new connection every 10"),
+        "{text}"
+    );
+    assert!(text.contains("the client's closes: "), "{text}");
+    let v = json(&[
+        "--devices",
+        "0,6:0.3s,6:0.5s",
+        "--think",
+        "50ms",
+        "--device-requests",
+        "3",
+    ]);
+    let q = &v["requests"];
+    let ok = q["ok"].as_u64().unwrap();
+    assert!(ok > 0, "{v}");
+    // A device's message may be on its way at the end.
+    assert_eq!(ok + q["in_flight"].as_u64().unwrap(), q["total"], "{v}");
+    let opened = &v["connections"]["opened"];
+    assert_eq!(&v["ws"]["upgrades"], opened, "{v}");
+    assert_eq!(&v["ws"]["closes_answered"], opened, "{v}");
+    let devices =
+        (v["per_second"].as_array().unwrap().iter()).filter_map(|s| s["devices"].as_u64());
+    assert!(devices.max().unwrap_or(0) >= 4, "{v}");
+    let out = shootout(&["load", &url, "--devices", "5:1s", "--in-flight", "2"]);
+    assert_one_line_error(
+        &out,
+        "devices send one message at a time: --in-flight must be 1",
+    );
 }

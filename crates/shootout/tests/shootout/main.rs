@@ -41,4 +41,5 @@ mod ssh_generators;
 mod store_roundtrip;
 mod tls_experiment;
 mod workload_checks;
+mod ws_experiment;
 mod your_server;

@@ -35,7 +35,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
     ) -> Result<Measurement, RunFailure> {
         let mut ready = self.ready(c, cell)?;
         // Every step's spec is this one at another rate: a mistake shows before the first.
-        let (_, config) = load_spec(cell, &ready.host, ready.addr, ready.tls.clone())?;
+        let (_, config) = load_spec(cell, &ready)?;
         let (controls, on_event) = (self.controls, &mut self.on_event);
         let mut drain = Drain::new(at_rest(&ready, &config), controls.interrupt);
         let mut steps = Steps::new();
@@ -112,8 +112,7 @@ impl Steps {
             return Err(Cut::Interrupted);
         }
         let step = step_cell(cell, load);
-        let (spec, config) = load_spec(&step, &ready.host, ready.addr, ready.tls.clone())
-            .map_err(|e| Cut::Failed(e.into()))?;
+        let (spec, config) = load_spec(&step, ready).map_err(|e| Cut::Failed(e.into()))?;
         let started = self.t0.elapsed();
         let w = watched_load(&step, (&spec, &config), ready, controls);
         self.load_s += w.load_s;

@@ -9,7 +9,8 @@ use crate::contestant::certificates::{CertificateFiles, KeyKind};
 use crate::contestant::manifest::Contestant;
 use crate::contestant::toolchain;
 use crate::contestant::verify::{self, Check, Plan, Tables};
-use crate::model::endpoint::Endpoint;
+use crate::model::endpoint::{Builtin, Endpoint};
+use crate::model::VerifyLevel;
 use engine::TlsSpec;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -94,7 +95,8 @@ impl<'e> ContestantCache<'e> {
 /// are one check, which draws its own row counts), at its level, against the experiment's
 /// database's `tables`, and tells `on_event`; the checks it fails, None when it passes
 /// them all. Over HTTP/2, whether each endpoint answers over HTTP/2 (the engine checks
-/// the certificate's chain before its first request).
+/// the certificate's chain before its first request). The WebSocket echo is checked as
+/// `verify --websocket` checks it (in clear text: the contestants serve it so).
 fn verify_failure(
     (addr, host): (SocketAddr, &str),
     (transport, tables): (Transport, Option<&dyn Tables>),
@@ -108,18 +110,26 @@ fn verify_failure(
             served.push(e.clone());
         }
     }
+    let echo = (served.iter())
+        .position(|e| e.builtin == Some(Builtin::WebSocket))
+        .map(|at| served.remove(at));
     let plan = Plan {
         level: c.manifest.verify,
         endpoints: &served,
         parses_http: c.manifest.parses_http,
         database: tables,
     };
-    let checks = match transport {
-        Transport::Clear => verify::run_as(addr, host, &plan),
-        Transport::Tls(files) => over_tls(addr, &plan, files),
-        Transport::H2c => verify::run_h2(addr, host, &plan, None),
-        Transport::H2(_, client) => verify::run_h2(addr, host, &plan, Some(client)),
+    let mut checks = match (transport, served.is_empty()) {
+        (_, true) => Vec::new(),
+        (Transport::Clear, false) => verify::run_as(addr, host, &plan),
+        (Transport::Tls(files), false) => over_tls(addr, &plan, files),
+        (Transport::H2c, false) => verify::run_h2(addr, host, &plan, None),
+        (Transport::H2(_, client), false) => verify::run_h2(addr, host, &plan, Some(client)),
     };
+    let path = c.manifest.websocket.as_ref().map(|ws| ws.path.as_str());
+    if let Some(path) = path.filter(|_| echo.is_some() && plan.level != VerifyLevel::None) {
+        checks.extend(verify::run_websocket(addr, host, path));
+    }
     on_event(Event::Verified(c.name(), plan.level, &checks));
     VerifyFailure::of(&checks)
 }

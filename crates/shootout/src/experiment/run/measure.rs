@@ -4,7 +4,8 @@
 //! verifies it over TLS, and loads `https://localhost:PORT` trusting the test CA alone. A
 //! load over HTTP/2 starts it with its `[h2c]` command (over TLS, its `[tls]` command,
 //! whose ALPN offers h2), checks that it answers over HTTP/2, and keeps the cell's streams
-//! in flight on each connection.
+//! in flight on each connection. A WebSocket load (on the `websocket` endpoint) checks the
+//! server's echo as `verify --websocket` does and loads `ws://` at its `[websocket]` path.
 
 use super::certificate_cache::Issued;
 use super::contestant_cache::Transport;
@@ -69,6 +70,8 @@ pub(super) struct Ready<'c> {
     pub(super) addr: SocketAddr,
     pub(super) host: String,
     pub(super) tls: Option<TlsSpec>,
+    /// The path of its WebSocket echo (its `[websocket]`), where a WebSocket load goes.
+    pub(super) echo: Option<String>,
 }
 
 impl<F: FnMut(Event)> Runner<'_, F> {
@@ -81,7 +84,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
         cell: &MatrixCell,
     ) -> Result<Measurement, RunFailure> {
         let mut ready = self.ready(c, cell)?;
-        let (spec, config) = load_spec(cell, &ready.host, ready.addr, ready.tls.clone())?;
+        let (spec, config) = load_spec(cell, &ready)?;
         let m = load(cell, (&spec, &config), &mut ready, self.controls);
         ready.watched.stop();
         Ok(m)
@@ -118,6 +121,7 @@ impl<F: FnMut(Event)> Runner<'_, F> {
             addr,
             host,
             tls,
+            echo: echo_path(c),
         })
     }
 
@@ -167,8 +171,14 @@ impl<F: FnMut(Event)> Runner<'_, F> {
             addr: running.addr,
             host: running.host.clone(),
             tls: None,
+            echo: echo_path(c),
         })
     }
+}
+
+/// The path of `c`'s WebSocket echo, when it serves one.
+fn echo_path(c: &Contestant) -> Option<String> {
+    c.manifest.websocket.as_ref().map(|ws| ws.path.clone())
 }
 
 /// Over TLS (`issued` certificates, `over` the load's settings), the client's settings:
@@ -323,18 +333,24 @@ fn generate(
     Ok(fleet::run(launcher.as_ref(), spec, controls.interrupt)?)
 }
 
-/// The load of one run of `cell` against the server at `addr`, named `host` in its
-/// requests, over TLS with `tls` when given: its endpoint's request and its load's pace,
-/// as the spec shards receive and as this process runs it.
+/// The load of one run of `cell` against the server `ready` (at its address, named by
+/// its host in the requests, over TLS with its client when it has one): its endpoint's
+/// request (a WebSocket load: its messages, at the server's echo) and its load's pace, as
+/// the spec shards receive and as this process runs it.
 pub(super) fn load_spec(
     cell: &MatrixCell,
-    host: &str,
-    addr: SocketAddr,
-    tls: Option<TlsSpec>,
+    ready: &Ready,
 ) -> Result<(LoadSpec, engine::LoadConfig), engine::SpecError> {
-    let mut spec = match tls {
-        None => cell.endpoint.load_spec(host)?,
-        Some(tls) => LoadSpec {
+    let host = &ready.host;
+    let mut spec = match (&cell.load.websocket, ready.tls.clone()) {
+        (Some(ws), _) => {
+            let path = ready.echo.as_deref().unwrap_or(&cell.endpoint.path);
+            let mut spec = LoadSpec::new(engine::parse_url(&format!("ws://{host}{path}"))?);
+            spec.websocket = ws.clone();
+            spec
+        }
+        (None, None) => cell.endpoint.load_spec(host)?,
+        (None, Some(tls)) => LoadSpec {
             tls,
             ..cell.endpoint.load_spec_over_tls(host)?
         },
@@ -351,6 +367,6 @@ pub(super) fn load_spec(
     spec.pace = cell.pace.clone();
     spec.warmup = cell.warmup;
     spec.stop = Some(engine::Stop::After(cell.measured));
-    let config = spec.resolve_at(addr)?;
+    let config = spec.resolve_at(ready.addr)?;
     Ok((spec, config))
 }

@@ -112,6 +112,8 @@ pub enum Measure {
     SideCpuUs(Side),
     /// 99% of requests within, ms: the ok runs' median (marked as `Rps` is).
     P99Ms,
+    /// The server's peak resident memory, KiB: the ok runs' median (marked as `Rps` is).
+    RssKib,
 }
 
 /// A side of a run with a database.
@@ -161,6 +163,9 @@ pub enum Against {
     Difference,
     /// The figure as a multiple of the baseline: `2.1×`.
     Ratio,
+    /// Memory in KiB: the figure minus the baseline, in bytes per connection of the
+    /// `added` the column holds beyond the baseline's: `1,676 B per connection`.
+    PerConnection { added: usize },
 }
 
 /// Where a comparison is shown.

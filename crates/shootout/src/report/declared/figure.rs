@@ -75,6 +75,7 @@ impl Figure {
         match column.measure {
             Measure::Rps => median_of(row, measures::rps),
             Measure::P99Ms => median_of(row, measures::p99_ms),
+            Measure::RssKib => median_of(row, measures::peak_rss_kib),
             Measure::CpuUs => cpu_us(row, measures::cpu_us_per_response),
             Measure::CpuUsPerMb => cpu_us(row, measures::cpu_us_per_mb),
             Measure::SideCpuUs(side) => cpu_us(row, side_us(side)),
@@ -136,6 +137,11 @@ impl Figure {
             Against::Ratio if base > 0.0 => Some(times(value / base)),
             Against::Percent | Against::Ratio => None,
             Against::Difference => Some(format!("{:+.1}", value - base)),
+            Against::PerConnection { added: 0 } => None,
+            Against::PerConnection { added } => {
+                let bytes = (value - base) * 1024.0 / added as f64;
+                Some(format!("{} B per connection", units::grouped(bytes)))
+            }
         }
     }
 
@@ -234,5 +240,18 @@ mod tests {
         );
         assert!(Figure::Withheld("none resumed").counts());
         assert!(!cpu.counts() && h2.counts());
+    }
+
+    #[test]
+    fn memory_reads_per_connection_added() {
+        // 27,348 KiB holding 10,000, 10,980 holding 50: 1,685 bytes per connection more.
+        let held = value(27_348.0, Mark::Counted);
+        let few = value(10_980.0, Mark::Counted);
+        let per = Against::PerConnection { added: 9_950 };
+        assert_eq!(
+            held.against(few, per).as_deref(),
+            Some("1,685 B per connection")
+        );
+        assert_eq!(held.against(few, Against::PerConnection { added: 0 }), None);
     }
 }

@@ -69,23 +69,31 @@ fn what(measure: TableMeasure) -> (Measure, Digits, &'static str) {
         TableMeasure::Rps => (Measure::Rps, Digits::Whole, "requests/s"),
         TableMeasure::Cpu => (Measure::CpuUs, Digits::Tenths, "µs CPU per response"),
         TableMeasure::CpuPerMb => (Measure::CpuUsPerMb, Digits::Tenths, "µs CPU per MB"),
+        TableMeasure::Rss => (Measure::RssKib, Digits::Whole, "KiB of peak RSS"),
+    }
+}
+
+/// The cell column `c` takes in `plan`: its load's first (its endpoint and layout when
+/// it names them).
+fn take(c: &TableColumn, plan: &Plan) -> Take {
+    let load = plan.loads.iter().find(|l| l.name == c.load);
+    Take {
+        endpoint: c.endpoint.clone(),
+        layout: c.layout.clone(),
+        ..load.map_or_else(|| Take::named(&c.load), |l| Take::first_of(l, c.streams))
     }
 }
 
 /// Column `c` of `table`: its load's first cell in `plan` (its endpoint and layout when
 /// it names them).
 fn column(c: &TableColumn, table: &Table, plan: &Plan) -> Column {
-    let load = plan.loads.iter().find(|l| l.name == c.load);
-    let take = Take {
-        endpoint: c.endpoint.clone(),
-        layout: c.layout.clone(),
-        ..load.map_or_else(|| Take::named(&c.load), |l| Take::first_of(l, c.streams))
-    };
+    let take = take(c, plan);
     let (measure, digits, _) = what(c.measure);
     let meant = match c.measure {
         TableMeasure::Rps => "requests/s",
         TableMeasure::Cpu => "server CPU µs per response",
         TableMeasure::CpuPerMb => "server CPU µs per MB moved (request and response bytes)",
+        TableMeasure::Rss => "server peak RSS, KiB",
     };
     let baseline = c.baseline.map(|(k, how)| Baseline {
         of: Reference::Column(k),
@@ -93,6 +101,10 @@ fn column(c: &TableColumn, table: &Table, plan: &Plan) -> Column {
             TableAgainst::Percent => Against::Percent,
             TableAgainst::Difference => Against::Difference,
             TableAgainst::Ratio => Against::Ratio,
+            TableAgainst::PerConnection => Against::PerConnection {
+                added: (take.connections)
+                    .saturating_sub(self::take(&table.columns[k], plan).connections),
+            },
         },
         shown: Shown::InCell,
     });
@@ -103,6 +115,9 @@ fn column(c: &TableColumn, table: &Table, plan: &Plan) -> Column {
                 TableAgainst::Percent => format!(" (in percent of {base}'s)"),
                 TableAgainst::Difference => format!(" (and what it adds to {base}'s)"),
                 TableAgainst::Ratio => format!(" (and how many times {base}'s)"),
+                TableAgainst::PerConnection => {
+                    format!(" (and what each connection beyond {base}'s adds, bytes)")
+                }
             }
         }
         None => String::new(),

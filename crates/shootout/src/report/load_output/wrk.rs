@@ -106,8 +106,13 @@ fn mode(
         mode.push_str(", open loop");
     }
     if let Some(d) = pace.devices() {
+        let unit = if websocket.is_some() {
+            "WebSocket messages"
+        } else {
+            "requests"
+        };
         mode = format!(
-            "devices: {} requests each, think {:?} ±{:.0}%",
+            "devices: {} {unit} each, think {:?} ±{:.0}%",
             d.requests,
             d.think,
             d.jitter * 100.0
@@ -119,14 +124,19 @@ fn mode(
     mode
 }
 
-/// `WebSocket, 4 text messages of 32 B in flight each`.
+/// `WebSocket, 4 text messages of 32 B in flight each`, and `, a new connection every
+/// 100` when connections churn.
 fn messages(ws: &WebSocketSpec) -> String {
     let kind = if ws.binary { "binary" } else { "text" };
     let size = bytes(ws.message_size as f64);
-    match ws.in_flight {
+    let mut text = match ws.in_flight {
         1 => format!("WebSocket, 1 {kind} message of {size} in flight each"),
         n => format!("WebSocket, {n} {kind} messages of {size} in flight each"),
+    };
+    if let Some(k) = ws.messages_per_connection {
+        text.push_str(&format!(", a new connection every {k}"));
     }
+    text
 }
 
 /// What a load counted, in its words: requests, or WebSocket messages.
@@ -352,12 +362,13 @@ fn print_errors(r: &LoadResult) {
     }
 }
 
-/// `WebSocket: 10 upgrades, p50 80us, ...`, the close handshakes at the end, then what went
-/// wrong, when something did: refused upgrades, protocol errors and the server's closes.
+/// `WebSocket: 10 upgrades, p50 80us, ...`, the client's close handshakes (at the end, and
+/// of churned connections and devices that left), then what went wrong, when something
+/// did: refused upgrades, protocol errors and the server's closes.
 fn print_ws(ws: &WsSummary) {
     let u = &ws.upgrade_us;
     println!(
-        "  WebSocket: {} upgrades (p50 {}, p90 {}, p99 {}, max {}); closes at the end: {} of {} answered",
+        "  WebSocket: {} upgrades (p50 {}, p90 {}, p99 {}, max {}); the client's closes: {} of {} answered",
         grouped(ws.upgrades as f64),
         micros(u.p50),
         micros(u.p90),

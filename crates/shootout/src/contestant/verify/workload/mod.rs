@@ -45,7 +45,8 @@ pub(super) fn workload_check(p: &Probe, b: Builtin) -> Check {
         | Builtin::Db
         | Builtin::Queries
         | Builtin::Fortunes
-        | Builtin::Updates => unreachable!("{} is no workload", b.name()),
+        | Builtin::Updates
+        | Builtin::WebSocket => unreachable!("{} is no workload", b.name()),
     };
     let note = result.as_ref().ok().and_then(|r| r.note.clone());
     let mut c = check(b.name(), result.map(|r| r.detail));
