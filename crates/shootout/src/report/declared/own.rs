@@ -7,6 +7,7 @@ use super::column::{Against, Baseline, Column, Digits, Measure, Reference, Shown
 use super::sentence::{Clause, Sentence, Worded};
 use super::{Declared, Mark, Order};
 use crate::experiment::{Table, TableAgainst, TableColumn, TableMeasure};
+use crate::model::endpoint::Builtin;
 use crate::store::Plan;
 
 impl Declared {
@@ -26,7 +27,7 @@ impl Declared {
                 highest_first,
             },
             marks: vec![Mark::LowerBound, Mark::GeneratorBound, Mark::Disturbed],
-            sentence: sentence(table),
+            sentence: sentence(table, Answer::of(plan)),
             // A table stored before it could name its charts drew its order column.
             charts: match table.charts.is_empty() {
                 true => vec![table.order],
@@ -37,9 +38,27 @@ impl Declared {
     }
 }
 
+/// What a table's CPU figures are per: a response, or over the WebSocket endpoint (the
+/// only one of an experiment that loads it) an echoed message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Response,
+    Message,
+}
+
+impl Answer {
+    fn of(plan: &Plan) -> Answer {
+        let websocket = Builtin::WebSocket.name();
+        match plan.endpoints.iter().all(|e| e == websocket) && !plan.endpoints.is_empty() {
+            true => Answer::Message,
+            false => Answer::Response,
+        }
+    }
+}
+
 /// Each comparison, then each other figure but the order column's: `2.1× json against
 /// hello; 41.3 µs per MB for 2 MB upload`.
-fn sentence(table: &Table) -> Sentence {
+fn sentence(table: &Table, answer: Answer) -> Sentence {
     let compared = (table.columns.iter().enumerate())
         .filter_map(|(i, c)| Some((i, c, &table.columns[c.baseline?.0])))
         .map(|(i, c, base)| Worded::new(i, format!("{} against {}", c.header, base.header)));
@@ -52,7 +71,7 @@ fn sentence(table: &Table) -> Sentence {
         .filter(|(i, c)| c.baseline.is_none() && *i != table.order)
         .map(|(i, c)| Clause::Figures {
             each: vec![Worded::new(i, format!("for {}", c.header))],
-            unit: what(c.measure).2.into(),
+            unit: unit(c.measure, answer).into(),
             unmeasured: String::new(),
         });
     clauses.extend(alone);
@@ -60,6 +79,14 @@ fn sentence(table: &Table) -> Sentence {
         verb: None,
         clauses,
         share: None,
+    }
+}
+
+/// A measure's unit as a sentence says it, per `answer`.
+fn unit(measure: TableMeasure, answer: Answer) -> &'static str {
+    match (measure, answer) {
+        (TableMeasure::Cpu, Answer::Message) => "µs CPU per message",
+        _ => what(measure).2,
     }
 }
 
@@ -139,8 +166,25 @@ fn column(c: &TableColumn, table: &Table, plan: &Plan) -> Column {
 
 #[cfg(test)]
 mod tests {
+    use super::{unit, Answer};
     use crate::experiment::{Table, TableAgainst, TableColumn, TableMeasure};
     use crate::report::fixture::{row, tls_document};
+
+    #[test]
+    fn cpu_over_the_websocket_endpoint_is_said_per_message() {
+        let mut d = tls_document();
+        let plan = d.experiment.plan.as_mut().unwrap();
+        assert_eq!(
+            unit(TableMeasure::Cpu, Answer::of(plan)),
+            "µs CPU per response"
+        );
+        plan.endpoints = vec!["websocket".into()];
+        assert_eq!(
+            unit(TableMeasure::Cpu, Answer::of(plan)),
+            "µs CPU per message"
+        );
+        assert_eq!(unit(TableMeasure::Rss, Answer::of(plan)), "KiB of peak RSS");
+    }
 
     fn column(header: &str, load: &str, baseline: Option<usize>) -> TableColumn {
         TableColumn {
