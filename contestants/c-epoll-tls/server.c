@@ -59,7 +59,7 @@ struct conn {
 struct loop {
     int epoll;
     int listener;
-    int accept_paused;            /* out of fds: accept again after the next events */
+    int accept_paused;            /* out of fds: listener unwatched, accept retried after the next events */
     const struct rustls_server_config *tls;
     struct conn *conns;           /* indexed by fd */
     int max_fd;
@@ -342,27 +342,34 @@ static void conn_open(struct loop *l, int fd)
         conn_close(l, fd);
 }
 
-static void accept_all(struct loop *l)
+/* The listener is level-triggered and one connection is taken per report (as
+ * in c-epoll): no accept4 per report only to hear EAGAIN. */
+static void listener_watch(struct loop *l, uint32_t events)
 {
-    l->accept_paused = 0;
-    for (;;) {
-        int fd = accept4(l->listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) {
-            conn_open(l, fd);
-        } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-            l->accept_paused = 1;
-            return;
-        } else if (errno != EINTR && errno != ECONNABORTED) {
-            return; /* EAGAIN: all accepted */
-        }
+    struct epoll_event ev = {.events = events, .data.u64 = (uint32_t)l->listener};
+    if (epoll_ctl(l->epoll, EPOLL_CTL_MOD, l->listener, &ev) < 0)
+        die("epoll_ctl");
+}
+
+static void accept_one(struct loop *l)
+{
+    int fd = accept4(l->listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    int out_of_fds = fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+                                errno == ENOMEM);
+    if (out_of_fds != l->accept_paused) {
+        /* out of fds: unwatched, retried after the next events */
+        l->accept_paused = out_of_fds;
+        listener_watch(l, out_of_fds ? 0 : EPOLLIN);
     }
+    if (fd >= 0)
+        conn_open(l, fd);
 }
 
 static void on_event(struct loop *l, const struct epoll_event *e)
 {
     int fd = (int)(uint32_t)e->data.u64;
     if (fd == l->listener) {
-        accept_all(l);
+        accept_one(l);
         return;
     }
     struct conn *c = &l->conns[fd];
@@ -388,7 +395,7 @@ static void *loop_run(void *arg)
         for (int i = 0; i < n; i++)
             on_event(l, &ev[i]);
         if (l->accept_paused)
-            accept_all(l);
+            accept_one(l);
     }
     return NULL;
 }
@@ -485,7 +492,7 @@ static void loop_init(struct loop *l, int port, int max_fd, const struct rustls_
     if (l->epoll < 0)
         die("epoll_create1");
     l->listener = listener_open(port);
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u64 = (uint32_t)l->listener};
+    struct epoll_event ev = {.events = EPOLLIN, .data.u64 = (uint32_t)l->listener};
     if (epoll_ctl(l->epoll, EPOLL_CTL_ADD, l->listener, &ev) < 0)
         die("epoll_ctl");
 }
