@@ -108,7 +108,10 @@ static rustls_io_result write_socket(void *userdata, const struct rustls_iovec *
                                      size_t *out_n)
 {
     int fd = *(const int *)userdata;
-    ssize_t w = writev(fd, (const struct iovec *)iov, count > MAX_IOV ? MAX_IOV : (int)count);
+    const struct iovec *v = (const struct iovec *)iov;
+    /* one record (the usual case at keep-alive) by send: no iovec import, no VFS layer */
+    ssize_t w = count == 1 ? send(fd, v[0].iov_base, v[0].iov_len, 0)
+                           : writev(fd, v, count > MAX_IOV ? MAX_IOV : (int)count);
     if (w < 0)
         return errno;
     *out_n = (size_t)w;
