@@ -81,7 +81,7 @@ struct conn {
 struct loop {
     int epoll;
     int listener;
-    int accept_paused;            /* out of fds: accept again after the next events */
+    int accept_paused;            /* out of fds: listener unwatched, accept retried after the next events */
     struct timers timers;
     struct conn *conns;           /* indexed by fd */
     int max_fd;
@@ -146,9 +146,11 @@ static int conn_send(struct loop *l, int fd, struct conn *c, const struct iovec 
 {
     size_t sent = 0;
     if (c->out == NULL) {
+        /* one answer (the usual case) by send: writev's iovec import and VFS
+         * layer are not needed for one buffer */
         ssize_t w;
         do
-            w = writev(fd, iov, n);
+            w = n == 1 ? send(fd, iov[0].iov_base, iov[0].iov_len, 0) : writev(fd, iov, n);
         while (w < 0 && errno == EINTR);
         if (w < 0 && errno != EAGAIN) {
             conn_close(l, fd);
@@ -530,28 +532,38 @@ static void conn_open(struct loop *l, int fd)
         conn_close(l, fd);
 }
 
-static void accept_all(struct loop *l)
+/* The listener is level-triggered and one connection is taken per report: at
+ * a few thousand new connections a second each report holds one, and an accept
+ * loop would spend an accept4 per report only to hear EAGAIN; when more wait,
+ * the next epoll_wait reports the listener again at once. */
+static void listener_watch(struct loop *l, uint32_t events)
 {
-    l->accept_paused = 0;
-    for (;;) {
-        int fd = accept4(l->listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) {
-            conn_open(l, fd);
-        } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-            /* the waiting connections bring no new edge: retry after the next events */
-            l->accept_paused = 1;
-            return;
-        } else if (errno != EINTR && errno != ECONNABORTED) {
-            return; /* EAGAIN: all accepted */
-        }
+    struct epoll_event ev = {.events = events, .data.u64 = (uint32_t)l->listener};
+    if (epoll_ctl(l->epoll, EPOLL_CTL_MOD, l->listener, &ev) < 0)
+        die("epoll_ctl");
+}
+
+static void accept_one(struct loop *l)
+{
+    int fd = accept4(l->listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    int out_of_fds = fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+                                errno == ENOMEM);
+    if (out_of_fds != l->accept_paused) {
+        /* out of fds, a level-triggered listener would be reported again at
+         * once: unwatched, it is retried after the next events instead */
+        l->accept_paused = out_of_fds;
+        listener_watch(l, out_of_fds ? 0 : EPOLLIN);
     }
+    if (fd >= 0)
+        conn_open(l, fd);
+    /* else EAGAIN, EINTR, ECONNABORTED: reported again if more wait */
 }
 
 static void on_event(struct loop *l, const struct epoll_event *e)
 {
     int fd = (int)(uint32_t)e->data.u64;
     if (fd == l->listener) {
-        accept_all(l);
+        accept_one(l);
         return;
     }
     if (fd == l->timers.fd) {
@@ -583,7 +595,7 @@ static void *loop_run(void *arg)
         for (int i = 0; i < n; i++)
             on_event(l, &ev[i]);
         if (l->accept_paused)
-            accept_all(l);
+            accept_one(l);
     }
     return NULL;
 }
@@ -615,9 +627,9 @@ static int listener_open(int port)
     return fd;
 }
 
-static void watch(struct loop *l, int fd)
+static void watch(struct loop *l, int fd, uint32_t events)
 {
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u64 = (uint32_t)fd};
+    struct epoll_event ev = {.events = events, .data.u64 = (uint32_t)fd};
     if (epoll_ctl(l->epoll, EPOLL_CTL_ADD, fd, &ev) < 0)
         die("epoll_ctl");
 }
@@ -636,8 +648,8 @@ static void loop_init(struct loop *l, int port, int max_fd, unsigned seed)
     if (timers_init(&l->timers) < 0)
         die("timerfd_create");
     l->listener = listener_open(port);
-    watch(l, l->listener);
-    watch(l, l->timers.fd);
+    watch(l, l->listener, EPOLLIN);
+    watch(l, l->timers.fd, EPOLLIN | EPOLLET);
 }
 
 int main(int argc, char **argv)

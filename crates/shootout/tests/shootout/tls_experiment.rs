@@ -1,5 +1,5 @@
-//! An experiment over TLS end to end (issue 22): the TLS ceiling (c-epoll-tls, quick to
-//! build) started with its `[tls]` command and the load's certificate, verified over TLS
+//! An experiment over TLS end to end (issue 22): the TLS ceiling (c-epoll-tls: its
+//! rustls-ffi library is built once into the checkout's own build folder and shared) started with its `[tls]` command and the load's certificate, verified over TLS
 //! and loaded at https://localhost:PORT; c-epoll, which has no `[tls]`, skipped with the
 //! reason in its clear-text cells' stead. The stored runs carry what TLS did (handshakes
 //! full and resumed, their time, what was negotiated) and `shootout run` ends with the
@@ -40,6 +40,13 @@ fn checkout_with_experiment() -> tempfile::TempDir {
         let real = real_contestants().join(name).canonicalize().unwrap();
         std::os::unix::fs::symlink(real, root.join("contestants").join(name)).unwrap();
     }
+    // Its rustls-ffi takes minutes to build from nothing: the cargo folder of the
+    // checkout's own build is shared (cargo locks it), so only the C is built here.
+    let cargo = real_contestants().join("../target/contestants/c-epoll-tls/cargo");
+    std::fs::create_dir_all(&cargo).unwrap();
+    let build = root.join("target/contestants/c-epoll-tls");
+    std::fs::create_dir_all(&build).unwrap();
+    std::os::unix::fs::symlink(cargo.canonicalize().unwrap(), build.join("cargo")).unwrap();
     std::fs::write(root.join("experiments/tls-tiny.toml"), EXPERIMENT).unwrap();
     folder
 }
