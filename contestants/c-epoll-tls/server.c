@@ -161,12 +161,13 @@ static int conn_flush(struct loop *l, int fd, struct conn *c)
     return 1;
 }
 
-/* Its last answer is queued: close_notify behind it, send, close (a client
- * that has not read it all by then may see a reset). */
+/* Its last answer is queued: close_notify behind it, send, and close once
+ * all is sent (what the socket does not take now goes out on EPOLLOUT,
+ * conn_write_pending). */
 static void conn_finish(struct loop *l, int fd, struct conn *c)
 {
     rustls_connection_send_close_notify(c->tls);
-    if (conn_flush(l, fd, c))
+    if (conn_flush(l, fd, c) && !c->blocked)
         conn_close(l, fd);
 }
 
