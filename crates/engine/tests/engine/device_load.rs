@@ -105,26 +105,13 @@ fn devices_hold_websocket_connections_and_close_them_when_they_leave() {
         assert!(opened >= q.ok / 5, "{io:?}: {opened} connections");
         assert_eq!(ws.closes_sent, opened, "{io:?}: {ws:?}");
         assert_eq!(ws.closes_answered, opened, "{io:?}: {ws:?}");
-        let read = poll(|| server.ws_closes().0, opened);
+        let read = super::polling::at_least(|| server.ws_closes().0, opened);
         assert_eq!(read, opened, "{io:?}: closes the server read");
         // Each echoed, and those in flight at the end perhaps too.
-        let echoes = poll(|| server.responses(), q.ok);
+        let echoes = super::polling::at_least(|| server.responses(), q.ok);
         assert!(
             (q.ok..=q.ok + q.in_flight).contains(&echoes),
             "{io:?}: {echoes} echoes"
         );
-    }
-}
-
-/// `f()` once it reaches `want`, or its last value after a generous deadline: the server's
-/// threads count what they did after the client has seen it.
-fn poll(f: impl Fn() -> u64, want: u64) -> u64 {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let got = f();
-        if got >= want || std::time::Instant::now() > deadline {
-            return got;
-        }
-        std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -405,11 +405,7 @@ pub(crate) fn eventually_within(
     get: impl Fn() -> u64,
     want: std::ops::RangeInclusive<u64>,
 ) -> Result<(), String> {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !want.contains(&get()) && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    match get() {
+    match super::polling::until(get, |got| want.contains(&got)) {
         got if want.contains(&got) => Ok(()),
         got if want.start() == want.end() => Err(format!("{what} is {got}, want {}", want.start())),
         got => Err(format!("{what} is {got}, want {want:?}")),

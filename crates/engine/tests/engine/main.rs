@@ -10,6 +10,7 @@ mod h2_servers;
 mod hpack_allocations;
 mod misbehaving_servers;
 mod open_loop;
+mod polling;
 mod sharding;
 mod thread_allocations;
 mod tls_loads;

@@ -516,12 +516,8 @@ fn shards_of_a_websocket_device_load_merge_exactly() {
     // 5 devices a shard (one may be between leaving and its successor's arrival).
     let peak = sums.iter().copied().max().unwrap_or(0);
     assert!((8..=10).contains(&peak), "peak devices {peak}");
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while server.responses() < m.requests.ok && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
     // Each echoed, and those in flight at the end perhaps too.
-    let echoes = server.responses();
+    let echoes = super::polling::at_least(|| server.responses(), m.requests.ok);
     let q = &m.requests;
     assert!(
         (q.ok..=q.ok + q.in_flight).contains(&echoes),
