@@ -7,13 +7,6 @@
 
 use crate::checkout;
 
-use std::path::{Path, PathBuf};
-
-/// The repository's own contestants folder.
-fn real_contestants() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../contestants")
-}
-
 const EXPERIMENT: &str = "name = \"h2-tiny\"\n\
     contestants = [\"nginx-static\", \"c-epoll\"]\nlayouts = [\"split\"]\n\
     warmup = \"0.3s\"\nduration = \"1s\"\nseed = 7\n\
@@ -30,23 +23,11 @@ const EXPERIMENT: &str = "name = \"h2-tiny\"\n\
 /// A checkout of the two real contestants (linked, so that builds and results stay in
 /// the temporary folder) and the experiment above.
 fn checkout_with_experiment() -> tempfile::TempDir {
-    let folder = checkout::temp_folder("h2-experiment");
-    let root = folder.path();
-    std::fs::create_dir_all(root.join("contestants")).unwrap();
-    std::fs::create_dir_all(root.join("experiments")).unwrap();
-    for name in ["c-epoll", "nginx-static"] {
-        let real = real_contestants().join(name).canonicalize().unwrap();
-        std::os::unix::fs::symlink(real, root.join("contestants").join(name)).unwrap();
-    }
-    std::fs::write(root.join("experiments/h2-tiny.toml"), EXPERIMENT).unwrap();
-    folder
-}
-
-/// Each run of the stored experiment, as `shootout export` gives it.
-fn runs(root: &Path) -> Vec<serde_json::Value> {
-    let out = checkout::shootout(root, &["export", "1", "--json"]);
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export prints JSON");
-    doc["runs"].as_array().expect("runs").clone()
+    checkout::with_real_contestants(
+        "h2-experiment",
+        &["c-epoll", "nginx-static"],
+        ("h2-tiny", EXPERIMENT),
+    )
 }
 
 #[test]
@@ -57,7 +38,7 @@ fn an_http2_experiment_stores_protocol_and_streams_and_ends_with_what_http2_gain
     let text = String::from_utf8_lossy(&out.stdout);
     let all = format!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(matches!(out.status.code(), Some(0 | 1)), "{all}");
-    let runs = runs(root);
+    let runs = checkout::exported_runs(root);
     let run = |contestant: &str, load: &str, streams: Option<u64>| {
         (runs.iter())
             .find(|r| {

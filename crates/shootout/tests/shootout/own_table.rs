@@ -4,7 +4,6 @@
 //! and its page draws it with its chart. One repeat of 1 s per run.
 
 use crate::checkout;
-use std::path::PathBuf;
 
 const EXPERIMENT: &str = "name = \"own-table\"\n\
     contestants = [\"c-epoll-tls\"]\nlayouts = [\"split\"]\n\
@@ -20,17 +19,11 @@ const EXPERIMENT: &str = "name = \"own-table\"\n\
 /// A checkout of the TLS ceiling (linked, with c-epoll's sources it builds beside it)
 /// and the experiment above.
 fn checkout_with_experiment() -> tempfile::TempDir {
-    let folder = checkout::temp_folder("own-table");
-    let root = folder.path();
-    std::fs::create_dir_all(root.join("contestants")).unwrap();
-    std::fs::create_dir_all(root.join("experiments")).unwrap();
-    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../contestants");
-    for name in ["c-epoll", "c-epoll-tls"] {
-        let source = real.join(name).canonicalize().unwrap();
-        std::os::unix::fs::symlink(source, root.join("contestants").join(name)).unwrap();
-    }
-    std::fs::write(root.join("experiments/own-table.toml"), EXPERIMENT).unwrap();
-    folder
+    checkout::with_real_contestants(
+        "own-table",
+        &["c-epoll", "c-epoll-tls"],
+        ("own-table", EXPERIMENT),
+    )
 }
 
 #[test]

@@ -7,13 +7,6 @@
 
 use crate::checkout;
 
-use std::path::{Path, PathBuf};
-
-/// The repository's own contestants folder.
-fn real_contestants() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../contestants")
-}
-
 const EXPERIMENT: &str = "name = \"tls-tiny\"\n\
     contestants = [\"c-epoll-tls\", \"c-epoll\"]\nlayouts = [\"split\"]\n\
     warmup = \"0.3s\"\nduration = \"1s\"\nseed = 7\n\
@@ -31,31 +24,11 @@ const EXPERIMENT: &str = "name = \"tls-tiny\"\n\
 /// A checkout of the two real contestants (linked, so that builds and results stay in
 /// the temporary folder) and the experiment above.
 fn checkout_with_experiment() -> tempfile::TempDir {
-    let folder = checkout::temp_folder("tls-experiment");
-    let root = folder.path();
-    std::fs::create_dir_all(root.join("contestants")).unwrap();
-    std::fs::create_dir_all(root.join("experiments")).unwrap();
-    // c-epoll-tls builds c-epoll's sources beside it (../c-epoll).
-    for name in ["c-epoll", "c-epoll-tls"] {
-        let real = real_contestants().join(name).canonicalize().unwrap();
-        std::os::unix::fs::symlink(real, root.join("contestants").join(name)).unwrap();
-    }
-    // Its rustls-ffi takes minutes to build from nothing: the cargo folder of the
-    // checkout's own build is shared (cargo locks it), so only the C is built here.
-    let cargo = real_contestants().join("../target/contestants/c-epoll-tls/cargo");
-    std::fs::create_dir_all(&cargo).unwrap();
-    let build = root.join("target/contestants/c-epoll-tls");
-    std::fs::create_dir_all(&build).unwrap();
-    std::os::unix::fs::symlink(cargo.canonicalize().unwrap(), build.join("cargo")).unwrap();
-    std::fs::write(root.join("experiments/tls-tiny.toml"), EXPERIMENT).unwrap();
-    folder
-}
-
-/// Each run of the stored experiment, as `shootout export` gives it.
-fn runs(root: &Path) -> Vec<serde_json::Value> {
-    let out = checkout::shootout(root, &["export", "1", "--json"]);
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export prints JSON");
-    doc["runs"].as_array().expect("runs").clone()
+    checkout::with_real_contestants(
+        "tls-experiment",
+        &["c-epoll", "c-epoll-tls"],
+        ("tls-tiny", EXPERIMENT),
+    )
 }
 
 #[test]
@@ -66,7 +39,7 @@ fn a_tls_experiment_stores_what_tls_did_and_ends_with_what_it_costs() {
     let text = String::from_utf8_lossy(&out.stdout);
     let all = format!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(matches!(out.status.code(), Some(0 | 1)), "{all}");
-    let runs = runs(root);
+    let runs = checkout::exported_runs(root);
     let run = |contestant: &str, load: &str| {
         (runs.iter())
             .find(|r| r["contestant"] == contestant && r["load"] == load)

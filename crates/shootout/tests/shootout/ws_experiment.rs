@@ -7,13 +7,6 @@
 
 use crate::checkout;
 
-use std::path::{Path, PathBuf};
-
-/// The repository's own contestants folder.
-fn real_contestants() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../contestants")
-}
-
 const EXPERIMENT: &str = "name = \"ws-tiny\"\n\
     contestants = [\"c-epoll\", \"nginx-static\"]\nendpoints = [\"websocket\"]\n\
     layouts = [\"split\"]\nwarmup = \"0.3s\"\nduration = \"1s\"\nseed = 7\n\
@@ -37,23 +30,11 @@ const EXPERIMENT: &str = "name = \"ws-tiny\"\n\
 /// A checkout of the two real contestants (linked, so that builds and results stay in
 /// the temporary folder) and the experiment above.
 fn checkout_with_experiment() -> tempfile::TempDir {
-    let folder = checkout::temp_folder("ws-experiment");
-    let root = folder.path();
-    std::fs::create_dir_all(root.join("contestants")).unwrap();
-    std::fs::create_dir_all(root.join("experiments")).unwrap();
-    for name in ["c-epoll", "nginx-static"] {
-        let real = real_contestants().join(name).canonicalize().unwrap();
-        std::os::unix::fs::symlink(real, root.join("contestants").join(name)).unwrap();
-    }
-    std::fs::write(root.join("experiments/ws-tiny.toml"), EXPERIMENT).unwrap();
-    folder
-}
-
-/// Each run of the stored experiment, as `shootout export` gives it.
-fn runs(root: &Path) -> Vec<serde_json::Value> {
-    let out = checkout::shootout(root, &["export", "1", "--json"]);
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export prints JSON");
-    doc["runs"].as_array().expect("runs").clone()
+    checkout::with_real_contestants(
+        "ws-experiment",
+        &["c-epoll", "nginx-static"],
+        ("ws-tiny", EXPERIMENT),
+    )
 }
 
 #[test]
@@ -64,7 +45,7 @@ fn a_websocket_experiment_loads_each_echo_and_draws_its_table() {
     let text = String::from_utf8_lossy(&out.stdout);
     let all = format!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(matches!(out.status.code(), Some(0 | 1)), "{all}");
-    let runs = runs(root);
+    let runs = checkout::exported_runs(root);
     let run = |contestant: &str, load: &str| {
         (runs.iter())
             .find(|r| r["contestant"] == contestant && r["load"] == load)

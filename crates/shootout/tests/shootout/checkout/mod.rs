@@ -157,3 +157,43 @@ pub fn shootout(root: &Path, args: &[&str]) -> Output {
         .output()
         .expect("the shootout binary runs")
 }
+
+/// The repository's own contestants folder.
+fn real_contestants() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../contestants")
+}
+
+/// A checkout (`temp_folder(tag)`) of the repository's own `contestants`, linked so that
+/// builds and results stay in the temporary folder, and `experiments/NAME.toml` holding
+/// `text`. c-epoll-tls's rustls-ffi takes minutes to build from nothing: the cargo folder
+/// of the repository's own build is shared (cargo locks it), so only its C is built here.
+pub fn with_real_contestants(
+    tag: &str,
+    contestants: &[&str],
+    (name, text): (&str, &str),
+) -> tempfile::TempDir {
+    let folder = temp_folder(tag);
+    let root = folder.path();
+    std::fs::create_dir_all(root.join("contestants")).unwrap();
+    std::fs::create_dir_all(root.join("experiments")).unwrap();
+    for name in contestants {
+        let real = real_contestants().join(name).canonicalize().unwrap();
+        std::os::unix::fs::symlink(real, root.join("contestants").join(name)).unwrap();
+    }
+    if contestants.contains(&"c-epoll-tls") {
+        let cargo = real_contestants().join("../target/contestants/c-epoll-tls/cargo");
+        std::fs::create_dir_all(&cargo).unwrap();
+        let build = root.join("target/contestants/c-epoll-tls");
+        std::fs::create_dir_all(&build).unwrap();
+        std::os::unix::fs::symlink(cargo.canonicalize().unwrap(), build.join("cargo")).unwrap();
+    }
+    std::fs::write(root.join(format!("experiments/{name}.toml")), text).unwrap();
+    folder
+}
+
+/// Each run of the checkout's first stored experiment, as `shootout export` gives it.
+pub fn exported_runs(root: &Path) -> Vec<serde_json::Value> {
+    let out = shootout(root, &["export", "1", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export prints JSON");
+    doc["runs"].as_array().expect("runs").clone()
+}
