@@ -138,21 +138,13 @@ impl RateSchedule {
     }
 
     /// The value of the piecewise-linear function at `t_ns` (a rate, or a device count).
-    /// Walked from the stages, not [`RateSchedule::segments`]: a device load asks at every
-    /// request and every turn of its loop, and must not allocate there.
+    /// The segments are walked, not collected: a device load asks at every request and
+    /// every turn of its loop, and must not allocate there.
     pub fn value_at(&self, t_ns: u64) -> f64 {
         let t = t_ns as f64 / 1e9;
-        let (mut t0, mut from) = (0.0, self.stages[0].rate);
-        for s in &self.stages {
-            let len = s.duration.as_secs_f64();
-            if len > 0.0 && t < t0 + len {
-                return from + (s.rate - from) / len * (t - t0);
-            }
-            t0 += len;
-            from = s.rate;
-        }
-        // After the last stage the last value holds.
-        from
+        self.segments()
+            .find(|s| t < s.t0 + s.len)
+            .map_or(0.0, |s| s.rate + s.slope * (t - s.t0))
     }
 
     /// The highest value the function reaches.
@@ -160,35 +152,37 @@ impl RateSchedule {
         self.stages.iter().map(|s| s.rate).fold(0.0, f64::max)
     }
 
-    fn segments(&self) -> Vec<Segment> {
-        let mut out = Vec::with_capacity(self.stages.len() + 1);
-        let (mut t0, mut n0) = (0.0, 0.0);
-        let mut from = self.stages[0].rate;
-        for s in &self.stages {
-            let len = s.duration.as_secs_f64();
-            if len > 0.0 {
-                let slope = (s.rate - from) / len;
-                out.push(Segment {
-                    t0,
-                    n0,
-                    rate: from,
-                    slope,
-                    len,
-                });
-                n0 += (from + s.rate) / 2.0 * len;
-                t0 += len;
+    /// The linear pieces in order, the last one holding its value for ever: walked where
+    /// a value is asked, collected once by the pacer.
+    fn segments(&self) -> impl Iterator<Item = Segment> + '_ {
+        let (mut t0, mut n0, mut from) = (0.0, 0.0, self.stages[0].rate);
+        let (mut stages, mut held) = (self.stages.iter(), false);
+        std::iter::from_fn(move || {
+            for s in stages.by_ref() {
+                let (rate, len) = (from, s.duration.as_secs_f64());
+                from = s.rate;
+                if len > 0.0 {
+                    let segment = Segment {
+                        t0,
+                        n0,
+                        rate,
+                        slope: (s.rate - rate) / len,
+                        len,
+                    };
+                    n0 += (rate + s.rate) / 2.0 * len;
+                    t0 += len;
+                    return Some(segment);
+                }
             }
-            from = s.rate;
-        }
-        // After the last stage the last rate holds.
-        out.push(Segment {
-            t0,
-            n0,
-            rate: from,
-            slope: 0.0,
-            len: f64::INFINITY,
-        });
-        out
+            // After the last stage the last rate holds.
+            (!std::mem::replace(&mut held, true)).then_some(Segment {
+                t0,
+                n0,
+                rate: from,
+                slope: 0.0,
+                len: f64::INFINITY,
+            })
+        })
     }
 }
 
@@ -226,7 +220,7 @@ impl Pacer {
     /// The share of `schedule` made of every `stride`-th request from `offset`.
     pub fn new(schedule: &RateSchedule, offset: u64, stride: u64) -> Pacer {
         Pacer {
-            segments: schedule.segments(),
+            segments: schedule.segments().collect(),
             current: 0,
             next: offset,
             stride: stride.max(1),
